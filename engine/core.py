@@ -1,0 +1,340 @@
+"""The engine contract that every game implements (ARCHITECTURE.md §2).
+
+A game is a `Game` (one configured ruleset: player count and options) that makes `State`s.
+A state is a value: `apply` and `apply_chance` return a new state and never change the old one,
+and two states are equal (`==`) when they describe the same position.
+
+Chance is explicit: dice, deals and draws are CHANCE nodes whose outcome the caller picks, so
+the engine never touches a random generator and a game is a pure function of its history.
+
+Public methods on `State` validate their arguments and the node kind, then call the private
+hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+
+class NodeKind(enum.Enum):
+    """Who moves next: chance, one or more players, or nobody (the game is over)."""
+
+    CHANCE = "chance"
+    DECISION = "decision"
+    TERMINAL = "terminal"
+
+
+class IllegalActionError(ValueError):
+    """An action, chance outcome or seat that the rules do not allow at this node."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One engine option: its default, the values it may take, and what it means."""
+
+    default: Any
+    choices: tuple[Any, ...]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, the same for every configuration of it."""
+
+    id: str
+    name: str
+    version: str  # ruleset version; ratings are kept per version
+    min_players: int
+    max_players: int
+    simultaneous: bool  # some decision nodes have several acting seats
+    hidden_info: bool  # some seat knows something another seat does not
+    num_actions: int  # action ids lie in range(num_actions)
+    max_decisions: int  # no game has more decision nodes than this
+    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A configured ruleset: `registry.make(id, num_players, **options)` returns one."""
+
+    info: ClassVar[GameInfo]
+
+    def __init__(self, num_players: int, **options: Any) -> None:
+        self.num_players = check_player_count(self.info, num_players)
+        self.options = resolve_options(self.info, options)
+
+    @abstractmethod
+    def initial_state(self) -> State:
+        """The state before anything has happened (often a CHANCE node: the deal)."""
+
+    @abstractmethod
+    def action_label(self, action: int) -> str:
+        """A short human string for an action id, e.g. "play card 7"; stable across versions."""
+
+    @property
+    def ruleset(self) -> str:
+        """`id@version`, plus the options that differ from their defaults: ratings key on it."""
+        changed = sorted(
+            f"{name}={value}"
+            for name, value in self.options.items()
+            if value != self.info.options[name].default
+        )
+        return "+".join([f"{self.info.id}@{self.info.version}", *changed])
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(num_players={self.num_players}, options={self.options})"
+
+
+def check_player_count(info: GameInfo, num_players: object) -> int:
+    """Return `num_players` if the game allows it, else raise a ValueError naming the range."""
+    valid = isinstance(num_players, int) and not isinstance(num_players, bool)
+    if not valid or not info.min_players <= num_players <= info.max_players:  # type: ignore[operator]
+        raise ValueError(
+            f"{info.id} is played by {info.min_players} to {info.max_players} players, "
+            f"not {num_players!r}"
+        )
+    return num_players  # type: ignore[return-value]
+
+
+def resolve_options(info: GameInfo, given: Mapping[str, Any]) -> dict[str, Any]:
+    """All options of the game with defaults filled in; unknown names or values raise ValueError."""
+    unknown = sorted(set(given) - set(info.options))
+    if unknown:
+        valid = ", ".join(sorted(info.options)) or "none"
+        raise ValueError(f"{info.id} has no option {unknown[0]!r}; valid options: {valid}")
+    resolved = {name: spec.default for name, spec in info.options.items()}
+    for name, value in given.items():
+        choices = info.options[name].choices
+        if value not in choices or type(value) is not type(info.options[name].default):
+            shown = ", ".join(repr(choice) for choice in choices)
+            raise ValueError(f"{info.id} option {name}={value!r} is not valid; choose one of: {shown}")
+        resolved[name] = value
+    return resolved
+
+
+class State(ABC):
+    """One position of a game. Subclasses are values: implement `__eq__` (a dataclass does).
+
+    Subclasses implement the underscore hooks; the public methods check the node kind, the seat
+    and the action before calling them, so a hook may assume its input is valid.
+    """
+
+    num_players: int
+
+    # -- what a game implements -------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def kind(self) -> NodeKind:
+        """CHANCE, DECISION or TERMINAL."""
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        raise NotImplementedError
+
+    def _apply_chance(self, outcome: int) -> State:
+        raise NotImplementedError
+
+    def _acting_players(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+    def _apply(self, actions: Mapping[int, int]) -> State:
+        raise NotImplementedError
+
+    @abstractmethod
+    def _observation(self, seat: int) -> dict[str, Any]:
+        """Everything `seat` may know now (its information state), as JSON-able data."""
+
+    def _returns(self) -> list[float]:
+        raise NotImplementedError
+
+    def _ranks(self) -> list[int]:
+        """Ranks by returns; a game with tie-breaks beyond the score overrides this."""
+        return ranks_from_scores(self._returns())
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> State:
+        """A state the seats in `known_to` cannot tell apart from this one, drawn with `rng`.
+
+        Everything that none of those seats knows (other hands, unrevealed choices) is drawn
+        again from what is consistent with their observations. A game without hidden
+        information returns the state itself.
+        """
+        raise NotImplementedError
+
+    # -- the public contract ----------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """`[(outcome, probability), ...]` at a CHANCE node; probabilities sum to 1."""
+        self._require(NodeKind.CHANCE, "chance_outcomes")
+        return self._chance_outcomes()
+
+    def apply_chance(self, outcome: int) -> State:
+        """The state after chance picks `outcome` (one of `chance_outcomes()`)."""
+        self._require(NodeKind.CHANCE, "apply_chance")
+        outcomes = [o for o, _ in self._chance_outcomes()]
+        if outcome not in outcomes:
+            raise IllegalActionError(
+                f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
+            )
+        return self._apply_chance(outcome)
+
+    def acting_players(self) -> tuple[int, ...]:
+        """The seats that must act now (several at a simultaneous decision); () elsewhere."""
+        if self.kind is not NodeKind.DECISION:
+            return ()
+        return self._acting_players()
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The sorted action ids `seat` may choose now; never empty for an acting seat."""
+        self._check_seat(seat)
+        if seat not in self.acting_players():
+            return []
+        return self._legal_actions(seat)
+
+    def apply(self, actions: Mapping[int, int]) -> State:
+        """The state after every acting seat plays its action: `{seat: action, ...}`."""
+        self._require(NodeKind.DECISION, "apply")
+        acting = self._acting_players()
+        if set(actions) != set(acting):
+            raise IllegalActionError(
+                f"apply needs exactly one action for each acting seat {list(acting)}, "
+                f"got seats {sorted(actions)}"
+            )
+        for seat, action in actions.items():
+            legal = self._legal_actions(seat)
+            if action not in legal:
+                raise IllegalActionError(
+                    f"action {action!r} is not legal for seat {seat}; legal: {_short(legal)}"
+                )
+        return self._apply(dict(actions))
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What `seat` may know, nothing more: JSON-able, complete enough for a stateless bot."""
+        self._check_seat(seat)
+        return self._observation(seat)
+
+    def returns(self) -> list[float]:
+        """The final score of each seat in game points, at a TERMINAL node."""
+        self._require(NodeKind.TERMINAL, "returns")
+        return self._returns()
+
+    def ranks(self) -> list[int]:
+        """Each seat's final place, 1 = best; tied seats share a rank (1, 1, 3)."""
+        self._require(NodeKind.TERMINAL, "ranks")
+        return self._ranks()
+
+    def resample(self, known_to: Collection[int], rng: random.Random) -> State:
+        """A state the seats in `known_to` cannot tell apart from this one, drawn with `rng`.
+
+        `resample({seat}, rng)` gives a determinization for a search bot (ISMCTS): the same
+        `observation(seat)`, with every hidden thing drawn again. `resample(others, rng)` with
+        every seat but one redraws only that seat's secrets: the no-leak test uses it.
+        """
+        seats = frozenset(known_to)
+        for seat in seats:
+            self._check_seat(seat)
+        return self._resample(seats, rng)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _require(self, kind: NodeKind, method: str) -> None:
+        if self.kind is not kind:
+            raise IllegalActionError(
+                f"{method}() needs a {kind.value} node, but this is a {self.kind.value} node"
+            )
+
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise IllegalActionError(
+                f"seat {seat!r} does not exist; seats are 0 to {self.num_players - 1}"
+            )
+
+
+def ranks_from_scores(scores: Sequence[float] | Sequence[tuple[Any, ...]]) -> list[int]:
+    """Competition ranks, higher is better: [5, 9, 5] -> [2, 1, 2]; tuples compare as tie-breaks."""
+    return [1 + sum(other > mine for other in scores) for mine in scores]  # type: ignore[operator]
+
+
+def _short(values: Sequence[Any], limit: int = 20) -> str:
+    shown = ", ".join(str(v) for v in values[:limit])
+    return f"[{shown}{', ...' if len(values) > limit else ''}]"
+
+
+# -- playing a state to the end ---------------------------------------------------------------
+
+
+class Agent(Protocol):
+    """Anything that picks an action from what one seat sees (every bot in bots/ is one)."""
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a game: a chance outcome, or the joint action of the acting seats."""
+
+    chance: int | None = None
+    actions: Mapping[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    """A finished (or cut-off) game: the last state and the steps that led there."""
+
+    final: State
+    steps: tuple[Step, ...]
+
+
+def sample_chance(state: State, rng: random.Random) -> int:
+    """Draw one outcome of a CHANCE node with its probability, using only `rng`."""
+    outcomes = state.chance_outcomes()
+    values = [outcome for outcome, _ in outcomes]
+    weights = [probability for _, probability in outcomes]
+    return rng.choices(values, weights)[0]
+
+
+def advance(state: State, step: Step) -> State:
+    """Apply one recorded step."""
+    if step.chance is not None:
+        return state.apply_chance(step.chance)
+    assert step.actions is not None, "a step holds a chance outcome or actions"
+    return state.apply(step.actions)
+
+
+def play(
+    state: State, agents: Sequence[Agent], rng: random.Random, max_steps: int | None = None
+) -> Playthrough:
+    """Play `state` to the end: chance from `rng`, seat i's decisions from `agents[i]`.
+
+    Stops early after `max_steps` steps (chance and decisions) when that is given.
+    """
+    steps: list[Step] = []
+    while state.kind is not NodeKind.TERMINAL and (max_steps is None or len(steps) < max_steps):
+        if state.kind is NodeKind.CHANCE:
+            step = Step(chance=sample_chance(state, rng))
+        else:
+            step = Step(actions=decide(state, agents))
+        state = advance(state, step)
+        steps.append(step)
+    return Playthrough(state, tuple(steps))
+
+
+def decide(state: State, agents: Sequence[Agent]) -> dict[int, int]:
+    """Ask every acting seat's agent for its action at a DECISION node."""
+    return {
+        seat: agents[seat].act(state.observation(seat), state.legal_actions(seat))
+        for seat in state.acting_players()
+    }
+
+
+def replay(state: State, steps: Sequence[Step]) -> State:
+    """Apply recorded steps to `state`: the same steps always reach the same state."""
+    for step in steps:
+        state = advance(state, step)
+    return state

@@ -1,0 +1,225 @@
+"""The engine contract, checked for every registered game, player count and option variant.
+
+A new game gets all of this for free by being added to `engine.registry.GAMES`. The toy game
+in toy_game.py runs through the same checks so the suite is exercised before any real game.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from engine import registry
+from engine.core import Game, IllegalActionError, NodeKind, State, Step, play, replay, sample_chance
+from tests.engine.toy_game import ToyGame
+
+SEEDS = (0, 1, 2)
+
+
+def variants(game_class: type[Game]) -> Iterator[tuple[int, dict[str, object]]]:
+    """Every player count with the defaults, then each non-default option value on its own."""
+    info = game_class.info
+    for players in range(info.min_players, info.max_players + 1):
+        yield players, {}
+    for name, spec in info.options.items():
+        for value in spec.choices:
+            if value != spec.default:
+                yield info.max_players, {name: value}
+
+
+def cases() -> list[pytest.param]:
+    classes = [registry.game_class(game_id) for game_id in registry.game_ids()] + [ToyGame]
+    return [
+        pytest.param((cls, players, options), id=f"{cls.info.id}-{players}p-{_option_id(options)}")
+        for cls in classes
+        for players, options in variants(cls)
+    ]
+
+
+def _option_id(options: dict[str, object]) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "default"
+
+
+class RandomAgent:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def act(self, observation: dict, legal_actions: list[int]) -> int:
+        return self.rng.choice(legal_actions)
+
+
+def random_playthrough(game: Game, seed: int):
+    rng = random.Random(seed)
+    agents = [RandomAgent(random.Random(seed * 100 + seat)) for seat in range(game.num_players)]
+    bound = 50 * game.info.max_decisions + 10_000
+    return play(game.initial_state(), agents, rng, max_steps=bound)
+
+
+def walk(game: Game, seed: int) -> Iterator[State]:
+    """Every state of one seeded random playout, the terminal one included."""
+    state = game.initial_state()
+    rng = random.Random(seed)
+    yield state
+    while state.kind is not NodeKind.TERMINAL:
+        if state.kind is NodeKind.CHANCE:
+            state = state.apply_chance(sample_chance(state, rng))
+        else:
+            state = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.acting_players()})
+        yield state
+
+
+@pytest.fixture(params=cases())
+def game(request) -> Game:
+    cls, players, options = request.param
+    return cls(players, **options)
+
+
+def test_random_playouts_end_within_the_bound(game: Game) -> None:
+    for seed in SEEDS:
+        playthrough = random_playthrough(game, seed)
+        assert playthrough.final.kind is NodeKind.TERMINAL, f"seed {seed} did not end"
+        decisions = sum(step.actions is not None for step in playthrough.steps)
+        assert decisions <= game.info.max_decisions
+
+
+def test_acting_seats_have_sorted_legal_actions_in_range(game: Game) -> None:
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            acting = state.acting_players()
+            assert (state.kind is NodeKind.DECISION) == bool(acting)
+            for seat in range(game.num_players):
+                legal = state.legal_actions(seat)
+                if seat in acting:
+                    assert legal, f"acting seat {seat} has no legal action"
+                    assert legal == sorted(set(legal))
+                    assert all(0 <= a < game.info.num_actions for a in legal)
+                    assert all(isinstance(game.action_label(a), str) for a in legal)
+                else:
+                    assert legal == []
+
+
+def test_apply_never_changes_the_state_it_is_called_on(game: Game) -> None:
+    rng = random.Random(5)
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            before = copy.deepcopy(state)
+            assert before == state, "a state must equal its deep copy (states are values)"
+            if state.kind is NodeKind.CHANCE:
+                state.apply_chance(sample_chance(state, rng))
+            elif state.kind is NodeKind.DECISION:
+                state.apply({s: rng.choice(state.legal_actions(s)) for s in state.acting_players()})
+            assert state == before
+
+
+def test_illegal_moves_raise(game: Game) -> None:
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            if state.kind is NodeKind.DECISION:
+                seat = state.acting_players()[0]
+                actions = {s: state.legal_actions(s)[0] for s in state.acting_players()}
+                illegal = [a for a in range(-1, game.info.num_actions + 1) if a not in state.legal_actions(seat)]
+                with pytest.raises(IllegalActionError):
+                    state.apply({**actions, seat: illegal[0]})
+                with pytest.raises(IllegalActionError):
+                    state.apply({s: a for s, a in actions.items() if s != seat})
+                with pytest.raises(IllegalActionError):
+                    state.apply_chance(0)
+            elif state.kind is NodeKind.CHANCE:
+                outcomes = {o for o, _ in state.chance_outcomes()}
+                with pytest.raises(IllegalActionError):
+                    state.apply_chance(max(outcomes) + 1)
+                with pytest.raises(IllegalActionError):
+                    state.apply({})
+            else:
+                with pytest.raises(IllegalActionError):
+                    state.apply({})
+
+
+def test_chance_probabilities_sum_to_one(game: Game) -> None:
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            if state.kind is NodeKind.CHANCE:
+                outcomes = state.chance_outcomes()
+                assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+                assert len({o for o, _ in outcomes}) == len(outcomes)
+
+
+def test_observations_are_json_for_every_seat(game: Game) -> None:
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            for seat in range(game.num_players):
+                observation = state.observation(seat)
+                assert isinstance(observation, dict)
+                assert json.loads(json.dumps(observation)) == observation
+    with pytest.raises(IllegalActionError):
+        game.initial_state().observation(game.num_players)
+
+
+def test_returns_and_ranks_agree(game: Game) -> None:
+    for seed in SEEDS:
+        final = random_playthrough(game, seed).final
+        returns, ranks = final.returns(), final.ranks()
+        assert len(returns) == len(ranks) == game.num_players
+        for i in range(game.num_players):
+            assert ranks[i] == 1 + sum(r < ranks[i] for r in ranks), "ranks are competition ranks"
+            for j in range(game.num_players):
+                if returns[i] > returns[j]:
+                    assert ranks[i] < ranks[j], "a higher score never ranks lower"
+
+
+def test_replay_reproduces_the_final_state(game: Game) -> None:
+    for seed in SEEDS:
+        playthrough = random_playthrough(game, seed)
+        assert replay(game.initial_state(), playthrough.steps) == playthrough.final
+
+
+def test_same_seed_same_game_whatever_the_global_random_state(game: Game) -> None:
+    def steps_with_noise(noise_seed: int) -> tuple[Step, ...]:
+        random.seed(noise_seed)
+        rng = random.Random(11)
+        agents = [RandomAgent(random.Random(seat)) for seat in range(game.num_players)]
+        state, steps = game.initial_state(), []
+        while state.kind is not NodeKind.TERMINAL:
+            random.random()  # disturb the global generator between steps
+            sub = play(state, agents, rng, max_steps=1)
+            state, steps = sub.final, steps + list(sub.steps)
+        return tuple(steps)
+
+    assert steps_with_noise(1) == steps_with_noise(2)
+
+
+def test_no_hidden_information_leaks(game: Game) -> None:
+    """Redraw one seat's secrets: no other seat's observation may change."""
+    rng = random.Random(3)
+    changed = 0
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            for owner in range(game.num_players):
+                others = [s for s in range(game.num_players) if s != owner]
+                redrawn = state.resample(others, rng)
+                changed += redrawn != state
+                for seat in others:
+                    assert redrawn.observation(seat) == state.observation(seat), (
+                        f"seat {seat} sees a change in seat {owner}'s secrets"
+                    )
+    if game.info.hidden_info:
+        assert changed, "resample never redrew anything: the leak check would be empty"
+    else:
+        assert not changed
+
+
+def test_resample_agrees_with_the_observation(game: Game) -> None:
+    """A determinization for seat i keeps what i sees, legal actions and node kind included."""
+    rng = random.Random(4)
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            for seat in range(game.num_players):
+                sample = state.resample([seat], rng)
+                assert sample.observation(seat) == state.observation(seat)
+                assert sample.kind is state.kind
+                assert sample.acting_players() == state.acting_players()
+                assert sample.legal_actions(seat) == state.legal_actions(seat)

@@ -1,0 +1,95 @@
+"""A tiny hidden-information game used to test the engine contract itself (not registered).
+
+Each seat is dealt one card from 1..5 (one chance node per card), then all seats decide at once
+to fold (0) or show (1). Among the seats that show, the highest card scores 1; folding scores 0;
+showing a card that is not the highest scores -1.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.core import Game, GameInfo, NodeKind, OptionSpec, State
+
+CARDS = (1, 2, 3, 4, 5)
+FOLD, SHOW = 0, 1
+
+
+class ToyGame(Game):
+    info = GameInfo(
+        id="toy",
+        name="Toy showdown",
+        version="1",
+        min_players=2,
+        max_players=4,
+        simultaneous=True,
+        hidden_info=True,
+        num_actions=2,
+        max_decisions=1,
+        options={"show_bonus": OptionSpec(default=0, choices=(0, 1), doc="extra point for a winner")},
+    )
+
+    def initial_state(self) -> ToyState:
+        return ToyState(num_players=self.num_players, bonus=self.options["show_bonus"])
+
+    def action_label(self, action: int) -> str:
+        return ("fold", "show")[action]
+
+
+@dataclass(frozen=True)
+class ToyState(State):
+    num_players: int
+    bonus: int
+    cards: tuple[int, ...] = ()
+    choices: tuple[int, ...] = ()
+
+    @property
+    def kind(self) -> NodeKind:
+        if len(self.cards) < self.num_players:
+            return NodeKind.CHANCE
+        return NodeKind.DECISION if not self.choices else NodeKind.TERMINAL
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        left = [c for c in CARDS if c not in self.cards]
+        return [(c, 1 / len(left)) for c in left]
+
+    def _apply_chance(self, outcome: int) -> ToyState:
+        return replace(self, cards=self.cards + (outcome,))
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return tuple(range(self.num_players))
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        return [FOLD, SHOW]
+
+    def _apply(self, actions: dict[int, int]) -> ToyState:
+        return replace(self, choices=tuple(actions[s] for s in range(self.num_players)))
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        obs: dict[str, Any] = {"seat": seat, "my_card": self.cards[seat] if seat < len(self.cards) else None}
+        if self.choices:
+            obs["choices"] = list(self.choices)
+            obs["shown"] = [c if a == SHOW else None for c, a in zip(self.cards, self.choices)]
+        return obs
+
+    def _returns(self) -> list[float]:
+        shown = [c for c, a in zip(self.cards, self.choices) if a == SHOW]
+        best = max(shown, default=0)
+        return [
+            0.0 if a == FOLD else (1.0 + self.bonus if c == best else -1.0)
+            for c, a in zip(self.cards, self.choices)
+        ]
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> ToyState:
+        if self.choices:  # all shown or folded cards are public at the end only if shown
+            hidden = [s for s in range(len(self.cards)) if s not in known_to and self.choices[s] == FOLD]
+        else:
+            hidden = [s for s in range(len(self.cards)) if s not in known_to]
+        pool = [c for c in CARDS if c not in self.cards] + [self.cards[s] for s in hidden]
+        rng.shuffle(pool)
+        cards = list(self.cards)
+        for seat in hidden:
+            cards[seat] = pool.pop()
+        return replace(self, cards=tuple(cards))
