@@ -75,6 +75,20 @@ class Game(ABC):
     def action_label(self, action: int) -> str:
         """A short human string for an action id, e.g. "play card 7"; stable across versions."""
 
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+        """A full state consistent with one seat's `observation`, hidden parts drawn with `rng`.
+
+        What a search bot (ISMCTS) needs to plan from what it sees: the returned state gives the
+        same observation to that seat, with the same node kind, acting seats and legal actions.
+        Since an observation is the seat's complete information state, it holds enough to rebuild
+        the public position; everything hidden from that seat is drawn uniformly from what is
+        consistent with it.
+        """
+        raise NotImplementedError(
+            f"{self.info.id} does not implement Game.sample_state(observation, rng) yet: rebuild a "
+            "State from one seat's observation, drawing what that seat cannot see with rng"
+        )
+
     @property
     def ruleset(self) -> str:
         """`id@version`, plus the options that differ from their defaults: ratings key on it."""

@@ -223,3 +223,19 @@ def test_resample_agrees_with_the_observation(game: Game) -> None:
                 assert sample.kind is state.kind
                 assert sample.acting_players() == state.acting_players()
                 assert sample.legal_actions(seat) == state.legal_actions(seat)
+
+
+def test_sample_state_agrees_with_the_observation(game: Game) -> None:
+    """A state rebuilt from one seat's observation gives that seat the same view and choices."""
+    rng = random.Random(6)
+    for seed in SEEDS:
+        for state in walk(game, seed):
+            if state.kind is NodeKind.TERMINAL:
+                continue
+            for seat in range(game.num_players):
+                observation = state.observation(seat)
+                sample = game.sample_state(observation, rng)
+                assert sample.observation(seat) == observation
+                assert sample.kind is state.kind
+                assert sample.acting_players() == state.acting_players()
+                assert sample.legal_actions(seat) == state.legal_actions(seat)

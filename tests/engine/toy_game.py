@@ -37,6 +37,18 @@ class ToyGame(Game):
     def action_label(self, action: int) -> str:
         return ("fold", "show")[action]
 
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> ToyState:
+        state = ToyState(self.num_players, self.options["show_bonus"])
+        seat, dealt = observation["seat"], observation["dealt"]
+        shown = observation.get("shown") or [None] * dealt
+        known = {observation["my_card"], *shown}
+        pool = [c for c in CARDS if c not in known]
+        rng.shuffle(pool)
+        cards = tuple(
+            observation["my_card"] if s == seat else shown[s] or pool.pop() for s in range(dealt)
+        )
+        return replace(state, cards=cards, choices=tuple(observation.get("choices", ())))
+
 
 @dataclass(frozen=True)
 class ToyState(State):
@@ -68,7 +80,7 @@ class ToyState(State):
         return replace(self, choices=tuple(actions[s] for s in range(self.num_players)))
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        obs: dict[str, Any] = {"seat": seat, "my_card": self.cards[seat] if seat < len(self.cards) else None}
+        obs: dict[str, Any] = {"seat": seat, "dealt": len(self.cards), "my_card": self.cards[seat] if seat < len(self.cards) else None}
         if self.choices:
             obs["choices"] = list(self.choices)
             obs["shown"] = [c if a == SHOW else None for c, a in zip(self.cards, self.choices)]
