@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets up everything the tests need, then runs them. Extra arguments go to pytest.
+#   bash scripts/test.sh              # the default suite (under 10 minutes on 2 cores)
+#   bash scripts/test.sh -m slow      # the long-running tests only
+# Exits non-zero when any test fails and when no test ran (pytest's exit status 5).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+bash scripts/setup.sh
+bash scripts/system-deps.sh
+export RAY_USAGE_STATS_ENABLED=0 RAY_AUTH_MODE=disabled RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0
+exec .venv/bin/python -m pytest -m "${PYTEST_MARKERS:-not slow}" "$@"
