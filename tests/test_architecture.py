@@ -1,0 +1,79 @@
+"""The direction of dependencies (ARCHITECTURE.md §1), checked on the source, not by convention.
+
+engine <- bots <- arena <- dashboards; ray only in arena/executor.py; sqlmodel and sqlalchemy only
+in arena/store; the engine uses the standard library alone and never the global random generator.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = ("engine", "bots", "arena", "dashboards")
+
+
+def python_files(package: str) -> list[Path]:
+    return [p for p in (ROOT / package).rglob("*.py") if "node_modules" not in p.parts]
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def top(module: str) -> str:
+    return module.split(".")[0]
+
+
+@pytest.mark.parametrize(
+    ("package", "allowed"),
+    [("engine", {"engine"}), ("bots", {"engine", "bots"}), ("arena", {"engine", "bots", "arena"})],
+)
+def test_packages_import_only_what_lies_below_them(package: str, allowed: set[str]) -> None:
+    for path in python_files(package):
+        for module in imported_modules(path):
+            if top(module) in PROJECT:
+                rel = path.relative_to(ROOT)
+                # The SDK speaks the wire protocol, whose generated code lives in arena/v1.
+                if rel.parts[:2] == ("bots", "sdk") and module.startswith("arena.v1"):
+                    continue
+                assert top(module) in allowed, f"{rel} imports {module}"
+
+
+def test_engine_uses_only_the_standard_library() -> None:
+    stdlib = sys.stdlib_module_names
+    for path in python_files("engine"):
+        for module in imported_modules(path):
+            assert top(module) in stdlib or top(module) == "engine", f"{path.name} imports {module}"
+
+
+def test_engine_never_uses_the_global_random_generator() -> None:
+    for path in python_files("engine"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "random" and node.attr != "Random":
+                    pytest.fail(f"{path.name} calls random.{node.attr}: chance must be a CHANCE node")
+
+
+@pytest.mark.parametrize(
+    ("library", "home"),
+    [("ray", {"arena/executor.py"}), ("sqlmodel", {"arena/store"}), ("sqlalchemy", {"arena/store"})],
+)
+def test_heavy_libraries_stay_in_their_module(library: str, home: set[str]) -> None:
+    for package in PROJECT:
+        for path in python_files(package):
+            rel = path.relative_to(ROOT).as_posix()
+            if any(rel == h or rel.startswith(h + "/") or rel == h + ".py" for h in home):
+                continue
+            assert library not in {top(m) for m in imported_modules(path)}, f"{rel} imports {library}"
