@@ -13,6 +13,7 @@ from engine.core import Game, GameInfo
 
 GAMES: dict[str, str] = {
     # id: "module:GameClass"
+    "lost_cities_rivals": "engine.lost_cities_rivals:LostCitiesRivals",
 }
 
 

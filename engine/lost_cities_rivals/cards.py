@@ -1,0 +1,103 @@
+"""Cards, footprints, action ids and labels of Lost Cities: Rivals (data tables, no rules logic).
+
+A card *kind* is an integer `10 * colour + rank`: rank 0 is a wager, rank r in 1..9 is the number
+r + 1 (2..10). Copies of the same kind (R3a, R3b, the three R*) are interchangeable, so the engine
+keeps counts and tuples of kinds, never copy identities.
+"""
+
+from __future__ import annotations
+
+COLOURS = "RGBYW"  # labels of the five expeditions (arbitrary, rules §1.1)
+NUM_COLOURS = 5
+NUM_KINDS = 10 * NUM_COLOURS
+WAGER_RANK = 0
+
+# Copies of each rank in one colour of the 80-card main deck: 3 wagers, two each of 2..5,
+# one each of 6..10 (rules §1.1).
+COPIES_PER_RANK = (3, 2, 2, 2, 2, 1, 1, 1, 1, 1)
+DECK_COUNTS = tuple(COPIES_PER_RANK[kind % 10] for kind in range(NUM_KINDS))
+DECK_SIZE = sum(DECK_COUNTS)  # 80
+PILE_SIZE = 20  # exactly 20 per pile (rules A25)
+NUM_PILES = 4
+STARTING_WAGERS_PER_COLOUR = 2
+
+TOTAL_COINS = 36
+STARTING_COINS = {2: 18, 3: 12, 4: 9}
+BONUS_MIN_NUMBERS = 4
+BONUS_POINTS = 8
+
+
+def colour_of(kind: int) -> int:
+    """The colour index 0..4 of a card kind."""
+    return kind // 10
+
+
+def is_wager(kind: int) -> bool:
+    """True for a wager card kind."""
+    return kind % 10 == WAGER_RANK
+
+
+def value_of(kind: int) -> int:
+    """The printed number (2..10) of a number card kind."""
+    return kind % 10 + 1
+
+
+def footprints(value: int) -> int:
+    """Footprints on a number card: 1 on 2..5, 2 on 6..10 (this is what scores, not the value)."""
+    return 1 if value <= 5 else 2
+
+
+def card_label(kind: int) -> str:
+    """"R7" for the red 7, "R*" for a red wager."""
+    colour = COLOURS[colour_of(kind)]
+    return colour + ("*" if is_wager(kind) else str(value_of(kind)))
+
+
+def parse_card(label: str) -> int:
+    """The kind of a card label ("R7", "G*"); the inverse of `card_label`."""
+    colour = COLOURS.index(label[0])
+    rank = WAGER_RANK if label[1:] == "*" else int(label[1:]) - 1
+    return 10 * colour + rank
+
+
+def expedition_score(wagers: int, numbers: tuple[int, ...]) -> int:
+    """(1 + wagers) x footprints, plus 8 for at least four number cards (never multiplied)."""
+    score = (1 + wagers) * sum(footprints(n) for n in numbers)
+    return score + (BONUS_POINTS if len(numbers) >= BONUS_MIN_NUMBERS else 0)
+
+
+# -- action ids (documented as a table in the package docstring) ------------------------------
+
+UNCOVER = 0
+PASS = 1
+BID_BASE = 2  # BID(b) = BID_BASE + b - 1 for b in 1..36: opening bid or raise to b coins
+MAX_BID = TOTAL_COINS
+PLACE_BASE = BID_BASE + MAX_BID  # 38: PLACE(kind) = 38 + kind
+END_TAKE = PLACE_BASE + NUM_KINDS  # 88
+BOX_BASE = END_TAKE + 1  # 89: BOX(kind) = 89 + kind
+SKIP_BOX = BOX_BASE + NUM_KINDS  # 139
+NUM_ACTIONS = SKIP_BOX + 1  # 140
+
+
+def bid_action(coins: int) -> int:
+    """The action id of bidding `coins` (opening an auction or raising to that amount)."""
+    return BID_BASE + coins - 1
+
+
+def action_label(action: int) -> str:
+    """Short stable label of an action id: "uncover", "bid 3", "place R7", "box G*", ..."""
+    if action == UNCOVER:
+        return "uncover"
+    if action == PASS:
+        return "pass"
+    if BID_BASE <= action < PLACE_BASE:
+        return f"bid {action - BID_BASE + 1}"
+    if PLACE_BASE <= action < END_TAKE:
+        return f"place {card_label(action - PLACE_BASE)}"
+    if action == END_TAKE:
+        return "end take"
+    if BOX_BASE <= action < SKIP_BOX:
+        return f"box {card_label(action - BOX_BASE)}"
+    if action == SKIP_BOX:
+        return "skip box"
+    raise ValueError(f"action {action!r} is not in range(0, {NUM_ACTIONS})")

@@ -1,0 +1,88 @@
+"""Observations of Lost Cities: Rivals, and the state rebuilt from one (rules §5).
+
+Everything is public except the order of the undrawn cards, which nobody knows (the engine draws
+them at chance nodes), so every seat sees the whole state and `state_from_observation` rebuilds it
+exactly. The field list is in the package docstring.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.lost_cities_rivals import cards as C
+from engine.lost_cities_rivals import state as S
+
+
+def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
+    """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field)."""
+    pile = min(state.revealed // C.PILE_SIZE, C.NUM_PILES - 1)
+    return {
+        "seat": seat,
+        "phase": S.PHASE_NAMES[state.phase],
+        "num_players": state.num_players,
+        "display_limit": state.display_limit,
+        "start_player": state.start_player,
+        "turn_player": state.turn,
+        "to_act": state.actor() if state.kind is S.NodeKind.DECISION else None,
+        "coins": list(state.coins),
+        "centre": state.centre,
+        "scores": state.scores(),
+        "cards_revealed": state.revealed,
+        "pile": pile + 1,
+        "pile_cards_left": (pile + 1) * C.PILE_SIZE - state.revealed,
+        "piles_to_come": C.NUM_PILES - 1 - pile,
+        "display": [C.card_label(k) for k in state.display],
+        "box": [C.card_label(k) for k in state.box],
+        "expeditions": [_expeditions(state, p) for p in range(state.num_players)],
+        "starting_wagers": [[C.COLOURS[c] for c in got] for got in state.starting],
+        "starting_wager_bottom": [C.COLOURS[c] for c in state.wager_bottom],
+        "unseen": {C.card_label(k): n for k, n in enumerate(state.unseen) if n},
+        "auction": _auction(state),
+        "winners": state.winners() if state.phase == S.OVER else None,
+    }
+
+
+def _expeditions(state: S.RivalsState, seat: int) -> dict[str, dict[str, Any]]:
+    base = seat * C.NUM_COLOURS
+    return {
+        colour: {"wagers": state.wagers[base + c], "numbers": list(state.numbers[base + c])}
+        for c, colour in enumerate(C.COLOURS)
+    }
+
+
+def _auction(state: S.RivalsState) -> dict[str, Any] | None:
+    if state.starter == S.NO_SEAT:
+        return None
+    return {
+        "starter": state.starter,
+        "high_bid": state.high_bid,
+        "high_bidder": state.high_bidder,
+        "in": list(state.still_in),
+    }
+
+
+def state_from_observation(obs: dict[str, Any]) -> S.RivalsState:
+    """The exact state an observation describes (nothing is hidden from a seat, see above)."""
+    players = obs["num_players"]
+    state = S.RivalsState(players, obs["display_limit"], obs["start_player"])
+    state.phase = S.PHASE_NAMES.index(obs["phase"])
+    state.turn = obs["turn_player"]
+    state.coins = tuple(obs["coins"])
+    state.centre = obs["centre"]
+    state.revealed = obs["cards_revealed"]
+    unseen = [0] * C.NUM_KINDS
+    for label, count in obs["unseen"].items():
+        unseen[C.parse_card(label)] = count
+    state.unseen = tuple(unseen)
+    state.display = tuple(C.parse_card(label) for label in obs["display"])
+    state.box = tuple(C.parse_card(label) for label in obs["box"])
+    state.wagers = tuple(e[c]["wagers"] for e in obs["expeditions"] for c in C.COLOURS)
+    state.numbers = tuple(tuple(e[c]["numbers"]) for e in obs["expeditions"] for c in C.COLOURS)
+    state.starting = tuple(tuple(map(C.COLOURS.index, got)) for got in obs["starting_wagers"])
+    state.wager_bottom = tuple(map(C.COLOURS.index, obs["starting_wager_bottom"]))
+    auction = obs["auction"]
+    if auction is not None:
+        state.starter, state.high_bid = auction["starter"], auction["high_bid"]
+        state.high_bidder, state.still_in = auction["high_bidder"], tuple(auction["in"])
+        state.to_act = obs["to_act"] if state.phase == S.BID else S.NO_SEAT
+    return state

@@ -1,0 +1,311 @@
+"""The position of a Lost Cities: Rivals game and its rules (the state machine of rules §2).
+
+The state is flat: tuples and ints, copied on write, compared slot by slot. The piles are not
+stored card by card: the 80 cards are shuffled and cut into four piles of exactly 20 that are
+revealed one after the other, so the next card of the current pile is, for everyone, a uniform
+draw from the cards not yet revealed (the piles are exchangeable). Only the unseen counts and the
+number of cards revealed so far are kept; the current pile and its size follow from that count.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import NodeKind, State
+from engine.lost_cities_rivals import cards as C
+
+# Phases: the two chance phases (dealing starting wagers, revealing a pile card), the four
+# decision phases of a turn, and the end.
+DEAL, TURN, BID, TAKE, BOX, REVEAL, OVER = range(7)
+PHASE_NAMES = ("deal", "turn", "bidding", "take", "box", "reveal", "game_over")
+_KIND_OF_PHASE = (
+    NodeKind.CHANCE,
+    NodeKind.DECISION,
+    NodeKind.DECISION,
+    NodeKind.DECISION,
+    NodeKind.DECISION,
+    NodeKind.CHANCE,
+    NodeKind.TERMINAL,
+)
+NO_SEAT = -1
+
+
+class RivalsState(State):
+    """One position. Fields are public for the observation code and tests; treat them as read-only.
+
+    wagers[p * 5 + c] and numbers[p * 5 + c] hold seat p's expedition of colour c (starting wagers
+    included in the count); `still_in` lists, in seat order, who has not passed in the auction.
+    """
+
+    __slots__ = (
+        "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
+        "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
+        "starter", "high_bid", "high_bidder", "still_in", "to_act",
+    )  # fmt: skip
+
+    def __init__(self, num_players: int, display_limit: int = 0, start_player: int = 0) -> None:
+        self.num_players = num_players
+        self.display_limit = display_limit  # 0: no limit (rules A2)
+        self.start_player = start_player
+        self.phase = DEAL
+        self.coins = (C.STARTING_COINS[num_players],) * num_players
+        self.centre = 0
+        self.revealed = 0  # main-deck cards revealed so far, 0..80
+        self.unseen: tuple[int, ...] = C.DECK_COUNTS
+        self.display: tuple[int, ...] = ()  # card kinds in reveal order
+        self.box: tuple[int, ...] = ()
+        self.wagers = (0,) * (num_players * C.NUM_COLOURS)
+        self.numbers: tuple[tuple[int, ...], ...] = ((),) * (num_players * C.NUM_COLOURS)
+        self.starting: tuple[tuple[int, ...], ...] = ((),) * num_players  # starting wager colours
+        self.wager_bottom: tuple[int, ...] = ()  # starting wagers put back under the stack
+        self.turn = start_player
+        self._clear_auction()
+
+    # -- value semantics --------------------------------------------------------------------
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RivalsState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
+
+    def _copy(self) -> RivalsState:
+        new = object.__new__(RivalsState)
+        for name in self.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    def _clear_auction(self) -> None:
+        self.high_bid = 0
+        self.starter = self.high_bidder = self.to_act = NO_SEAT
+        self.still_in: tuple[int, ...] = ()
+
+    # -- node kind and chance ---------------------------------------------------------------
+
+    @property
+    def kind(self) -> NodeKind:
+        return _KIND_OF_PHASE[self.phase]
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == DEAL:
+            return self._deal_outcomes()
+        total = C.DECK_SIZE - self.revealed
+        return [(kind, n / total) for kind, n in enumerate(self.unseen) if n]
+
+    def _apply_chance(self, outcome: int) -> RivalsState:
+        new = self._copy()
+        if self.phase == DEAL:
+            new._deal_starting_wager(outcome)
+        else:
+            new._reveal(outcome)
+        return new
+
+    # -- dealing the starting wagers (rules §1.2 step 1, OUR CHOICE procedure) ---------------
+
+    def wager_pool(self) -> list[int]:
+        """Starting wagers per colour still in the shuffled part of the stack."""
+        pool = [C.STARTING_WAGERS_PER_COLOUR] * C.NUM_COLOURS
+        for colours in (*self.starting, self.wager_bottom):
+            for colour in colours:
+                pool[colour] -= 1
+        return pool
+
+    def _deal_outcomes(self) -> list[tuple[int, float]]:
+        pool = self.wager_pool()
+        total = sum(pool)
+        if not total:  # only the cards put under the stack are left: the top one comes next
+            return [(self.wager_bottom[0], 1.0)]
+        return [(colour, n / total) for colour, n in enumerate(pool) if n]
+
+    def _deal_starting_wager(self, colour: int) -> None:
+        """Seat by seat, two each; a second card of the first card's colour goes under the stack."""
+        if not sum(self.wager_pool()):
+            self.wager_bottom = self.wager_bottom[1:]
+        seat = next(s for s, got in enumerate(self.starting) if len(got) < 2)
+        if self.starting[seat] == (colour,):
+            self.wager_bottom += (colour,)
+            return
+        starting = list(self.starting)
+        starting[seat] += (colour,)
+        self.starting = tuple(starting)
+        self.wagers = _bump(self.wagers, seat * C.NUM_COLOURS + colour)
+        if seat == self.num_players - 1 and len(starting[seat]) == 2:
+            self.phase = TURN
+
+    # -- revealing a pile card and what follows (rules §2.6) -----------------------------------
+
+    def _reveal(self, kind: int) -> None:
+        self.unseen = _bump(self.unseen, kind, -1)
+        self.display += (kind,)
+        self.revealed += 1
+        # After an auction the winner's left neighbour plays next, else the revealer's (§2.5).
+        self.turn = self._next_seat(self.high_bidder if self.high_bidder != NO_SEAT else self.turn)
+        self._clear_auction()
+        self.phase = TURN
+        if self.revealed % C.PILE_SIZE == 0:
+            if self.revealed == C.DECK_SIZE:
+                self.phase = OVER  # at once: no distribution, the centre scores nothing (A17)
+            else:
+                self._share_centre()
+
+    def _share_centre(self) -> None:
+        """Share the centre equally; the remainder stays in the centre (A15)."""
+        share = self.centre // self.num_players
+        self.coins = tuple(c + share for c in self.coins)
+        self.centre -= share * self.num_players
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.num_players
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return (self.actor(),)
+
+    def actor(self) -> int:
+        """The seat that decides now, or -1 at a chance or terminal node."""
+        if self.phase == TURN:
+            return self.turn
+        if self.phase == BID:
+            return self.to_act
+        if self.phase in (TAKE, BOX):
+            return self.high_bidder
+        return NO_SEAT
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        if self.phase == TURN:
+            return self._turn_actions(seat)
+        if self.phase == BID:
+            return [C.PASS] + [C.bid_action(b) for b in range(self.high_bid + 1, self.coins[seat] + 1)]
+        if self.phase == TAKE:
+            placeable = [k for k in set(self.display) if self.can_place(seat, k)]
+            return sorted(C.PLACE_BASE + k for k in placeable) + [C.END_TAKE]
+        return sorted(C.BOX_BASE + k for k in set(self.display)) + [C.SKIP_BOX]
+
+    def _turn_actions(self, seat: int) -> list[int]:
+        coins = self.coins[seat]
+        bids = [C.bid_action(b) for b in range(1, coins + 1)] if self.display else []
+        forced = self.display_limit and len(self.display) >= self.display_limit and bids
+        return bids if forced else [C.UNCOVER] + bids
+
+    def can_place(self, seat: int, kind: int) -> bool:
+        """Placement legality (§3): wagers only before numbers; numbers never below the highest."""
+        slot = seat * C.NUM_COLOURS + C.colour_of(kind)
+        numbers = self.numbers[slot]
+        if C.is_wager(kind):
+            return not numbers
+        return not numbers or C.value_of(kind) >= numbers[-1]
+
+    def _apply(self, actions: dict[int, int]) -> RivalsState:
+        (seat, action), = actions.items()
+        new = self._copy()
+        if self.phase == TURN:
+            new._turn(seat, action)
+        elif self.phase == BID:
+            new._bid(seat, action)
+        elif self.phase == TAKE:
+            new._take(seat, action)
+        else:
+            new._box(action)
+        return new
+
+    def _turn(self, seat: int, action: int) -> None:
+        if action == C.UNCOVER:
+            self.phase = REVEAL
+            return
+        # Opening an auction is the opening bid; everybody, the starter included, is still in.
+        self.phase = BID
+        self.starter = self.high_bidder = seat
+        self.high_bid = action - C.BID_BASE + 1
+        self.still_in = tuple(range(self.num_players))
+        self.to_act = self._next_seat(seat)
+
+    def _bid(self, seat: int, action: int) -> None:
+        if action == C.PASS:  # passing is final (A8)
+            self.still_in = tuple(s for s in self.still_in if s != seat)
+        else:
+            self.high_bid = action - C.BID_BASE + 1
+            self.high_bidder = seat
+        if len(self.still_in) == 1:
+            self._pay_winner()
+            return
+        # The next seat clockwise that is still in; the high bidder is never reached while an
+        # opponent is still in, because everyone between acts first.
+        self.to_act = min(self.still_in, key=lambda s: (s - seat - 1) % self.num_players)
+
+    def _pay_winner(self) -> None:
+        winner = self.high_bidder
+        self.coins = _bump(self.coins, winner, -self.high_bid)
+        self.centre += self.high_bid
+        self.to_act = NO_SEAT
+        self.phase = TAKE
+
+    def _take(self, seat: int, action: int) -> None:
+        if action == C.END_TAKE:
+            self.phase = BOX
+            return
+        kind = action - C.PLACE_BASE
+        self.display = _without(self.display, kind)
+        slot = seat * C.NUM_COLOURS + C.colour_of(kind)
+        if C.is_wager(kind):
+            self.wagers = _bump(self.wagers, slot)
+        else:
+            numbers = list(self.numbers)
+            numbers[slot] += (C.value_of(kind),)
+            self.numbers = tuple(numbers)
+
+    def _box(self, action: int) -> None:
+        if action != C.SKIP_BOX:
+            kind = action - C.BOX_BASE
+            self.display = _without(self.display, kind)
+            self.box += (kind,)
+        self.phase = REVEAL  # the winner's compulsory reveal
+
+    # -- scores -----------------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        """Each seat's total now: expedition scores plus coins held (§4)."""
+        return [self.expedition_points(seat) + self.coins[seat] for seat in range(self.num_players)]
+
+    def expedition_points(self, seat: int) -> int:
+        """The sum of seat's expedition scores."""
+        base = seat * C.NUM_COLOURS
+        return sum(
+            C.expedition_score(self.wagers[base + c], self.numbers[base + c])
+            for c in range(C.NUM_COLOURS)
+        )
+
+    def winners(self) -> list[int]:
+        """The seats tied for the highest total (a shared victory, A23)."""
+        scores = self.scores()
+        return [seat for seat, score in enumerate(scores) if score == max(scores)]
+
+    def _returns(self) -> list[float]:
+        return [float(score) for score in self.scores()]
+
+    # -- information --------------------------------------------------------------------------
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        from engine.lost_cities_rivals.observe import observation
+
+        return observation(self, seat)
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> RivalsState:
+        return self  # nothing is hidden from one seat that another knows: future draws are chance
+
+
+def _bump(values: tuple[int, ...], index: int, by: int = 1) -> tuple[int, ...]:
+    return values[:index] + (values[index] + by,) + values[index + 1 :]
+
+
+def _without(cards: tuple[int, ...], kind: int) -> tuple[int, ...]:
+    """`cards` with its first copy of `kind` removed (copies are interchangeable)."""
+    index = cards.index(kind)
+    return cards[:index] + cards[index + 1 :]
