@@ -1,0 +1,195 @@
+"""Information-Set Monte Carlo Tree Search: a search bot for every game, through the engine contract.
+
+Per decision the bot repeats, within its budget, one *simulation*:
+
+1. **Determinize.** `game.sample_state(observation, rng)` draws a full state consistent with what
+   this seat sees (other hands, draw piles: everything hidden is drawn again each time).
+2. **Select.** Walk down the tree by UCB1. The tree is keyed by *information*, not by state: a node
+   is `(decisions since the root, acting seat, this seat's observation)`, so one node pools every
+   determinization this seat cannot tell apart (single-observer ISMCTS, Cowling, Powley & Whitehouse
+   2012). Opponents' nodes share that key too, so an opponent's statistics are pooled over the hands
+   it might hold; because its legal actions then vary between determinizations, UCB counts for each
+   action how often it was *available*, not how often the node was visited.
+   Chance nodes are sampled (they are not in the tree: what chance reveals changes the observation
+   and so the key). A simultaneous node is decoupled UCT: every acting seat picks from its own node.
+3. **Expand** the first decision whose node is new, then **roll out** uniformly at random to the end.
+4. **Back up** each seat's utility into the nodes where that seat chose.
+
+The bot plays the most-visited root action.
+
+**Utility of a finished game for a seat** (in [0, 1]): `(1 - sw) * rank_score + sw * score_share`.
+`rank_score` is the share of the other seats this seat beat, a tie counting one half: exactly how
+the arena's Elo counts a k-player result (pairwise by rank), so the bot maximises what it is rated
+on. `score_share` is the seat's game points scaled between the lowest and highest seat of that
+playout (1/2 when all are equal): a small pull (`sw`, 0.1 by default) towards winning by more and
+losing by less, which gives random playouts a gradient where the rank alone is flat.
+
+**Budget** (spec parameters, `ismcts:sims=500,c=1.4,ms=200`):
+
+- `sims` simulations per decision (default 200 when `ms` is not given);
+- `ms` milliseconds per decision; with both, whichever runs out first. With `ms` alone the number
+  of simulations depends on the machine, so only a `sims` budget is reproducible from the seed;
+- `c` the UCB exploration constant (default 0.7; utilities lie in [0, 1]);
+- `sw` the weight of the score share in the utility (default 0.1).
+
+A decision with one legal action is answered at once, without search.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from typing import Any
+
+from bots.base import Bot
+from engine.core import Game, NodeKind, State, sample_chance
+
+DEFAULT_SIMS = 200
+
+
+class Node:
+    """Statistics of one information set: per action, visits, total utility and availability."""
+
+    __slots__ = ("visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.visits: dict[int, int] = {}
+        self.total: dict[int, float] = {}
+        self.available: dict[int, int] = {}
+
+    def select(self, legal: list[int], c: float, rng: random.Random) -> int:
+        """UCB1 over the actions legal in this determinization; untried actions first, at random."""
+        for action in legal:
+            self.available[action] = self.available.get(action, 0) + 1
+        untried = [a for a in legal if a not in self.visits]
+        if untried:
+            return rng.choice(untried)
+        return max(legal, key=lambda a: self._ucb(a, c))
+
+    def _ucb(self, action: int, c: float) -> float:
+        visits = self.visits[action]
+        mean = self.total[action] / visits
+        return mean + c * math.sqrt(math.log(self.available[action]) / visits)
+
+    def update(self, action: int, utility: float) -> None:
+        self.visits[action] = self.visits.get(action, 0) + 1
+        self.total[action] = self.total.get(action, 0.0) + utility
+
+
+def utilities(final: State, score_weight: float) -> list[float]:
+    """Each seat's utility in [0, 1] from ranks (pairwise, ties half) and scaled game points."""
+    ranks, returns = final.ranks(), final.returns()
+    n = len(ranks)
+    low, high = min(returns), max(returns)
+    result = []
+    for seat in range(n):
+        beaten = sum(ranks[seat] < other for other in ranks)
+        tied = sum(ranks[seat] == other for other in ranks) - 1
+        rank_score = (beaten + 0.5 * tied) / (n - 1) if n > 1 else 1.0
+        share = (returns[seat] - low) / (high - low) if high > low else 0.5
+        result.append((1 - score_weight) * rank_score + score_weight * share)
+    return result
+
+
+def observation_key(observation: dict[str, Any]) -> str:
+    """A canonical text of an observation, so equal information sets share one node."""
+    return json.dumps(observation, sort_keys=True, separators=(",", ":"))
+
+
+class IsmctsBot(Bot):
+    """Single-observer ISMCTS with availability-aware UCB1 and random playouts (module docstring)."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        rng: random.Random,
+        sims: int | None = None,
+        ms: float | None = None,
+        c: float = 0.7,
+        sw: float = 0.1,
+        **params: Any,
+    ) -> None:
+        super().__init__(game, seat, rng, **params)
+        self.sims, self.ms = _check_budget(sims, ms)
+        self.c = _check_number("c", c, low=0.0)
+        self.score_weight = _check_number("sw", sw, low=0.0, high=1.0)
+        self.last_simulations = 0  # how many simulations the last decision ran (for benchmarks)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        if len(legal_actions) == 1:
+            self.last_simulations = 0
+            return legal_actions[0]
+        tree: dict[tuple[int, int, str], Node] = {}
+        deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        done = 0
+        while (self.sims is None or done < self.sims) and (deadline is None or time.perf_counter() < deadline):
+            self._simulate(tree, self.game.sample_state(observation, self.rng))
+            done += 1
+        self.last_simulations = done
+        root = tree.get((0, self.seat, observation_key(observation)))
+        if root is None:  # the deadline came before one simulation finished
+            return self.rng.choice(legal_actions)
+        return max(legal_actions, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
+
+    def _simulate(self, tree: dict[tuple[int, int, str], Node], state: State) -> None:
+        """One determinized simulation: select and expand in the tree, roll out, back up."""
+        path: list[tuple[Node, int, int]] = []
+        depth, expanded = 0, False
+        while state.kind is not NodeKind.TERMINAL and not expanded:
+            if state.kind is NodeKind.CHANCE:
+                state = state.apply_chance(sample_chance(state, self.rng))
+                continue
+            key = observation_key(state.observation(self.seat))
+            joint = {}
+            for seat in state.acting_players():
+                legal = state.legal_actions(seat)
+                if len(legal) == 1:  # forced: nothing to learn, no node needed
+                    joint[seat] = legal[0]
+                    continue
+                node = tree.get((depth, seat, key))
+                if node is None:
+                    node = tree[(depth, seat, key)] = Node()
+                    expanded = True
+                joint[seat] = node.select(legal, self.c, self.rng)
+                path.append((node, seat, joint[seat]))
+            state = state.apply(joint)
+            depth += 1
+        final = self._rollout(state)
+        values = utilities(final, self.score_weight)
+        for node, seat, action in path:
+            node.update(action, values[seat])
+
+    def _rollout(self, state: State) -> State:
+        """Play to the end with uniformly random actions and chance drawn by its probabilities."""
+        rng = self.rng
+        while state.kind is not NodeKind.TERMINAL:
+            if state.kind is NodeKind.CHANCE:
+                state = state.apply_chance(sample_chance(state, rng))
+            else:
+                state = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.acting_players()})
+        return state
+
+
+def _check_budget(sims: Any, ms: Any) -> tuple[int | None, float | None]:
+    """Resolve the budget: simulations, milliseconds or both; 200 simulations when neither is set."""
+    if ms is not None:
+        ms = _check_number("ms", ms, low=1.0)
+    if sims is None:
+        return (DEFAULT_SIMS if ms is None else None), ms
+    if isinstance(sims, bool) or not isinstance(sims, int) or sims < 1:
+        raise ValueError(f"ismcts parameter sims={sims!r} must be a whole number of simulations >= 1")
+    return sims, ms
+
+
+def _check_number(name: str, value: Any, low: float, high: float | None = None) -> float:
+    """A number within bounds, or a ValueError that says which parameter and what is valid."""
+    valid = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not valid or value < low or (high is not None and value > high):
+        bounds = f"between {low:g} and {high:g}" if high is not None else f">= {low:g}"
+        raise ValueError(f"ismcts parameter {name}={value!r} must be a number {bounds}")
+    return float(value)
