@@ -119,8 +119,14 @@ def run_match(
     bots: Sequence[str],
     seed: int,
     options: Mapping[str, Any] | None = None,
+    *,
+    chance_seed: int | None = None,
 ) -> MatchRecord:
-    """Play one match between built-in bots (one spec per seat) and record it."""
+    """Play one match between built-in bots (one spec per seat) and record it.
+
+    `chance_seed` seeds the chance generator instead of the match seed: a tournament gives every
+    seat rotation of a table the same one (duplicate play).
+    """
     game = registry.make(game_id, len(bots), **dict(options or {}))
     agents = [make_bot(spec, game, seat, derive_seed(seed, "bot", seat)) for seat, spec in enumerate(bots)]
     record = MatchRecord(
@@ -130,7 +136,7 @@ def run_match(
         seed=seed,
         seats=[SeatOutcome(spec) for spec in bots],
     )
-    chance_rng = random.Random(derive_seed(seed, "chance"))
+    chance_rng = random.Random(derive_seed(seed, "chance") if chance_seed is None else chance_seed)
     state = game.initial_state()
     while state.kind is not NodeKind.TERMINAL:
         if state.kind is NodeKind.CHANCE:
