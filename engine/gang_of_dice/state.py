@@ -1,0 +1,441 @@
+"""The Gang of Dice state machine (rules §2): rounds, turns, rolls, resolution.
+
+A state is a value with flat fields (ints and tuples) copied on write. The live faces of the
+player whose turn it is are kept in `cur` (counts by face code) and written into the per-seat
+`faces` tuple when the turn ends, so a die roll copies one 6-tuple and not the whole table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import NodeKind, State
+from engine.gang_of_dice import actions as A
+from engine.gang_of_dice.cards import BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, G, YELLOW, score, triggered
+
+ROUNDS = 12
+BONUS = {10: 3, 11: 6, 12: 9}  # bonus dice added to the pot at the start of these rounds
+REMOVED_PER_PILE = 3  # physical deck: 3 unseen cards leave each pile (rules §1.3)
+BRIGHT_CARDS = tuple(card.number for card in CARDS if card.back == BRIGHT)
+DARK_CARDS = tuple(card.number for card in CARDS if card.back == DARK)
+# two_deck: the bright pile sits on top, so its cards are the first rounds.
+BRIGHT_ROUNDS = len(BRIGHT_CARDS) - REMOVED_PER_PILE
+assert BRIGHT_ROUNDS + len(DARK_CARDS) - REMOVED_PER_PILE == ROUNDS, "the two piles must make 12 rounds"
+
+# phases
+CARD, STAKE, DECIDE, PICK, ROLL, OVER = range(6)
+PHASE_NAMES = ("card", "stake", "decide", "pick", "roll", "over")
+# per-seat status within a round
+WAITING, VALID, BUSTED, OUT = range(4)
+STATUS_NAMES = ("waiting", "valid", "busted", "out")
+
+NO_FACES = (0, 0, 0, 0, 0, 0)
+DIE_OUTCOMES = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
+
+
+@dataclass(frozen=True)
+class Config:
+    """The fixed ruleset of one game (player count and resolved options)."""
+
+    num_players: int
+    start_pool: int
+    deck_mode: str  # "uniform" | "two_deck"
+    hide_pools: bool
+    g_distinct: bool
+    start_rule: str  # "rotate" | "winner_starts" | "fixed"
+    options: tuple[tuple[str, Any], ...]  # every resolved option, for the observation
+
+
+_SLOTS = (
+    "cfg", "num_players", "phase", "round", "cards", "pools", "active", "pot", "start_seat",
+    "order", "turn", "stakes", "faces", "rolls", "status", "cur", "cur_rolls", "picked",
+    "pick_face", "to_roll", "log", "history",
+)
+
+
+class GangOfDiceState(State):
+    """One position of a game of Gang of Dice (see the package docstring for the protocol)."""
+
+    __slots__ = _SLOTS
+
+    cfg: Config
+    phase: int
+    round: int  # 1..12
+    cards: tuple[int, ...]  # card number revealed in each round so far
+    pools: tuple[int, ...]  # dice each seat owns and has not staked
+    active: tuple[bool, ...]  # False once a seat is eliminated
+    pot: int  # dice on the table owned by nobody (bonus and carry-over)
+    start_seat: int
+    order: tuple[int, ...]  # this round's turn order
+    turn: int  # index into `order` of the seat to act (len(order) once all have played)
+    stakes: tuple[int, ...]
+    faces: tuple[tuple[int, ...] | None, ...]  # final faces of seats that have played
+    rolls: tuple[int, ...]  # rolls made (1..3) by seats that have played
+    status: tuple[int, ...]
+    cur: tuple[int, ...]  # faces of the seat to act
+    cur_rolls: int
+    picked: tuple[int, ...] | None  # dice chosen for re-roll so far, by face code
+    pick_face: int  # face whose re-roll count is being chosen
+    to_roll: int  # dice still to land in the current roll
+    log: tuple[tuple[Any, ...], ...]  # this round: (seat, roll, rerolled or None, faces)
+    history: tuple[tuple[tuple[str, Any], ...], ...]  # public summary of each resolved round
+
+    @classmethod
+    def initial(cls, cfg: Config) -> GangOfDiceState:
+        """Round 1 about to reveal its card; seat 0 starts (seating is random, rules §1.1)."""
+        s = object.__new__(cls)
+        n = cfg.num_players
+        s.cfg, s.num_players, s.phase = cfg, n, CARD
+        s.round, s.cards, s.pools = 0, (), (cfg.start_pool,) * n
+        s.active, s.pot, s.start_seat = (True,) * n, 0, 0
+        s.cur, s.cur_rolls, s.picked, s.pick_face, s.to_roll = NO_FACES, 0, None, 0, 0
+        s.history = ()
+        s._begin_round(1)
+        return s
+
+    @classmethod
+    def from_observation(cls, cfg: Config, obs: Mapping[str, Any]) -> GangOfDiceState:
+        """The state one seat's observation describes (nothing is hidden, see `_resample`).
+
+        Hidden pools (hide_pools) are recomputed from the public history of stakes and wins.
+        """
+        s = object.__new__(cls)
+        n = cfg.num_players
+        s.cfg, s.num_players, s.phase = cfg, n, PHASE_NAMES.index(obs["phase"])
+        s.round, s.pot, s.start_seat = obs["round"], obs["pot"], obs["start_player"]
+        s.cards = tuple(CARD_BY_ID[card].number for card in obs["cards_revealed"])
+        s.active, s.order = tuple(obs["active"]), tuple(obs["turn_order"])
+        s.stakes, s.history = tuple(obs["stakes"]), tuple(
+            tuple((name, _tuples(value)) for name, value in h.items()) for h in obs["history"])
+        s.log = tuple((e["seat"], e["roll"], _tuples(e["rerolled"]), tuple(e["faces"]))
+                      for e in obs["log"])
+        actor = obs["to_move"]
+        faces, rolls = list(obs["faces"]), list(obs["rolls"])
+        status = [STATUS_NAMES.index(x) if x != "rolling" else WAITING for x in obs["status"]]
+        s.cur, s.cur_rolls = NO_FACES, 0
+        if actor is None:
+            s.turn = 0 if s.phase == CARD else len(s.order)
+        else:
+            s.turn = s.order.index(actor)
+            s.cur = tuple(faces[actor]) if faces[actor] is not None else NO_FACES
+            s.cur_rolls, faces[actor], rolls[actor] = rolls[actor], None, 0
+        s.faces, s.rolls, s.status = _tuples(faces), tuple(rolls), tuple(status)
+        s.picked = _tuples(obs["picked"])
+        s.pick_face = obs["pick_face"] if obs["pick_face"] is not None else 0
+        s.to_roll = obs["dice_to_roll"]
+        pools = obs["scores"]
+        s.pools = tuple(pools) if None not in pools else s._pools_from_history(pools)
+        return s
+
+    def _pools_from_history(self, known: list[int | None]) -> tuple[int, ...]:
+        """Every seat's dice: start - stakes + dice won, from the public record."""
+        pools = [self.cfg.start_pool - stake for stake in self.stakes]
+        for record in self.history:
+            fields = dict(record)
+            for seat, stake in enumerate(fields["stakes"]):
+                pools[seat] -= stake
+            if fields["winner"] is not None:
+                pools[fields["winner"]] += fields["dice_won"]
+        return tuple(p if k is None else k for p, k in zip(pools, known))
+
+    # -- value semantics --------------------------------------------------------------------
+
+    def _copy(self) -> GangOfDiceState:
+        s = object.__new__(GangOfDiceState)
+        s.cfg, s.num_players, s.phase, s.round = self.cfg, self.num_players, self.phase, self.round
+        s.cards, s.pools, s.active, s.pot = self.cards, self.pools, self.active, self.pot
+        s.start_seat, s.order, s.turn, s.stakes = self.start_seat, self.order, self.turn, self.stakes
+        s.faces, s.rolls, s.status, s.cur = self.faces, self.rolls, self.status, self.cur
+        s.cur_rolls, s.picked, s.pick_face = self.cur_rolls, self.picked, self.pick_face
+        s.to_roll, s.log, s.history = self.to_roll, self.log, self.history
+        return s
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _SLOTS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GangOfDiceState) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _SLOTS}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        for name, value in data.items():
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        return (f"GangOfDiceState(round={self.round}, phase={PHASE_NAMES[self.phase]}, "
+                f"pools={self.pools}, pot={self.pot}, cur={self.cur})")
+
+    # -- derived facts ----------------------------------------------------------------------
+
+    @property
+    def kind(self) -> NodeKind:
+        if self.phase in (CARD, ROLL):
+            return NodeKind.CHANCE
+        return NodeKind.TERMINAL if self.phase == OVER else NodeKind.DECISION
+
+    @property
+    def card(self):
+        """The warning card of the current round (None before it is revealed)."""
+        return CARDS[self.cards[-1] - 1] if len(self.cards) == self.round else None
+
+    @property
+    def seat_to_act(self) -> int | None:
+        """The seat whose turn it is (also while its dice are rolling), else None."""
+        return self.order[self.turn] if self.phase in (STAKE, DECIDE, PICK, ROLL) else None
+
+    def _last_face_with_dice(self) -> int:
+        return [f for f in FACES if self.cur[f]][-1]
+
+    # -- chance -----------------------------------------------------------------------------
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == ROLL:
+            return list(DIE_OUTCOMES)
+        left = [c for c in self._card_pile() if c not in self.cards]
+        return [(c, 1 / len(left)) for c in left]
+
+    def _card_pile(self) -> tuple[int, ...]:
+        """Card numbers the current round's card can come from."""
+        if self.cfg.deck_mode == "uniform":
+            return tuple(card.number for card in CARDS)
+        return BRIGHT_CARDS if self.round <= BRIGHT_ROUNDS else DARK_CARDS
+
+    def _apply_chance(self, outcome: int) -> GangOfDiceState:
+        s = self._copy()
+        if self.phase == CARD:
+            s.cards = self.cards + (outcome,)
+            s.phase = STAKE
+            return s
+        cur = list(self.cur)
+        cur[outcome] += 1
+        s.cur, s.to_roll = tuple(cur), self.to_roll - 1
+        if s.to_roll == 0:
+            s._roll_landed()
+        return s
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return (self.order[self.turn],)
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        if self.phase == STAKE:
+            return list(range(A.STAKE_BASE, A.STAKE_BASE + self.pools[seat]))
+        if self.phase == DECIDE:
+            return [A.STOP, A.REROLL]
+        face = self.pick_face
+        # The re-roll set may not be empty: at the last face shown, 0 is only legal if
+        # something was picked already (an empty re-roll is STOP, rules §6 A15).
+        low = 1 if face == self._last_face_with_dice() and not any(self.picked) else 0
+        base = A.pick_action(face, 0)
+        return list(range(base + low, base + self.cur[face] + 1))
+
+    def _apply(self, actions: Mapping[int, int]) -> GangOfDiceState:
+        action = actions[self.order[self.turn]]
+        s = self._copy()
+        if self.phase == STAKE:
+            s._stake(action - A.STAKE_BASE + 1)
+        elif self.phase == DECIDE:
+            if action == A.STOP:
+                s._end_turn()
+            else:
+                s.picked, s.pick_face, s.phase = NO_FACES, self._next_face(-1), PICK
+        else:
+            s._pick(action - A.pick_action(self.pick_face, 0))
+        return s
+
+    # -- the flow (methods below mutate a fresh copy) ----------------------------------------
+
+    def _stake(self, n: int) -> None:
+        seat = self.order[self.turn]
+        pools, stakes = list(self.pools), list(self.stakes)
+        pools[seat] -= n
+        stakes[seat] = n
+        self.pools, self.stakes = tuple(pools), tuple(stakes)
+        self.cur, self.cur_rolls, self.to_roll, self.phase = NO_FACES, 0, n, ROLL
+
+    def _next_face(self, after: int) -> int | None:
+        """The next face (in FACES order) after position `after` that some die shows."""
+        for i in range(after + 1, len(FACES)):
+            if self.cur[FACES[i]]:
+                return FACES[i]
+        return None
+
+    def _pick(self, k: int) -> None:
+        picked = list(self.picked)  # type: ignore[arg-type]
+        picked[self.pick_face] = k
+        self.picked = tuple(picked)
+        face = self._next_face(FACES.index(self.pick_face))
+        if face is not None:
+            self.pick_face = face
+            return
+        self.cur = tuple(c - p for c, p in zip(self.cur, self.picked))
+        self.to_roll, self.phase = sum(self.picked), ROLL
+
+    def _roll_landed(self) -> None:
+        """All dice of a roll are down: log it, then the yellow check (rules §2.3)."""
+        seat, card = self.order[self.turn], self.card
+        self.cur_rolls += 1
+        self.log = self.log + ((seat, self.cur_rolls, self.picked, self.cur),)
+        self.picked, self.pick_face = None, 0
+        if card.colour == YELLOW and triggered(card, self.cur, self.cfg.g_distinct):
+            self._close_turn(BUSTED)
+        elif self.cur_rolls == 3:
+            self._end_turn()
+        else:
+            self.phase = DECIDE
+
+    def _end_turn(self) -> None:
+        """STOP or the last re-roll: the black check on the final faces (rules §2.3 T3)."""
+        card = self.card
+        bust = card.colour == BLACK and triggered(card, self.cur, self.cfg.g_distinct)
+        self._close_turn(BUSTED if bust else VALID)
+
+    def _close_turn(self, result: int) -> None:
+        seat = self.order[self.turn]
+        self.faces = _put(self.faces, seat, self.cur)
+        self.rolls = _put(self.rolls, seat, self.cur_rolls)
+        self.status = _put(self.status, seat, result)
+        self.cur, self.cur_rolls, self.turn = NO_FACES, 0, self.turn + 1
+        if self.turn < len(self.order):
+            self.phase = STAKE
+        else:
+            self._resolve_round()
+
+    def winner(self) -> int | None:
+        """The best VALID seat of this round: score, then dice rolled, then turn order (§2.5)."""
+        valid = [seat for seat in self.order if self.status[seat] == VALID]
+        if not valid:
+            return None
+        return max(valid, key=lambda seat: (score(self.faces[seat]), self.stakes[seat],
+                                            -self.order.index(seat)))
+
+    def _resolve_round(self) -> None:
+        table = self.pot + sum(self.stakes)
+        winner = self.winner()
+        pools = list(self.pools)
+        if winner is not None:
+            pools[winner] += table
+        self.pools, self.pot = tuple(pools), 0 if winner is not None else table
+        out = [s for s in range(self.num_players) if self.active[s] and self.pools[s] == 0]
+        self.active = tuple(a and s not in out for s, a in enumerate(self.active))
+        over = self.round == ROUNDS or sum(self.active) <= 1
+        discarded = self.pot if over else 0  # nobody owns dice left on the table at the end
+        self.history = self.history + (self._summary(winner, table, out, discarded),)
+        if over:
+            self.pot, self.phase = 0, OVER
+            return
+        self.start_seat = self._next_start(winner)
+        self._begin_round(self.round + 1)
+
+    def _summary(self, winner: int | None, table: int, out: list[int], discarded: int) -> tuple:
+        """The public record of the round just resolved, as (field, value) pairs."""
+        return (
+            ("round", self.round), ("card", self.card.id), ("start_player", self.start_seat),
+            ("turn_order", self.order), ("stakes", self.stakes), ("faces", self.faces),
+            ("rolls", self.rolls), ("status", tuple(STATUS_NAMES[x] for x in self.status)),
+            ("winner", winner), ("dice_won", table if winner is not None else 0),
+            ("carried_over", 0 if winner is not None or discarded else self.pot),
+            ("discarded", discarded), ("eliminated", tuple(out)),
+        )
+
+    def _next_start(self, winner: int | None) -> int:
+        rule = self.cfg.start_rule
+        if rule == "winner_starts" and winner is not None:
+            return winner
+        if rule == "fixed":
+            return self._first_active_from(0)
+        return self._first_active_from(self.start_seat + 1)
+
+    def _first_active_from(self, seat: int) -> int:
+        n = self.num_players
+        return next((seat + i) % n for i in range(n) if self.active[(seat + i) % n])
+
+    def _begin_round(self, r: int) -> None:
+        n = self.num_players
+        self.round, self.pot = r, self.pot + BONUS.get(r, 0)
+        self.order = tuple(s for s in ((self.start_seat + i) % n for i in range(n)) if self.active[s])
+        self.turn, self.stakes, self.faces = 0, (0,) * n, (None,) * n
+        self.rolls = (0,) * n
+        self.status = tuple(WAITING if a else OUT for a in self.active)
+        self.log, self.phase = (), CARD
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _returns(self) -> list[float]:
+        return [float(p) for p in self.pools]
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> GangOfDiceState:
+        # Nothing is hidden that exists yet: future cards and dice are chance nodes, and
+        # hidden pools (hide_pools) are derivable from the public history of stakes.
+        return self
+
+    # -- observation ------------------------------------------------------------------------
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        actor = self.seat_to_act
+        card = self.card
+        return {
+            "seat": seat,
+            "phase": PHASE_NAMES[self.phase],
+            "round": self.round,
+            "rounds": ROUNDS,
+            "options": dict(self.cfg.options),
+            "card": card.as_json() if card else None,
+            "cards_revealed": [CARDS[c - 1].id for c in self.cards],
+            "scores": self._visible_pools(seat),
+            "active": list(self.active),
+            "pot": self.pot,
+            "start_player": self.start_seat,
+            "turn_order": list(self.order),
+            "to_move": actor,
+            "stakes": list(self.stakes),
+            "faces": [list(self.cur) if s == actor and self.phase != STAKE else
+                      (list(f) if f is not None else None) for s, f in enumerate(self.faces)],
+            "rolls": [self.cur_rolls if s == actor else r for s, r in enumerate(self.rolls)],
+            "status": ["rolling" if s == actor else STATUS_NAMES[x] for s, x in enumerate(self.status)],
+            "leader": self._leader(),
+            "picked": list(self.picked) if self.picked is not None else None,
+            "pick_face": self.pick_face if self.phase == PICK else None,
+            "dice_to_roll": self.to_roll if self.phase == ROLL else 0,
+            "log": [{"seat": s, "roll": r, "rerolled": _json(p), "faces": list(f)}
+                    for s, r, p, f in self.log],
+            "history": [{name: _json(value) for name, value in h} for h in self.history],
+        }
+
+    def _visible_pools(self, seat: int) -> list[int | None]:
+        if not self.cfg.hide_pools or self.phase == OVER:
+            return list(self.pools)
+        return [p if s == seat else None for s, p in enumerate(self.pools)]
+
+    def _leader(self) -> dict[str, int] | None:
+        winner = self.winner() if self.phase != CARD else None
+        if winner is None:
+            return None
+        return {"seat": winner, "score": score(self.faces[winner]), "dice": self.stakes[winner]}
+
+
+def _put(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def _tuples(value: Any) -> Any:
+    """Lists (nested) as tuples: observation data back into state fields."""
+    if isinstance(value, list):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+def _json(value: Any) -> Any:
+    """Tuples (nested) as lists, for observations."""
+    if isinstance(value, tuple):
+        return [_json(v) for v in value]
+    return value
