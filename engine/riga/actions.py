@@ -1,0 +1,44 @@
+"""Riga action ids: one fixed integer space (the table is in the package docstring)."""
+
+from __future__ import annotations
+
+from engine.riga import tables as t
+
+KEEP_START = 0  # + i, i in 0..1
+TAKE_ROW = 2  # + row slot, 0..5
+TAKE_BUILDING = 8  # + city card id, 0..47
+TAKE_NOTHING = 56
+START_BUILD = 57  # + card id, 0..51 (48..51 = the player's own Riga buildings)
+PAY_GOOD = 109  # + good, 0..3
+PAY_CREDIT = 113  # + credit index, 0..3 (the Strongbox of Visby, Tallinn, Stockholm, Danzig)
+END_TURN = 117
+DISCARD_GOOD = 118  # + good, 0..3
+DISCARD_BUILDING = 122  # + city card id, 0..47
+NUM_ACTIONS = 170
+
+MAX_ROWS = 6
+
+
+def label(action: int) -> str:
+    """A short stable human label for an action id."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"riga has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
+    if action < TAKE_ROW:
+        return f"keep start building {action - KEEP_START}"
+    if action < TAKE_BUILDING:
+        return f"take row {action - TAKE_ROW}"
+    if action < TAKE_NOTHING:
+        return f"take building {t.CARDS[action - TAKE_BUILDING].code}"
+    if action == TAKE_NOTHING:
+        return "take nothing"
+    if action < PAY_GOOD:
+        return f"build {t.CARDS[action - START_BUILD].code}"
+    if action < PAY_CREDIT:
+        return f"pay {t.GOOD_NAMES[action - PAY_GOOD]}"
+    if action < END_TURN:
+        return f"pay credit {t.CARDS[t.CREDIT_CARDS[action - PAY_CREDIT]].code}"
+    if action == END_TURN:
+        return "end turn"
+    if action < DISCARD_BUILDING:
+        return f"discard {t.GOOD_NAMES[action - DISCARD_GOOD]}"
+    return f"discard building {t.CARDS[action - DISCARD_BUILDING].code}"

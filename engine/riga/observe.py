@@ -1,0 +1,111 @@
+"""What one seat sees (rules/riga.md §2.6): the public state, its own hand, recent events.
+
+The field list is documented in the package docstring (engine/riga/__init__.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.riga import scoring as sc
+from engine.riga import tables as t
+
+if TYPE_CHECKING:
+    from engine.riga.state import RigaState
+
+def _codes(cards: tuple[int, ...]) -> list[str]:
+    return [t.CARDS[c].code for c in cards]
+
+
+def _goods(counts: tuple[int, ...]) -> dict[str, int]:
+    return {name: counts[g] for g, name in enumerate(t.GOOD_NAMES)}
+
+
+def _json(value: Any) -> Any:
+    return [_json(v) for v in value] if isinstance(value, tuple) else value
+
+
+def observation(s: RigaState, seat: int) -> dict[str, Any]:
+    """The information state of `seat`: everything public plus its own secrets."""
+    from engine.riga.state import DISCARD, OVER, PHASE_NAMES, SEASON_NAMES
+
+    over = s.phase == OVER
+    obs: dict[str, Any] = {
+        "seat": seat,
+        "phase": PHASE_NAMES[s.phase],
+        "season": SEASON_NAMES[s.season],
+        "year": s.year,
+        "years": s.years,
+        "start_player": s.start,
+        "turn_queue": list(s.queue),
+        "active": s.active,
+        "builds_this_turn": s.builds,
+        "scores": s.totals() if over else s.public_scores(),
+        "options": {"use_riga_buildings": s.use_riga, "use_grand_master": s.use_gm},
+        "rows": [[t.GOOD_NAMES[g] for g in row] for row in s.rows],
+        "display_new": _codes(s.dnew),
+        "display_old": _codes(s.dold),
+        "removed_buildings": _codes(s.removed),
+        "goods_deck_size": sum(s.gdeck),
+        "building_deck_size": len(s.bpool) + len(s.bbottom),
+        "building_deck_bottom_owners": [owner for _, owner in s.bbottom],
+        "goods_discard": _goods(s.gdisc),
+        "tiles": [
+            {"tile": t.TILE_NAMES[tile], "side": t.SIDE_NAMES[side], "holder": holder}
+            for tile, side, holder in s.tiles
+        ],
+        "players": [_player(s, p, over) for p in range(s.num_players)],
+        "hand_goods": _goods(s.hgoods[seat]),
+        "hand_buildings": _codes(s.hbuild[seat]),
+        "my_cards_under_deck": [t.CARDS[c].code for c, owner in s.bbottom if owner == seat],
+        "start_choice": _codes(s.choice) if s.choice and s.queue and s.queue[0] == seat else [],
+        "start_choice_size": len(s.choice),
+        "draws_pending": s.need,
+        "tiles_turned_over": [t.TILE_NAMES[tile] for tile in s.flipped],
+        "tiles_drawn": [t.TILE_NAMES[tile] for tile in s.drawn],
+        "pending_build": _pending(s),
+        "recent_events": _json(s.log),
+    }
+    if s.phase == DISCARD and s.queue:
+        active = s.queue[0]
+        obs["discards_left"] = s.hand_size(active) - sc.hand_limit(s.tableau[active])
+    if over:
+        obs["final"] = {"totals": s.totals(), "money": [s.money(p) for p in range(s.num_players)], "ranks": s._ranks()}
+    return obs
+
+
+def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
+    tableau = s.tableau[p]
+    used = [t.CARDS[c].code for i, c in enumerate(t.CREDIT_CARDS) if s.used[p] >> i & 1]
+    public_buildings = tuple(c for c in s.hbuild[p] if c not in s.sbuild[p])
+    info: dict[str, Any] = {
+        "seat": p,
+        "tableau": _codes(tableau),
+        "credits_used": used,
+        "riga_supply": _codes(s.rsupply[p]),
+        "city_counts": {name: sc.city_count(tableau, c) for c, name in enumerate(t.CITY_NAMES)},
+        "knights": sc.symbol_count(tableau, t.KNIGHT),
+        "merchants": sc.symbol_count(tableau, t.MERCHANT),
+        "building_vp": sum(t.CARDS[c].vp for c in tableau),
+        "hand_limit": sc.hand_limit(tableau),
+        "goods_in_hand": sum(s.hgoods[p]),
+        "buildings_in_hand": len(s.hbuild[p]),
+        "known_goods": _goods(s.hgoods[p] if over else s.kgoods[p]),
+        "known_buildings": _codes(s.hbuild[p] if over else public_buildings),
+    }
+    if over:
+        info["money"] = s.money(p)
+    return info
+
+
+def _pending(s: RigaState) -> dict[str, Any] | None:
+    if s.pending is None:
+        return None
+    card, paid = s.pending
+    seat = s.queue[0]
+    return {
+        "card": t.CARDS[card].code,
+        "cost": sc.build_cost(s.tableau[seat], card),
+        "paid_goods": _goods(paid[:4]),
+        "paid_credits": [t.CARDS[t.CREDIT_CARDS[i]].code for i in range(4) if paid[4 + i]],
+    }

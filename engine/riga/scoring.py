@@ -1,0 +1,243 @@
+"""Riga rules arithmetic: goods values, costs, legal payments, the Grand Master check, scoring.
+
+Pure functions on plain data (a tableau is a tuple of built card ids; `used` is a bit mask of
+spent credits by CREDIT_INDEX; a goods hand is a 4-tuple of counts), so the worked examples
+of rules/riga.md §6 can test them directly as well as through the state machine.
+
+Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE, GRAIN), then the four credit
+cards in CREDIT_CARDS order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.riga import tables as t
+
+CARDS = t.CARDS
+NUM_ITEMS = 8
+
+
+# -- what a player's tableau gives ----------------------------------------------------------
+
+
+def city_count(tableau: Sequence[int], city: int) -> int:
+    """Built buildings of `city` (RIGA = brown buildings)."""
+    return sum(CARDS[c].city == city for c in tableau)
+
+
+def symbol_count(tableau: Sequence[int], symbol: int) -> int:
+    """Built buildings showing `symbol` (KNIGHT or MERCHANT)."""
+    return sum(CARDS[c].symbol == symbol for c in tableau)
+
+
+def benefit_total(tableau: Sequence[int], benefit: str, arg: int | None = None) -> int:
+    """Sum of the args of built `benefit` cards (only those with `arg` when given)."""
+    return sum(
+        CARDS[c].arg if arg is None else 1
+        for c in tableau
+        if CARDS[c].benefit == benefit and (arg is None or CARDS[c].arg == arg)
+    )
+
+
+def has_exchange(tableau: Sequence[int]) -> bool:
+    return any(CARDS[c].benefit == t.EXCHANGE for c in tableau)
+
+
+def hand_limit(tableau: Sequence[int]) -> int:
+    """Winter hand limit: 8 + 3 per Warehouse (§2.5)."""
+    return t.HAND_LIMIT_BASE + benefit_total(tableau, t.HAND_LIMIT)
+
+
+def extra_draws(tableau: Sequence[int]) -> int:
+    """Hidden goods drawn after taking a row (sum of EXTRA_DRAW benefits)."""
+    return benefit_total(tableau, t.EXTRA_DRAW)
+
+
+def good_value(tableau: Sequence[int], good: int, city: int) -> int:
+    """§3.1: what one `good` card is worth to this player when paying for a `city` building."""
+    value = t.CITY_VALUE[city][good]
+    if value == 0:
+        if not has_exchange(tableau):
+            return 0
+        value = t.BASE_VALUE[good]
+    return value + benefit_total(tableau, t.FACTOR, good)
+
+
+def build_cost(tableau: Sequence[int], card: int) -> int:
+    """§3.2: printed cost minus this city's DISCOUNT buildings (never for brown cards)."""
+    city = CARDS[card].city
+    cost = CARDS[card].cost
+    if city != t.RIGA:
+        cost -= sum(CARDS[c].arg for c in tableau if CARDS[c].benefit == t.DISCOUNT and CARDS[c].city == city)
+    return max(0, cost)
+
+
+def unused_credits(tableau: Sequence[int], used: int) -> list[int]:
+    """Credit indexes (into CREDIT_CARDS) of built, unused CREDIT cards."""
+    return [t.CREDIT_INDEX[c] for c in tableau if c in t.CREDIT_INDEX and not used >> t.CREDIT_INDEX[c] & 1]
+
+
+def item_values(tableau: Sequence[int], city: int) -> tuple[int, ...]:
+    """Value of each payment item for a `city` building: 4 goods, then the 4 credit cards."""
+    goods = tuple(good_value(tableau, g, city) for g in t.GOODS)
+    return goods + tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
+
+
+def available_items(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> list[int]:
+    """How many of each payment item the player could offer (credits: 0 or 1)."""
+    avail = list(hand_goods) + [0] * 4
+    for index in unused_credits(tableau, used):
+        avail[4 + index] = 1
+    return avail
+
+
+# -- legal payments (§3.3) ------------------------------------------------------------------
+
+
+def can_pay(values: Sequence[int], avail: Sequence[int], cost: int) -> bool:
+    """Some legal payment exists: offering everything usable reaches the cost."""
+    return sum(v * a for v, a in zip(values, avail) if v > 0) >= cost
+
+
+def can_extend(values: Sequence[int], avail: Sequence[int], paid: Sequence[int], cost: int) -> bool:
+    """Is the multiset `paid` contained in some legal (sufficient and minimal) payment?
+
+    `avail` counts what is left to offer beyond `paid`. A payment is minimal when removing its
+    cheapest element leaves less than the cost.
+    """
+    if any(p and values[i] <= 0 for i, p in enumerate(paid)):
+        return False
+    total = sum(v * p for v, p in zip(values, paid))
+    low = min((values[i] for i, p in enumerate(paid) if p), default=10**9)
+    items = [(values[i], avail[i]) for i in range(NUM_ITEMS) if avail[i] and values[i] > 0]
+    return _extend(items, 0, total, low, cost)
+
+
+def _extend(items: list[tuple[int, int]], i: int, total: int, low: int, cost: int) -> bool:
+    if total >= cost:
+        return total - low < cost or (cost == 0 and low == 10**9)
+    if i == len(items):
+        return False
+    value, count = items[i]
+    for k in range(count + 1):
+        new_total = total + k * value
+        if _extend(items, i + 1, new_total, min(low, value) if k else low, cost):
+            return True
+        if new_total >= cost:
+            break  # more copies only overshoot further
+    return False
+
+
+def legal_payments(values: Sequence[int], avail: Sequence[int], cost: int) -> list[tuple[int, ...]]:
+    """Every legal payment as an 8-tuple of item counts (used by tests and documentation)."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(i: int, paid: list[int]) -> None:
+        if i == NUM_ITEMS:
+            if is_legal_payment(values, paid, cost):
+                found.append(tuple(paid))
+            return
+        top = avail[i] if values[i] > 0 else 0
+        for k in range(top + 1):
+            walk(i + 1, paid[:i] + [k] + paid[i + 1 :])
+
+    walk(0, [0] * NUM_ITEMS)
+    return found
+
+
+def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> bool:
+    """Usable items only, total >= cost, and minimal (§3.3)."""
+    if any(p and values[i] <= 0 for i, p in enumerate(paid)):
+        return False
+    total = sum(v * p for v, p in zip(values, paid))
+    if not any(paid):
+        return cost == 0
+    low = min(values[i] for i, p in enumerate(paid) if p)
+    return total >= cost and total - low < cost
+
+
+# -- the Grand Master check (§3.6) ----------------------------------------------------------
+
+
+def metric(tile: int, tableau: Sequence[int]) -> int:
+    """What `tile` counts for a player (§1.5)."""
+    kind, which = t.TILE_METRIC[tile]
+    return city_count(tableau, which) if kind == "city" else symbol_count(tableau, which)
+
+
+def gm_check(
+    tiles: tuple[tuple[int, int, int], ...], builder: int, tableaus: Sequence[Sequence[int]]
+) -> tuple[tuple[tuple[int, int, int], ...], list[tuple[int, int]]]:
+    """Claims for `builder` after one build: (new tiles, [(tile, previous holder), ...]).
+
+    Tiles are (tile, side, holder) with holder -1 for the supply, kept in check order.
+    """
+    claims: list[tuple[int, int]] = []
+    new_tiles = []
+    for tile, side, holder in tiles:
+        if tile != t.T_MONEY and _claims(tile, side, holder, builder, tableaus):
+            claims.append((tile, holder))
+            holder = builder
+        new_tiles.append((tile, side, holder))
+    return tuple(new_tiles), claims
+
+
+def _claims(tile: int, side: int, holder: int, builder: int, tableaus: Sequence[Sequence[int]]) -> bool:
+    count = metric(tile, tableaus[builder])
+    if side == t.FIRST:
+        return holder < 0 and count >= t.FIRST_THRESHOLD[tile]
+    if holder < 0:
+        return count >= t.MAX_THRESHOLD[tile]
+    # a steal needs strictly more than the current holder; a tie stays
+    return holder != builder and count > metric(tile, tableaus[holder])
+
+
+# -- end scoring (§4) -----------------------------------------------------------------------
+
+
+def base_vp(tableau: Sequence[int], buildings_in_hand: int) -> int:
+    """§4.1: VP of built cards minus 2 per building card left in hand."""
+    return sum(CARDS[c].vp for c in tableau) - t.HAND_BUILDING_PENALTY * buildings_in_hand
+
+
+def money(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> int:
+    """§4.3: base value of the goods in hand plus unused credits."""
+    goods = sum(t.BASE_VALUE[g] * n for g, n in enumerate(hand_goods))
+    return goods + sum(CARDS[t.CREDIT_CARDS[i]].arg for i in unused_credits(tableau, used))
+
+
+def grand_master_vp(tiles: Sequence[tuple[int, int, int]], tableaus: Sequence[Sequence[int]]) -> list[int]:
+    """§4.2: +4 per tile held, +2 for meeting the condition of a tile someone else holds."""
+    vp = [0] * len(tableaus)
+    for tile, side, holder in tiles:
+        if tile == t.T_MONEY or holder < 0:
+            continue
+        vp[holder] += t.TILE_HOLDER_VP
+        counts = [metric(tile, tableau) for tableau in tableaus]
+        for p, count in enumerate(counts):
+            if p != holder and _earns_bonus(side, tile, p, holder, counts):
+                vp[p] += t.TILE_BONUS_VP
+    return vp
+
+
+def _earns_bonus(side: int, tile: int, p: int, holder: int, counts: Sequence[int]) -> bool:
+    if side == t.FIRST:
+        return counts[p] >= t.FIRST_THRESHOLD[tile]
+    if counts[p] < t.MAX_THRESHOLD[tile]:
+        return False
+    return not any(counts[q] > counts[p] for q in range(len(counts)) if q not in (p, holder))
+
+
+def money_tile_vp(moneys: Sequence[int], awards: Sequence[int]) -> list[int]:
+    """§4.3: rank by money; tied groups share the sum of their positions' awards, rounded down;
+    a player with no money scores nothing."""
+    vp = [0] * len(moneys)
+    for p, amount in enumerate(moneys):
+        if amount <= 0:
+            continue
+        first = sum(other > amount for other in moneys)
+        group = sum(other == amount for other in moneys)
+        pool = sum(awards[k] for k in range(first, first + group) if k < len(awards))
+        vp[p] = pool // group
+    return vp

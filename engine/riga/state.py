@@ -1,0 +1,559 @@
+"""The Riga state machine (rules/riga.md §2): set-up, seasons, turns, winter, and the end.
+
+A `RigaState` is a value: every field holds an int, a tuple or None, and a change makes a
+shallow copy and replaces whole tuples (copy on write), so `apply` never changes `self`.
+Automatic steps (reshuffles, the display shift, empty queues) run in `_settle` until the
+next chance or decision node.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import NodeKind, State
+from engine.riga import actions as a
+from engine.riga import scoring as sc
+from engine.riga import tables as t
+from engine.riga.observe import observation
+
+# phases: what happens at this node
+(START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, KEEP,
+ SPRING_ROWS, SPRING_DISPLAY, TAKE, EXTRA, BUILD, DISCARD, OVER) = range(13)  # fmt: skip
+CHANCE_PHASES = frozenset({START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, SPRING_ROWS, SPRING_DISPLAY, EXTRA})
+GOODS_DRAW_PHASES = frozenset({SETUP_GOODS, SPRING_ROWS, EXTRA})
+PHASE_NAMES = (
+    "start_player", "tile_flip", "tile_draw", "setup_goods", "setup_buildings", "keep_start_building",
+    "spring_rows", "spring_display", "take", "extra_draw", "build", "discard", "game_over",
+)  # fmt: skip
+SETUP, SPRING, SUMMER, AUTUMN, WINTER, GAME_OVER = range(6)
+SEASON_NAMES = ("setup", "spring", "summer", "autumn", "winter", "game_over")
+LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
+
+FIELDS = (
+    "num_players", "use_riga", "use_gm", "years",
+    "phase", "season", "year", "start", "queue", "builds",
+    "gdeck", "gdisc", "rows",
+    "bpool", "bbottom", "dnew", "dold", "removed",
+    "hgoods", "kgoods", "hbuild", "sbuild",
+    "tableau", "used", "rsupply",
+    "tiles", "flipped", "drawn",
+    "pending", "need", "choice", "log",
+)  # fmt: skip
+
+
+def _put(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    return counts[:index] + (counts[index] + delta,) + counts[index + 1 :]
+
+
+def row_value(row: tuple[int, ...]) -> int:
+    """Base value of a goods row."""
+    return sum(t.BASE_VALUE[g] for g in row)
+
+
+class RigaState(State):
+    """One position of Riga; see the package docstring for actions and observations."""
+
+    __slots__ = FIELDS
+
+    # -- construction and value semantics ---------------------------------------------------
+
+    @classmethod
+    def initial(cls, num_players: int, use_riga: bool, use_gm: bool) -> RigaState:
+        s = object.__new__(cls)
+        n = num_players
+        s.num_players, s.use_riga, s.use_gm, s.years = n, use_riga, use_gm, t.YEARS[n]
+        s.phase, s.season, s.year, s.start, s.queue, s.builds = START, SETUP, 0, -1, (), 0
+        s.gdeck, s.gdisc, s.rows = t.DECK_COUNTS, (0, 0, 0, 0), ((),) * t.rows_per_spring(n)
+        s.bpool, s.bbottom, s.dnew, s.dold, s.removed = t.CITY_CARD_IDS, (), (), (), ()
+        s.hgoods = s.kgoods = ((0, 0, 0, 0),) * n
+        s.hbuild = s.sbuild = s.tableau = ((),) * n
+        s.used = (0,) * n
+        s.rsupply = (t.RIGA_CARD_IDS if use_riga else (),) * n
+        s.tiles, s.flipped, s.drawn = (), (), ()
+        s.pending, s.need, s.choice, s.log = None, 0, (), ()
+        return s
+
+    def _copy(self) -> RigaState:
+        new = object.__new__(RigaState)
+        for name in FIELDS:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RigaState) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"RigaState(year={self.year}, season={SEASON_NAMES[self.season]}, phase={self.phase})"
+
+    # -- node kind and chance ---------------------------------------------------------------
+
+    @property
+    def kind(self) -> NodeKind:
+        if self.phase == OVER:
+            return NodeKind.TERMINAL
+        return NodeKind.CHANCE if self.phase in CHANCE_PHASES else NodeKind.DECISION
+
+    @property
+    def active(self) -> int:
+        """The seat at the head of the current queue (-1 when nobody is queued)."""
+        return self.queue[0] if self.queue else -1
+
+    def tile_pool(self) -> tuple[int, ...]:
+        """The Grand Master tiles used in the set-up shuffle (RIGA only with Riga buildings)."""
+        return tuple(tile for tile in range(8) if self.use_riga or tile != t.T_RIGA)
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        phase = self.phase
+        if phase in GOODS_DRAW_PHASES:
+            total = sum(self.gdeck)
+            return [(g, n / total) for g, n in enumerate(self.gdeck) if n]
+        if phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
+            return [(c, 1 / len(self.bpool)) for c in self.bpool]
+        if phase == START:
+            return [(seat, 1 / self.num_players) for seat in range(self.num_players)]
+        done = self.flipped if phase == FLIP else self.drawn
+        left = [tile for tile in self.tile_pool() if tile not in done]
+        return [(tile, 1 / len(left)) for tile in left]
+
+    def _apply_chance(self, outcome: int) -> RigaState:
+        s = self._copy()
+        phase = s.phase
+        if phase == START:
+            s.start = outcome
+            s._log(("start_player", outcome))
+            if s.use_gm:
+                s.phase = FLIP
+            else:
+                s._begin_hands()
+        elif phase == FLIP:
+            s.flipped += (outcome,)
+        elif phase == DRAW_TILE:
+            s.drawn += (outcome,)
+        elif phase in GOODS_DRAW_PHASES:
+            s.gdeck = _add(s.gdeck, outcome, -1)
+            s._receive_good(outcome)
+        else:  # a building card from the shuffled part of the deck
+            s.bpool = tuple(c for c in s.bpool if c != outcome)
+            if phase == SETUP_BUILDINGS:
+                s.choice += (outcome,)
+            else:
+                s.dnew += (outcome,)
+                s.need -= 1
+        s._settle()
+        return s
+
+    def _receive_good(self, good: int) -> None:
+        if self.phase == SPRING_ROWS:
+            slot = self._row_target()
+            self.rows = _put(self.rows, slot, self.rows[slot] + (good,))
+            return
+        seat = self.queue[0]
+        self.hgoods = _put(self.hgoods, seat, _add(self.hgoods[seat], good, 1))
+        if self.phase == SETUP_GOODS:  # starting goods are revealed: public
+            self.kgoods = _put(self.kgoods, seat, _add(self.kgoods[seat], good, 1))
+            self._log(("start_good", seat, t.GOOD_NAMES[good]))
+        else:  # EXTRA_DRAW: hidden from the opponents
+            self.need -= 1
+            self._log(("extra_draw", seat))
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return (self.queue[0],)
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        phase = self.phase
+        if phase == TAKE:
+            return self._take_actions()
+        if phase == BUILD:
+            return self._pay_actions(seat) if self.pending else self._build_actions(seat)
+        if phase == DISCARD:
+            goods = [a.DISCARD_GOOD + g for g, n in enumerate(self.hgoods[seat]) if n]
+            return goods + [a.DISCARD_BUILDING + c for c in self.hbuild[seat]]
+        return [a.KEEP_START + i for i in range(len(self.choice))]
+
+    def _take_actions(self) -> list[int]:
+        rows = [a.TAKE_ROW + r for r, row in enumerate(self.rows) if row]
+        cards = sorted(a.TAKE_BUILDING + c for c in self.dnew + self.dold)
+        return rows + cards or [a.TAKE_NOTHING]
+
+    def _build_actions(self, seat: int) -> list[int]:
+        if self.builds >= t.MAX_BUILDS_PER_TURN:
+            return [a.END_TURN]
+        tableau = self.tableau[seat]
+        found = []
+        for card in self.hbuild[seat] + self.rsupply[seat]:
+            values = sc.item_values(tableau, t.CARDS[card].city)
+            avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
+            if sc.can_pay(values, avail, sc.build_cost(tableau, card)):
+                found.append(a.START_BUILD + card)
+        return sorted(found) + [a.END_TURN]
+
+    def _pay_actions(self, seat: int) -> list[int]:
+        card, paid = self.pending
+        tableau = self.tableau[seat]
+        values = sc.item_values(tableau, t.CARDS[card].city)
+        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
+        cost = sc.build_cost(tableau, card)
+        legal = []
+        for item in range(sc.NUM_ITEMS):
+            if avail[item] > paid[item] and values[item] > 0:
+                more = _add(paid, item, 1)
+                rest = [x - p for x, p in zip(avail, more)]
+                if sc.can_extend(values, rest, more, cost):
+                    legal.append(a.PAY_GOOD + item)  # PAY_CREDIT follows PAY_GOOD directly
+        return legal
+
+    def _apply(self, actions: Mapping[int, int]) -> RigaState:
+        seat, action = next(iter(actions.items()))
+        s = self._copy()
+        if action < a.TAKE_ROW:
+            s._keep_start_building(seat, action - a.KEEP_START)
+        elif action <= a.TAKE_NOTHING:
+            s._take(seat, action)
+        elif action < a.PAY_GOOD:
+            s._start_build(seat, action - a.START_BUILD)
+        elif action < a.END_TURN:
+            s._pay(seat, action - a.PAY_GOOD)
+        elif action == a.END_TURN:
+            s._end_turn()
+        else:
+            s._discard(seat, action)
+        s._settle()
+        return s
+
+    def _keep_start_building(self, seat: int, index: int) -> None:
+        kept = self.choice[index]
+        self.hbuild = _put(self.hbuild, seat, tuple(sorted(self.hbuild[seat] + (kept,))))
+        self.sbuild = _put(self.sbuild, seat, tuple(sorted(self.sbuild[seat] + (kept,))))
+        self.bbottom += tuple((c, seat) for i, c in enumerate(self.choice) if i != index)
+        self.choice = ()
+        self._log(("keep_start_building", seat))
+        self.queue = self.queue[1:]
+        if self.queue:
+            self.phase = SETUP_GOODS
+        else:
+            self.year = 1
+            self._begin_spring()
+
+    def _take(self, seat: int, action: int) -> None:
+        self.phase = BUILD
+        if action < a.TAKE_BUILDING:
+            slot = action - a.TAKE_ROW
+            row = self.rows[slot]
+            hand, known = list(self.hgoods[seat]), list(self.kgoods[seat])
+            for good in row:
+                hand[good] += 1
+                known[good] += 1
+            self.hgoods = _put(self.hgoods, seat, tuple(hand))
+            self.kgoods = _put(self.kgoods, seat, tuple(known))
+            self.rows = _put(self.rows, slot, ())
+            self._log(("take_row", seat, slot, tuple(t.GOOD_NAMES[g] for g in row)))
+            self.need = sc.extra_draws(self.tableau[seat])
+            if self.need:
+                self.phase = EXTRA
+        elif action < a.TAKE_NOTHING:
+            card = action - a.TAKE_BUILDING
+            self.dnew = tuple(c for c in self.dnew if c != card)
+            self.dold = tuple(c for c in self.dold if c != card)
+            self.hbuild = _put(self.hbuild, seat, tuple(sorted(self.hbuild[seat] + (card,))))
+            self._log(("take_building", seat, t.CARDS[card].code))
+        else:
+            self._log(("take_nothing", seat))
+
+    def _start_build(self, seat: int, card: int) -> None:
+        self.pending = (card, (0,) * sc.NUM_ITEMS)
+        if sc.build_cost(self.tableau[seat], card) == 0:
+            self._complete_build(seat)
+
+    def _pay(self, seat: int, item: int) -> None:
+        card, paid = self.pending
+        paid = _add(paid, item, 1)
+        self.pending = (card, paid)
+        tableau = self.tableau[seat]
+        values = sc.item_values(tableau, t.CARDS[card].city)
+        if sum(v * p for v, p in zip(values, paid)) >= sc.build_cost(tableau, card):
+            self._complete_build(seat)
+
+    def _complete_build(self, seat: int) -> None:
+        """Pay, move the card to the tableau, count the build, run the Grand Master check."""
+        card, paid = self.pending
+        self.pending = None
+        self._pay_goods(seat, paid[:4])
+        for index in range(4):
+            if paid[4 + index]:
+                self.used = _put(self.used, seat, self.used[seat] | 1 << index)
+        if card in self.rsupply[seat]:
+            self.rsupply = _put(self.rsupply, seat, tuple(c for c in self.rsupply[seat] if c != card))
+        else:
+            self.hbuild = _put(self.hbuild, seat, tuple(c for c in self.hbuild[seat] if c != card))
+            self.sbuild = _put(self.sbuild, seat, tuple(c for c in self.sbuild[seat] if c != card))
+        self.tableau = _put(self.tableau, seat, tuple(sorted(self.tableau[seat] + (card,))))
+        self.builds += 1
+        goods = tuple(t.GOOD_NAMES[g] for g in range(4) for _ in range(paid[g]))
+        credits = tuple(t.CARDS[t.CREDIT_CARDS[i]].code for i in range(4) if paid[4 + i])
+        self._log(("build", seat, t.CARDS[card].code, goods, credits))
+        if self.use_gm:
+            self.tiles, claims = sc.gm_check(self.tiles, seat, self.tableau)
+            for tile, previous in claims:
+                self._log(("claim", seat, t.TILE_NAMES[tile], previous))
+
+    def _pay_goods(self, seat: int, goods: tuple[int, ...]) -> None:
+        """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
+        self.hgoods = _put(self.hgoods, seat, tuple(h - g for h, g in zip(self.hgoods[seat], goods)))
+        self.kgoods = _put(self.kgoods, seat, tuple(max(0, k - g) for k, g in zip(self.kgoods[seat], goods)))
+        self.gdisc = tuple(d + g for d, g in zip(self.gdisc, goods))
+
+    def _end_turn(self) -> None:
+        self.queue = self.queue[1:]
+        self.builds = 0
+        if self.queue:
+            self.phase = TAKE
+        elif self.season == SUMMER:
+            self.season = AUTUMN
+            self.queue = self._summer_order()[::-1]
+            self.phase = TAKE
+        else:
+            self._begin_winter()
+
+    def _discard(self, seat: int, action: int) -> None:
+        if action < a.DISCARD_BUILDING:
+            good = action - a.DISCARD_GOOD
+            self._pay_goods(seat, tuple(int(g == good) for g in range(4)))
+            self._log(("discard", seat, t.GOOD_NAMES[good]))
+        else:
+            card = action - a.DISCARD_BUILDING
+            self.hbuild = _put(self.hbuild, seat, tuple(c for c in self.hbuild[seat] if c != card))
+            self.sbuild = _put(self.sbuild, seat, tuple(c for c in self.sbuild[seat] if c != card))
+            self.removed += (card,)
+            self._log(("discard", seat, t.CARDS[card].code))
+
+    # -- automatic steps --------------------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
+        while True:
+            phase = self.phase
+            if phase == FLIP:
+                if len(self.flipped) < min(t.TILES_FLIPPED, len(self.tile_pool())):
+                    return
+                self.phase = DRAW_TILE
+            elif phase == DRAW_TILE:
+                if len(self.drawn) < min(t.TILES_IN_PLAY, len(self.tile_pool())):
+                    return
+                self._lay_out_tiles()
+                self._begin_hands()
+            elif phase == SETUP_GOODS:
+                hand_value = row_value(tuple(g for g, n in enumerate(self.hgoods[self.queue[0]]) for _ in range(n)))
+                if hand_value < t.START_GOODS_VALUE and self._goods_ready():
+                    return
+                self.phase, self.choice = SETUP_BUILDINGS, ()
+            elif phase == SETUP_BUILDINGS:
+                if len(self.choice) < t.START_BUILDING_CHOICES and self.bpool:
+                    return
+                self.phase = KEEP
+                return
+            elif phase == SPRING_ROWS:
+                if self._row_target() is not None and self._goods_ready():
+                    return
+                self._begin_display()
+            elif phase == SPRING_DISPLAY:
+                if self.need > 0 and self.bpool:
+                    return
+                if self.need > 0 and self.bbottom:  # the shuffled part is gone: the bottom cards follow
+                    self.dnew += (self.bbottom[0][0],)
+                    self.bbottom = self.bbottom[1:]
+                    self.need -= 1
+                    continue
+                self._begin_summer()
+            elif phase == EXTRA:
+                if self.need > 0 and self._goods_ready():
+                    return
+                self.need, self.phase = 0, BUILD
+            elif phase == DISCARD:
+                if not self.queue:
+                    self._end_winter()
+                    continue
+                seat = self.queue[0]
+                if self.hand_size(seat) > sc.hand_limit(self.tableau[seat]):
+                    return
+                self.queue = self.queue[1:]
+            else:
+                return
+
+    def _goods_ready(self) -> bool:
+        """True when a goods card can be drawn, reshuffling the discards into the deck if needed."""
+        if sum(self.gdeck):
+            return True
+        if not sum(self.gdisc):
+            return False
+        self.gdeck, self.gdisc = self.gdisc, (0, 0, 0, 0)
+        self._log(("reshuffle_goods",))
+        return True
+
+    def _lay_out_tiles(self) -> None:
+        order = t.TILE_CHECK_ORDER + (t.T_MONEY,)
+        tiles = []
+        for tile in sorted(self.drawn, key=order.index):
+            if tile == t.T_MONEY:
+                side = t.money_side(self.num_players)
+            else:
+                side = t.FIRST if tile in self.flipped else t.MAX
+            tiles.append((tile, side, -1))
+        self.tiles = tuple(tiles)
+
+    def _begin_hands(self) -> None:
+        self.phase, self.season = SETUP_GOODS, SETUP
+        self.queue = self._summer_order()
+
+    def _summer_order(self) -> tuple[int, ...]:
+        n = self.num_players
+        return tuple((self.start + i) % n for i in range(n))
+
+    def _row_target(self) -> int | None:
+        """The slot that gets the next spring goods card: short leftovers first, then new rows."""
+        for slot, row in enumerate(self.rows):
+            if row and row_value(row) < t.MIN_ROW_VALUE:
+                return slot
+        for slot, row in enumerate(self.rows):
+            if not row:
+                return slot
+        return None
+
+    def _begin_spring(self) -> None:
+        self.season, self.phase = SPRING, SPRING_ROWS
+
+    def _begin_display(self) -> None:
+        self.removed += self.dold
+        self.dold, self.dnew = self.dnew, ()
+        self.need = t.new_buildings_per_spring(self.num_players)
+        self.phase = SPRING_DISPLAY
+
+    def _begin_summer(self) -> None:
+        self.need = 0
+        self.season, self.phase, self.builds = SUMMER, TAKE, 0
+        self.queue = self._summer_order()
+
+    def _begin_winter(self) -> None:
+        self.season, self.phase = WINTER, DISCARD
+        self.queue = tuple(p for p in self._summer_order() if self.hand_size(p) > sc.hand_limit(self.tableau[p]))
+
+    def _end_winter(self) -> None:
+        self.start = (self.start + 1) % self.num_players
+        if self.year == self.years:
+            self.season, self.phase = GAME_OVER, OVER
+        else:
+            self.year += 1
+            self._begin_spring()
+
+    def _log(self, event: tuple) -> None:
+        self.log = (self.log + (event,))[-LOG_KEEP:]
+
+    # -- derived facts ----------------------------------------------------------------------
+
+    def hand_size(self, seat: int) -> int:
+        """Goods cards plus building cards in hand (Riga supply not included)."""
+        return sum(self.hgoods[seat]) + len(self.hbuild[seat])
+
+    def money(self, seat: int) -> int:
+        """§4.3 money: base value of goods in hand plus unused credits."""
+        return sc.money(self.hgoods[seat], self.tableau[seat], self.used[seat])
+
+    def public_scores(self) -> list[int]:
+        """Base VP plus Grand Master tile VP: what everyone can count during the game."""
+        base = [sc.base_vp(self.tableau[p], len(self.hbuild[p])) for p in range(self.num_players)]
+        tiles = sc.grand_master_vp(self.tiles, self.tableau)
+        return [b + g for b, g in zip(base, tiles)]
+
+    def money_tile_scores(self) -> list[int]:
+        """The Money tile's VP (zero for everyone when it is not in play)."""
+        if not any(tile == t.T_MONEY for tile, _, _ in self.tiles):
+            return [0] * self.num_players
+        side = next(side for tile, side, _ in self.tiles if tile == t.T_MONEY)
+        return sc.money_tile_vp([self.money(p) for p in range(self.num_players)], t.MONEY_AWARDS[side])
+
+    def totals(self) -> list[int]:
+        """§4.4 total VP."""
+        return [p + m for p, m in zip(self.public_scores(), self.money_tile_scores())]
+
+    def _returns(self) -> list[float]:
+        return [float(total) for total in self.totals()]
+
+    def _ranks(self) -> list[int]:
+        keys = [
+            (total, self.money(p), len(self.tableau[p])) for p, total in enumerate(self.totals())
+        ]
+        return [1 + sum(other > mine for other in keys) for mine in keys]
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        return observation(self, seat)
+
+    # -- hidden information -----------------------------------------------------------------
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> RigaState:
+        if self.phase == OVER:  # hands are shown for the final count
+            return self
+        hidden = [p for p in range(self.num_players) if p not in known_to]
+        s = self._copy()
+        s._redraw_goods(hidden, rng)
+        s._redraw_buildings(hidden, rng)
+        return s
+
+    def _redraw_goods(self, hidden: list[int], rng: random.Random) -> None:
+        pool = [g for g, n in enumerate(self.gdeck) for _ in range(n)]
+        for p in hidden:
+            pool += [g for g in range(4) for _ in range(self.hgoods[p][g] - self.kgoods[p][g])]
+        rng.shuffle(pool)
+        for p in hidden:
+            secret = sum(self.hgoods[p]) - sum(self.kgoods[p])
+            hand = list(self.kgoods[p])
+            for g in pool[:secret]:
+                hand[g] += 1
+            pool = pool[secret:]
+            self.hgoods = _put(self.hgoods, p, tuple(hand))
+        self.gdeck = tuple(pool.count(g) for g in range(4))
+
+    def _redraw_buildings(self, hidden: list[int], rng: random.Random) -> None:
+        chooser = self.queue[0] if self.phase in (SETUP_BUILDINGS, KEEP) else -1
+        pool = list(self.bpool)
+        for p in hidden:
+            pool += self.sbuild[p]
+        pool += [c for c, owner in self.bbottom if owner in hidden]
+        if chooser in hidden:
+            pool += self.choice
+        rng.shuffle(pool)
+        for p in hidden:
+            k = len(self.sbuild[p])
+            secret, pool = tuple(sorted(pool[:k])), pool[k:]
+            public = tuple(c for c in self.hbuild[p] if c not in self.sbuild[p])
+            self.sbuild = _put(self.sbuild, p, secret)
+            self.hbuild = _put(self.hbuild, p, tuple(sorted(public + secret)))
+        bottom = []
+        for card, owner in self.bbottom:
+            if owner in hidden:
+                card, pool = pool[0], pool[1:]
+            bottom.append((card, owner))
+        self.bbottom = tuple(bottom)
+        if chooser in hidden:
+            k = len(self.choice)
+            self.choice, pool = tuple(pool[:k]), pool[k:]
+        self.bpool = tuple(sorted(pool))
