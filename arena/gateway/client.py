@@ -1,0 +1,59 @@
+"""The match runner's side of the gateway: synchronous `MatchHost` calls over one channel.
+
+Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
+call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from arena.gateway.hostkey import host_key
+from arena.gateway.service import HOST_KEY_HEADER
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import host_pb2, host_pb2_grpc
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hangs hits this
+
+
+class GatewayError(Exception):
+    """The gateway could not be reached or failed: an arena-side error."""
+
+
+class GatewayClient:
+    """Calls to one gateway's MatchHost service."""
+
+    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None) -> None:
+        self.address = address
+        self._channel = grpc.insecure_channel(address)
+        self._stub = host_pb2_grpc.MatchHostStub(self._channel)
+        self._metadata = ((HOST_KEY_HEADER, key if key is not None else host_key()),)
+
+    def open_seat(self, bot_name: str, start: pb.MatchStart, connect_timeout_ms: int) -> host_pb2.SeatReply:
+        request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)
+        return self._call(self._stub.OpenSeat, request, connect_timeout_ms / 1000 + MARGIN_S)
+
+    def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
+        call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
+        return self._call(self._stub.Decide, call, deadline_ms / 1000 + MARGIN_S)
+
+    def close_seat(self, bot_name: str, end: pb.MatchEnd) -> None:
+        self._call(self._stub.CloseSeat, host_pb2.CloseSeatRequest(bot_name=bot_name, end=end), MARGIN_S)
+
+    def _call(self, method, request, timeout_s: float):  # noqa: ANN001, ANN202 - generated stubs
+        try:
+            return method(request, timeout=timeout_s, metadata=self._metadata)
+        except grpc.RpcError as error:
+            raise GatewayError(
+                f"gateway {self.address}: {error.code().name}: {error.details()}"  # type: ignore[attr-defined]
+            ) from None
+
+    def close(self) -> None:
+        self._channel.close()
+
+    def __enter__(self) -> GatewayClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

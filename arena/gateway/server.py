@@ -1,0 +1,122 @@
+"""Starting the gateway: the grpc.aio server with the bot stream, the match host, health and reflection.
+
+`serve()` runs it in the foreground (`arena serve`); `GatewayThread` runs it on a background thread
+with its own event loop, for `arena play`, `arena check-bot` and the tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena.errors import UsageError
+from arena.gateway.core import Gateway
+from arena.gateway.launcher import LaunchLimits
+from arena.gateway.service import BotStreamService, MatchHostService
+from arena.store import Store
+from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
+
+log = logging.getLogger("arena.gateway")
+
+SERVICE_NAMES = (
+    bot_pb2.DESCRIPTOR.services_by_name["BotGateway"].full_name,
+    host_pb2.DESCRIPTOR.services_by_name["MatchHost"].full_name,
+)
+
+
+@dataclass
+class RunningGateway:
+    """A started server, the gateway behind it, and the address bots dial."""
+
+    server: grpc.aio.Server
+    gateway: Gateway
+    address: str
+
+    async def stop(self, grace_s: float = 1.0) -> None:
+        await self.gateway.close()
+        await self.server.stop(grace_s)
+
+
+async def start_gateway(
+    store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None
+) -> RunningGateway:
+    """Bind and start the server (port 0 picks a free port); UsageError when the port is taken."""
+    server = grpc.aio.server(options=[("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
+                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000)])
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError as error:
+        raise UsageError(f"cannot listen on {host}:{port} ({error}); is another gateway running? use --port") from None
+    address = f"{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{bound}"
+    gateway = Gateway(store, address, limits)
+    server.add_generic_rpc_handlers((BotStreamService(gateway).handler(),))
+    host_pb2_grpc.add_MatchHostServicer_to_server(MatchHostService(gateway, host_key), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    await server.start()
+    for name in ("", *SERVICE_NAMES):
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    log.info("gateway listening on %s", address)
+    return RunningGateway(server, gateway, address)
+
+
+async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None) -> None:
+    """Run the gateway until cancelled (Ctrl-C)."""
+    running = await start_gateway(store, host, port, host_key, limits)
+    print(f"arena gateway listening on {running.address} (Ctrl-C to stop)", flush=True)
+    try:
+        await running.server.wait_for_termination()
+    finally:
+        await running.stop()
+
+
+class GatewayThread:
+    """A gateway on a background thread with its own event loop: `start()` returns its address."""
+
+    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, host_key: str = "",
+                 limits: LaunchLimits | None = None) -> None:
+        self._args = (store, host, port, host_key, limits)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)
+        self.running: RunningGateway | None = None
+
+    @property
+    def address(self) -> str:
+        assert self.running is not None, "start() the gateway first"
+        return self.running.address
+
+    @property
+    def gateway(self) -> Gateway:
+        assert self.running is not None, "start() the gateway first"
+        return self.running.gateway
+
+    def start(self) -> str:
+        self._thread.start()
+        self.running = self.call(start_gateway(*self._args))
+        return self.running.address
+
+    def call(self, coroutine, timeout: float | None = 30.0):  # noqa: ANN001, ANN201 - any coroutine
+        """Run a coroutine on the gateway's loop and wait for its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.call(self.running.stop())
+            self.running = None
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+
+    def __enter__(self) -> GatewayThread:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,126 @@
+"""Thin gRPC servicers over `Gateway`: the bots' `BotGateway.Play` stream and the `MatchHost` calls.
+
+`Play` is registered with raw bytes as its request type, so a message that does not parse reaches
+`Session.receive` and becomes a recorded protocol fault instead of a broken stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator
+
+import grpc
+
+from arena.gateway.core import AlreadyConnected, Gateway
+from arena.gateway.sessions import BotFault, Session
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import host_pb2, host_pb2_grpc
+
+log = logging.getLogger("arena.gateway")
+
+HOST_KEY_HEADER = "arena-host-key"
+MISSING_TOKEN = (
+    "missing bot token: send the call metadata 'authorization: Bearer <token>' with the token "
+    "that `arena bot register NAME` printed"
+)
+UNKNOWN_TOKEN = "unknown bot token: no registered bot has this token (register one with `arena bot register NAME`)"
+
+
+def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str | None:
+    """The token of an `authorization: Bearer <token>` header, else None."""
+    for key, value in metadata or ():
+        if key.lower() == "authorization" and isinstance(value, str):
+            scheme, _, token = value.strip().partition(" ")
+            if scheme.lower() == "bearer" and token.strip():
+                return token.strip()
+    return None
+
+
+class BotStreamService:
+    """`arena.v1.BotGateway/Play`: one stream per connected bot."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+
+    def handler(self) -> grpc.GenericRpcHandler:
+        play = grpc.stream_stream_rpc_method_handler(
+            self.play, request_deserializer=None, response_serializer=pb.ArenaMessage.SerializeToString
+        )
+        return grpc.method_handlers_generic_handler("arena.v1.BotGateway", {"Play": play})
+
+    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ArenaMessage]:
+        session = await self._open(context)
+        reader = asyncio.create_task(self._read(requests, session))
+        detail = "the connection was cancelled"
+        try:
+            while (message := await session.outbox.get()) is not None:
+                yield message
+            detail = session.ended.reason if session.ended else "the bot closed its stream"
+        finally:
+            reader.cancel()
+            await self.gateway.disconnect(session, detail)
+
+    async def _open(self, context: grpc.aio.ServicerContext) -> Session:
+        token = bearer_token(context.invocation_metadata())
+        if token is None:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
+        name = self.gateway.authenticate(token)  # type: ignore[arg-type]
+        if name is None:
+            log.info("refused a connection from %s: unknown token", context.peer())
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
+        try:
+            return await self.gateway.connect(name, context.peer())  # type: ignore[arg-type]
+        except AlreadyConnected as error:
+            log.info("refused a second connection for %r from %s", name, context.peer())
+            await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(error))
+            raise  # unreachable: abort raises
+
+    async def _read(self, requests: AsyncIterator[bytes], session: Session) -> None:
+        """Feed the bot's messages to its session; when the bot stops sending, the session ends."""
+        detail = "the bot closed its stream"
+        try:
+            async for data in requests:
+                session.receive(data)
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the transport failed: the bot is gone
+            detail = f"connection lost: {type(error).__name__}"
+        await self.gateway.disconnect(session, detail)
+
+
+class MatchHostService(host_pb2_grpc.MatchHostServicer):
+    """`arena.v1.MatchHost`: what match runners call; every call needs the host key."""
+
+    def __init__(self, gateway: Gateway, host_key: str) -> None:
+        self.gateway = gateway
+        self.host_key = host_key
+
+    async def _check_key(self, context: grpc.aio.ServicerContext) -> None:
+        given = dict(context.invocation_metadata() or ()).get(HOST_KEY_HEADER, "")
+        if not (isinstance(given, str) and secrets.compare_digest(given, self.host_key)):
+            await context.abort(
+                grpc.StatusCode.UNAUTHENTICATED,
+                f"MatchHost calls need the arena host key in metadata {HOST_KEY_HEADER!r} "
+                "($ARENA_HOST_KEY or ~/.config/arena/host.key); bots use BotGateway.Play",
+            )
+
+    async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+        await self._check_key(context)
+        return _seat_reply(await self.gateway.open_seat(request))
+
+    async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
+        await self._check_key(context)
+        return await self.gateway.decide(request)
+
+    async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+        await self._check_key(context)
+        await self.gateway.close_seat(request)
+        return _seat_reply(None)
+
+
+def _seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:
+    if fault is None:
+        return host_pb2.SeatReply(fault=pb.TERMINATION_NORMAL)
+    return host_pb2.SeatReply(fault=fault.fault, reason=fault.reason)

@@ -1,0 +1,103 @@
+"""Connected bots: one `Session` per open stream, and the decisions waiting for its answers.
+
+A session only ever resolves decisions that were sent on it (the waiting futures live in its own
+`pending` table, keyed by request id), so a bot can never answer for another bot's seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from google.protobuf.message import DecodeError
+
+from arena.v1 import bot_pb2 as pb
+
+log = logging.getLogger("arena.gateway")
+
+PROTOCOL = "arena.v1"
+
+
+class BotFault(Exception):
+    """A decision could not be had from the bot; `fault` is a Termination value of the proto."""
+
+    def __init__(self, fault: int, reason: str) -> None:
+        super().__init__(reason)
+        self.fault = fault
+        self.reason = reason
+
+
+class Session:
+    """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight."""
+
+    def __init__(self, bot_name: str, peer: str) -> None:
+        self.bot_name = bot_name
+        self.peer = peer
+        self.session_id = secrets.token_hex(4)
+        self.client = ""
+        self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
+        self.pending: dict[int, asyncio.Future[int]] = {}
+        self.ended: BotFault | None = None
+
+    def __repr__(self) -> str:
+        return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
+
+    def send(self, message: pb.ArenaMessage) -> None:
+        """Queue a message for the bot (dropped once the session has ended)."""
+        if self.ended is None:
+            self.outbox.put_nowait(message)
+
+    def notice(self, text: str, request_id: int = 0) -> None:
+        log.info("%r: notice: %s", self, text)
+        self.send(pb.ArenaMessage(notice=pb.Notice(message=text, request_id=request_id)))
+
+    def end(self, fault: BotFault) -> None:
+        """Close the session: the writer stops, every waiting decision fails with `fault`."""
+        if self.ended is not None:
+            return
+        self.ended = fault
+        self.outbox.put_nowait(None)
+        for future in self.pending.values():
+            if not future.done():
+                future.set_exception(fault)
+
+    # -- what the bot sent ------------------------------------------------------------------
+
+    def receive(self, data: bytes) -> None:
+        """Handle one raw message from the bot; anything that is not a known BotMessage is a fault."""
+        try:
+            message = pb.BotMessage.FromString(data)
+        except DecodeError as error:
+            self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
+            return
+        kind = message.WhichOneof("kind")
+        if kind == "action":
+            self._answer(message.action)
+        elif kind == "hello":
+            self.client = message.hello.client[:100]
+            log.info("%r: client %r", self, self.client)
+        else:
+            self._protocol_error("sent a BotMessage with none of its known fields set (not an arena.v1 message)")
+
+    def _answer(self, action: pb.Action) -> None:
+        future = self.pending.get(action.request_id)
+        if future is None or future.done():
+            self.notice(
+                f"no decision is waiting for request_id {action.request_id} "
+                "(unknown, already answered, or past its deadline); answer ignored",
+                action.request_id,
+            )
+        elif not action.HasField("action_id"):
+            future.set_exception(
+                BotFault(pb.TERMINATION_PROTOCOL_ERROR, f"the Action for request {action.request_id} has no action_id")
+            )
+        else:
+            future.set_result(action.action_id)
+
+    def _protocol_error(self, what: str) -> None:
+        """A message that cannot be attributed: every decision waiting on this session is faulted."""
+        waiting = [f for f in self.pending.values() if not f.done()]
+        self.notice(f"protocol error: {what}; {len(waiting)} pending decision(s) count as protocol errors")
+        for future in waiting:
+            future.set_exception(BotFault(pb.TERMINATION_PROTOCOL_ERROR, f"the bot {what}"))

@@ -1,0 +1,55 @@
+from arena.v1 import bot_pb2 as _bot_pb2
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class OpenSeatRequest(_message.Message):
+    __slots__ = ("bot_name", "connect_timeout_ms", "start")
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    CONNECT_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    connect_timeout_ms: int
+    start: _bot_pb2.MatchStart
+    def __init__(self, bot_name: _Optional[str] = ..., connect_timeout_ms: _Optional[int] = ..., start: _Optional[_Union[_bot_pb2.MatchStart, _Mapping]] = ...) -> None: ...
+
+class DecideRequest(_message.Message):
+    __slots__ = ("bot_name", "request", "deadline_ms")
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_FIELD_NUMBER: _ClassVar[int]
+    DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    request: _bot_pb2.DecisionRequest
+    deadline_ms: int
+    def __init__(self, bot_name: _Optional[str] = ..., request: _Optional[_Union[_bot_pb2.DecisionRequest, _Mapping]] = ..., deadline_ms: _Optional[int] = ...) -> None: ...
+
+class DecideReply(_message.Message):
+    __slots__ = ("action_id", "elapsed_ms", "fault", "reason")
+    ACTION_ID_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    action_id: int
+    elapsed_ms: float
+    fault: _bot_pb2.Termination
+    reason: str
+    def __init__(self, action_id: _Optional[int] = ..., elapsed_ms: _Optional[float] = ..., fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class CloseSeatRequest(_message.Message):
+    __slots__ = ("bot_name", "end")
+    BOT_NAME_FIELD_NUMBER: _ClassVar[int]
+    END_FIELD_NUMBER: _ClassVar[int]
+    bot_name: str
+    end: _bot_pb2.MatchEnd
+    def __init__(self, bot_name: _Optional[str] = ..., end: _Optional[_Union[_bot_pb2.MatchEnd, _Mapping]] = ...) -> None: ...
+
+class SeatReply(_message.Message):
+    __slots__ = ("fault", "reason")
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    fault: _bot_pb2.Termination
+    reason: str
+    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ...) -> None: ...

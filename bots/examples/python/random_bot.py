@@ -1,0 +1,45 @@
+"""A complete arena bot with the Python SDK: it plays a uniformly random legal action.
+
+    .venv/bin/python bots/examples/python/random_bot.py --token TOKEN [--address 127.0.0.1:50051]
+
+Without --token it reads $ARENA_TOKEN (and $ARENA_ADDRESS), which is what the arena sets when it
+launches a bot registered with --command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+from typing import Any
+
+from bots.sdk import Bot, run
+
+
+class RandomBot(Bot):
+    """Any legal action, uniformly: the simplest valid bot for every game."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        return self.rng.choice(legal_actions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="A random arena bot (Python SDK example).")
+    parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS", "127.0.0.1:50051"))
+    parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN"), help="bot token (default $ARENA_TOKEN)")
+    parser.add_argument("--seed", type=int, help="seed for reproducible choices")
+    parser.add_argument("--matches", type=int, help="stop after this many matches (default: run until stopped)")
+    args = parser.parse_args()
+    if not args.token:
+        parser.error("give --token TOKEN (from `arena bot register NAME`) or set ARENA_TOKEN")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    played = run(args.address, args.token, RandomBot(args.seed), max_matches=args.matches, client_name="python-example/1.0")
+    print(f"played {played} matches")
+
+
+if __name__ == "__main__":
+    main()

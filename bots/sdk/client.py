@@ -1,0 +1,206 @@
+"""The Python client for the arena's gRPC protocol: connect, answer decisions, reconnect.
+
+    from bots.sdk import run
+
+    def act(observation, legal_actions):
+        return legal_actions[0]
+
+    run("127.0.0.1:50051", token, act)
+
+`run` holds one stream to the gateway and plays every match the arena starts for this bot, many
+at once. A decision is answered by calling `act` (or `Bot.decide`) on a worker thread, so a slow
+decision does not hold up the others. When the connection drops, `run` dials again with
+exponential backoff (0.5 s doubling up to `max_backoff_s`, with jitter); a rejected token stops
+it with `TokenRejected`. An exception inside `act` is logged and that decision is left
+unanswered (the arena records it as a timeout), so one bad position does not kill the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import bot_pb2_grpc
+
+log = logging.getLogger("arena.sdk")
+
+ActFunction = Callable[[dict[str, Any], list[int]], int]
+
+
+class TokenRejected(Exception):
+    """The gateway refused the token (UNAUTHENTICATED): retrying would not help."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision request, decoded: what the seat sees, what it may do, how long it has."""
+
+    request_id: int
+    match_id: str
+    seat: int
+    game_id: str
+    ruleset: str
+    step: int
+    observation: dict[str, Any]
+    legal_actions: list[int]
+    labels: dict[int, str]
+    time_left_ms: int
+
+    @classmethod
+    def from_message(cls, message: pb.DecisionRequest) -> Decision:
+        return cls(
+            request_id=message.request_id, match_id=message.match_id, seat=message.seat,
+            game_id=message.game_id, ruleset=message.ruleset, step=message.step,
+            observation=json.loads(message.observation_json),
+            legal_actions=[a.id for a in message.legal_actions],
+            labels={a.id: a.label for a in message.legal_actions},
+            time_left_ms=message.time_left_ms,
+        )
+
+
+class Bot:
+    """Subclass and implement `act` (or `decide`, to see labels and the clock too)."""
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        """Pick one of `legal_actions` from what this seat sees."""
+        raise NotImplementedError("implement Bot.act(observation, legal_actions) -> action id")
+
+    def decide(self, decision: Decision) -> int:
+        """The action for one decision; by default `act(observation, legal_actions)`."""
+        return self.act(decision.observation, decision.legal_actions)
+
+    def on_match_start(self, start: pb.MatchStart) -> None:
+        """A match begins (informational)."""
+
+    def on_match_end(self, end: pb.MatchEnd) -> None:
+        """A match is over: `end.ranks`, `end.returns`, and this seat's `end.termination`."""
+
+    def on_notice(self, notice: pb.Notice) -> None:
+        """The arena ignored something this bot sent, and says why."""
+        log.warning("arena notice: %s", notice.message)
+
+
+class _FunctionBot(Bot):
+    def __init__(self, act: ActFunction) -> None:
+        self._act = act
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        return self._act(observation, legal_actions)
+
+
+def as_bot(bot: Bot | ActFunction) -> Bot:
+    """A Bot from a Bot or from a plain `act(observation, legal_actions)` function."""
+    return bot if isinstance(bot, Bot) else _FunctionBot(bot)
+
+
+def run(
+    address: str | None = None,
+    token: str | None = None,
+    bot: Bot | ActFunction | None = None,
+    *,
+    reconnect: bool = True,
+    max_backoff_s: float = 30.0,
+    max_matches: int | None = None,
+    client_name: str = "arena-python-sdk",
+) -> int:
+    """Play until stopped (or `max_matches` have ended); returns the number of matches played.
+
+    `address` and `token` default to `$ARENA_ADDRESS` and `$ARENA_TOKEN` (what a launched bot gets).
+    """
+    address = address or os.environ.get("ARENA_ADDRESS", "127.0.0.1:50051")
+    token = token or os.environ.get("ARENA_TOKEN")
+    if not token:
+        raise TokenRejected("no token: pass run(address, token, bot) or set ARENA_TOKEN")
+    if bot is None:
+        raise TypeError("run() needs a bot: a Bot subclass instance or an act(observation, legal_actions) function")
+    connection = Connection(address, token, as_bot(bot), client_name, max_matches)
+    return asyncio.run(connection.run_forever(reconnect, max_backoff_s))
+
+
+class Connection:
+    """One bot's stream to the gateway, redialled with backoff when it drops."""
+
+    def __init__(self, address: str, token: str, bot: Bot, client_name: str, max_matches: int | None) -> None:
+        self.address, self.token, self.bot = address, token, bot
+        self.client_name = client_name
+        self.max_matches = max_matches
+        self.matches_ended = 0
+
+    def done(self) -> bool:
+        return self.max_matches is not None and self.matches_ended >= self.max_matches
+
+    async def run_forever(self, reconnect: bool, max_backoff_s: float) -> int:
+        delay = 0.5
+        while not self.done():
+            welcomed = False
+            try:
+                welcomed = await self.run_once()
+            except grpc.aio.AioRpcError as error:
+                if error.code() == grpc.StatusCode.UNAUTHENTICATED:
+                    raise TokenRejected(error.details()) from None
+                if not reconnect:
+                    raise
+                log.warning("connection to %s failed: %s: %s", self.address, error.code().name, error.details())
+            if self.done() or not reconnect:
+                break
+            delay = 0.5 if welcomed else min(max_backoff_s, delay * 2)
+            await asyncio.sleep(delay * random.uniform(0.8, 1.2))
+        return self.matches_ended
+
+    async def run_once(self) -> bool:
+        """One connection, until it ends; True when the arena had welcomed this bot."""
+        outbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
+        outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client=self.client_name)))
+        welcomed = False
+        tasks: set[asyncio.Task[None]] = set()
+        async with grpc.aio.insecure_channel(self.address) as channel:
+            stub = bot_pb2_grpc.BotGatewayStub(channel)
+            call = stub.Play(_drain(outbox), metadata=(("authorization", f"Bearer {self.token}"),))
+            async for message in call:
+                welcomed = welcomed or message.HasField("welcome")
+                self._handle(message, outbox, tasks)
+                if self.done():
+                    outbox.put_nowait(None)
+                    call.cancel()
+                    break
+        return welcomed
+
+    def _handle(self, message: pb.ArenaMessage, outbox: asyncio.Queue[pb.BotMessage | None],
+                tasks: set[asyncio.Task[None]]) -> None:
+        kind = message.WhichOneof("kind")
+        if kind == "decision":
+            task = asyncio.create_task(self._answer(message.decision, outbox))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        elif kind == "match_start":
+            self.bot.on_match_start(message.match_start)
+        elif kind == "match_end":
+            self.matches_ended += 1
+            self.bot.on_match_end(message.match_end)
+        elif kind == "notice":
+            self.bot.on_notice(message.notice)
+        elif kind == "welcome":
+            log.info("connected to %s as %r", self.address, message.welcome.bot_name)
+
+    async def _answer(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
+        decision = Decision.from_message(request)
+        try:
+            action = await asyncio.to_thread(self.bot.decide, decision)
+        except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
+            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            return
+        outbox.put_nowait(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=int(action))))
+
+
+async def _drain(outbox: asyncio.Queue[pb.BotMessage | None]) -> AsyncIterator[pb.BotMessage]:
+    while (message := await outbox.get()) is not None:
+        yield message
