@@ -16,6 +16,8 @@ from arena.errors import UsageError
 COMMAND_MODULES = [
     "arena.cli.play",
     "arena.cli.demo",
+    "arena.cli.tournament",
+    "arena.cli.leaderboard",
 ]
 
 

@@ -1,0 +1,66 @@
+"""`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from arena.errors import UsageError
+from arena.store import LeaderboardRow, Store
+from engine import registry
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("leaderboard", help="show Elo ratings per game and ruleset")
+    parser.add_argument("--game", help="game id (default: every game with ratings)")
+    parser.add_argument("--ruleset", help="one ruleset only, e.g. riviera@1 (default: all of the game's)")
+    parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.set_defaults(handler=leaderboard_command)
+
+
+def leaderboard_command(args: argparse.Namespace) -> int:
+    if args.game is not None and args.game not in registry.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
+    store = Store(args.db)
+    rulesets = [args.ruleset] if args.ruleset else store.rulesets(args.game)
+    boards = {ruleset: store.leaderboard(ruleset) for ruleset in rulesets}
+    if args.json:
+        print(json.dumps({r: [row_json(row) for row in rows] for r, rows in boards.items()}, indent=2))
+        return 0
+    if not any(boards.values()):
+        where = f" for {args.ruleset or args.game}" if (args.ruleset or args.game) else ""
+        print(f"no ratings{where} in {store.url} yet; play a tournament first (`arena tournament run ...`)")
+        return 0
+    for ruleset, rows in boards.items():
+        print(format_leaderboard(ruleset, rows, store.count_matches(ruleset=ruleset, status="finished")))
+        print()
+    return 0
+
+
+def row_json(row: LeaderboardRow) -> dict[str, Any]:
+    """A leaderboard row as plain JSON (an unknown error bar is null)."""
+    return {
+        "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
+        "elo": round(row.elo, 1), "error95": None if math.isinf(row.error) else round(row.error, 1),
+        "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4), "faults": row.faults,
+    }
+
+
+def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
+    """A readable table: place, bot, Elo ± 95 % interval, games, win rate, faults."""
+    width = max([len("bot"), *(len(r.entrant) for r in rows)])
+    lines = [
+        f"{ruleset}: {len(rows)} bots, {matches} rated matches",
+        f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'±95%':>5}  {'games':>6}  {'win%':>5}  {'faults':>6}",
+    ]
+    for row in rows:
+        error = "   --" if math.isinf(row.error) else f"{row.error:5.0f}"
+        lines.append(
+            f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {error}  {row.games:>6}  "
+            f"{100 * row.win_rate:5.1f}  {row.faults:>6}"
+        )
+    return "\n".join(lines)

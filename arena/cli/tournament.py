@@ -1,0 +1,239 @@
+"""`arena tournament run|list|show|resume`: round robins and gauntlets on Ray, stored and rated.
+
+Everything is checked before anything runs (game, bots, seats per match, options, database URL,
+Ray address); then matches run on a local Ray (or a cluster with --ray-address, or in this
+process with --local) and a progress line shows matches done / total, matches per second, ETA.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from arena.cli.leaderboard import format_leaderboard
+from arena.cli.options import parse_options
+from arena.driver import Progress, check_config, play_tournament, start_tournament
+from arena.errors import UsageError
+from arena.rating import error_bars, rate_matches
+from arena.store import Store, TournamentInfo
+from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
+from engine import registry
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("tournament", help="run, list, show or resume tournaments")
+    commands = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    run = commands.add_parser("run", help="schedule and play a round robin (or a gauntlet)")
+    run.add_argument("--game", required=True, help="game id, e.g. riviera")
+    run.add_argument("--bots", required=True, help="comma-separated entrants: bot specs, '#label' to enter one twice")
+    run.add_argument("--players-per-match", type=int, help="seats per table (default: the game's minimum)")
+    run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
+    run.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option (repeatable)")
+    run.add_argument("--gauntlet", metavar="BOT", help="play BOT against the rest of the field instead of a round robin")
+    run.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES,
+                     help=f"tables per round before a balanced sample replaces all subsets (default {DEFAULT_MAX_TABLES})")
+    run.add_argument("--time-per-move-ms", type=int, help="time budget per decision for connected bots")
+    run.add_argument("--name", default="", help="a label for the tournament")
+    _add_run_options(run)
+    run.set_defaults(handler=run_command)
+    listing = commands.add_parser("list", help="stored tournaments, newest first")
+    listing.add_argument("--game", help="only this game")
+    listing.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
+    listing.set_defaults(handler=list_command)
+    show = commands.add_parser("show", help="one tournament: config, progress, standings")
+    show.add_argument("id", type=int)
+    show.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(handler=show_command)
+    resume = commands.add_parser("resume", help="play the matches a stopped tournament is missing")
+    resume.add_argument("id", type=int)
+    _add_run_options(resume)
+    resume.set_defaults(handler=resume_command)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
+    parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
+    parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
+    parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
+    parser.add_argument("--max-in-flight", type=int, help="matches submitted at once (default: 2 per worker CPU)")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def config_from_args(args: argparse.Namespace) -> TournamentConfig:
+    """The tournament config the command line describes (checked later by check_config)."""
+    if args.game not in registry.GAMES:
+        raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
+    info = registry.info(args.game)
+    entrants = tuple(e.strip() for e in args.bots.split(",") if e.strip())
+    return TournamentConfig(
+        game_id=args.game, players_per_match=args.players_per_match or info.min_players, entrants=entrants,
+        rounds=args.rounds, seed=args.seed, options=parse_options(info, args.option),
+        kind="gauntlet" if args.gauntlet else "round_robin", challenger=args.gauntlet,
+        max_tables=args.max_tables, time_per_move_ms=args.time_per_move_ms,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    if args.max_tables < 1:
+        raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
+    store = Store(args.db)
+    check_config(config)
+    executor = make_executor(args)
+    try:
+        tournament_id = start_tournament(store, config, args.name)
+        return _play(store, tournament_id, executor, args.quiet)
+    finally:
+        executor.close()
+
+
+def resume_command(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    info = _existing(store, args.id)
+    if info.status == "finished" and info.done_matches == info.total_matches:
+        print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
+        return 0
+    check_config(TournamentConfig.from_json(info.config))
+    executor = make_executor(args)
+    try:
+        return _play(store, info.id, executor, args.quiet)
+    finally:
+        executor.close()
+
+
+def make_executor(args: argparse.Namespace) -> Any:
+    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed)."""
+    if args.local:
+        from arena.executor import LocalExecutor
+
+        return LocalExecutor()
+    from arena.executor import RayExecutor, check_address
+
+    if args.ray_address:
+        check_address(args.ray_address)
+    return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight)
+
+
+def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
+    line = ProgressLine(tournament_id, enabled=not quiet)
+    try:
+        info = play_tournament(store, tournament_id, executor, line.update)
+    except KeyboardInterrupt:
+        line.end()
+        print(f"stopped; resume with: arena tournament resume {tournament_id}"
+              + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
+        raise
+    line.end()
+    print(f"tournament {info.id} finished: {info.done_matches} matches, {info.aborted_matches} aborted "
+          f"(on {getattr(executor, 'workers', 1)} worker CPUs)")
+    print(format_leaderboard(info.ruleset, store.leaderboard(info.ruleset),
+                             store.count_matches(ruleset=info.ruleset, status="finished")))
+    return 0
+
+
+class ProgressLine:
+    """`tournament 3: 120/400 matches (30%)  35.2 matches/s  ETA 0:00:08` on stderr.
+
+    Redrawn in place on a terminal; elsewhere (logs, CI) printed at most every 5 seconds.
+    """
+
+    def __init__(self, tournament_id: int, enabled: bool = True) -> None:
+        self.tournament_id, self.enabled = tournament_id, enabled
+        self.tty = sys.stderr.isatty()
+        self.last_print = 0.0
+        self.text = ""
+
+    def update(self, progress: Progress) -> None:
+        if not self.enabled:
+            return
+        self.text = format_progress(self.tournament_id, progress)
+        if self.tty:
+            print("\r" + self.text.ljust(79), end="", file=sys.stderr, flush=True)
+        elif time.monotonic() - self.last_print >= 5:
+            print(self.text, file=sys.stderr, flush=True)
+            self.last_print = time.monotonic()
+
+    def end(self) -> None:
+        if self.enabled and self.text:
+            print("\r" + self.text.ljust(79) if self.tty else self.text, file=sys.stderr, flush=True)
+
+
+def format_progress(tournament_id: int, progress: Progress) -> str:
+    percent = 100 * progress.done / progress.total if progress.total else 100.0
+    eta = "--" if progress.eta_s is None else _clock(progress.eta_s)
+    return (f"tournament {tournament_id}: {progress.done}/{progress.total} matches ({percent:.0f}%)  "
+            f"{progress.rate:.1f} matches/s  ETA {eta}")
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def list_command(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    rows = store.tournaments(game_id=args.game)
+    if not rows:
+        print(f"no tournaments in {store.url} yet")
+        return 0
+    print(f"{'id':>4}  {'game':<20} {'kind':<11} {'status':<11} {'matches':>13}  created")
+    for t in rows:
+        print(f"{t.id:>4}  {t.game_id:<20} {t.kind:<11} {t.status:<11} {t.done_matches:>6}/{t.total_matches:<6}  "
+              f"{t.created_at:%Y-%m-%d %H:%M}")
+    return 0
+
+
+def show_command(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    info = _existing(store, args.id)
+    standings = tournament_standings(store, info)
+    if args.json:
+        print(json.dumps({**_info_json(info), "standings": standings}, indent=2))
+        return 0
+    config = info.config
+    print(f"tournament {info.id}{' ' + info.name if info.name else ''}: {info.kind} of {info.ruleset}, "
+          f"{config['players_per_match']} per match, {config['rounds']} round(s), seed {config['seed']}")
+    print(f"bots: {', '.join(config['entrants'])}")
+    print(f"status: {info.status}; {info.done_matches}/{info.total_matches} matches stored, {info.aborted_matches} aborted")
+    if standings:
+        print("standings in this tournament alone (Elo from its matches only):")
+        for s in standings:
+            error = "--" if s["error95"] is None else f"{s['error95']:.0f}"
+            print(f"  {s['place']:>3}. {s['bot']:<20} {s['elo']:6.0f} ±{error:>4}  games {s['games']:>5}  "
+                  f"wins {s['wins']:g}  faults {s['faults']}")
+    return 0
+
+
+def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
+    """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
+    matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
+    rating = rate_matches(matches)
+    entries = rating.entries(error_bars(matches))
+    return [
+        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1),
+         "error95": None if e.error == float("inf") else round(e.error, 1),
+         "games": e.games, "wins": e.wins, "faults": e.faults}
+        for i, e in enumerate(entries)
+    ]
+
+
+def _existing(store: Store, tournament_id: int) -> TournamentInfo:
+    info = store.tournament(tournament_id)
+    if info is None:
+        raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
+    return info
+
+
+def _info_json(info: TournamentInfo) -> dict[str, Any]:
+    return {
+        "id": info.id, "name": info.name, "game": info.game_id, "ruleset": info.ruleset, "kind": info.kind,
+        "config": info.config, "status": info.status, "total_matches": info.total_matches,
+        "done_matches": info.done_matches, "aborted_matches": info.aborted_matches,
+        "created_at": info.created_at.isoformat(),
+        "finished_at": info.finished_at.isoformat() if info.finished_at else None,
+    }

@@ -1,0 +1,180 @@
+"""The tournament driver: checks a config, stores the tournament, plays what is missing, rates.
+
+The driver is the only writer. It turns the schedule's missing matches into jobs, hands them to
+an executor (Ray or in-process), and writes each result as it comes back — in small batches when
+results arrive faster than every 0.2 s, so a kill -9 loses at most that much, which resume then
+plays again. A result already stored is never stored twice (the store's unique match key).
+
+`start_tournament` + `play_tournament` is a run; `play_tournament` alone on an existing id is a
+resume: the schedule is rebuilt from the stored config and seed, and exactly the matches that
+are not in the store are played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Protocol
+
+from arena.errors import UsageError
+from arena.executor import JobOutcome, MatchJob
+from arena.rating import rerate
+from arena.store import MatchResult, SeatResult, Store, TournamentInfo
+from arena.tournament import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
+from bots import bot_names, is_builtin, make_bot, parse_spec
+from engine import registry
+
+FLUSH_SECONDS = 0.2
+
+
+class Executor(Protocol):
+    workers: int
+
+    def run(self, jobs: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the progress line shows: counts since this run started, and the whole tournament."""
+
+    done: int  # stored matches of the tournament, all runs together
+    total: int
+    played_now: int  # matches played by this run
+    elapsed_s: float
+
+    @property
+    def rate(self) -> float:
+        return self.played_now / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+def builtin_version() -> str:
+    """The version tag of built-in bots: the arena distribution they ship with."""
+    try:
+        return f"arena-{version('arena')}"
+    except PackageNotFoundError:
+        return "arena-dev"
+
+
+def check_config(config: TournamentConfig) -> str:
+    """UsageError (one line) for anything that would fail later; returns the ruleset."""
+    if config.game_id not in registry.GAMES:
+        raise UsageError(f"unknown game {config.game_id!r}; valid games: {', '.join(registry.game_ids())}")
+    try:
+        check_config_shape(config)
+        game = registry.make(config.game_id, config.players_per_match, **config.options)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for entrant in config.entrants:
+        _check_entrant(entrant, game)
+    return game.ruleset
+
+
+def _check_entrant(entrant: str, game: Any) -> None:
+    spec = bot_spec(entrant)
+    if not is_builtin(spec):
+        raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: {', '.join(bot_names())}")
+    try:
+        make_bot(spec, game, 0, 0)
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"bot {entrant!r}: {str(error).splitlines()[0]}") from None
+
+
+def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
+    """Check the config and store the tournament (nothing is played yet); returns its id."""
+    ruleset = check_config(config)
+    total = len(schedule(config))
+    return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
+
+
+def play_tournament(
+    store: Store, tournament_id: int, executor: Executor,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> TournamentInfo:
+    """Play every scheduled match of the tournament that is not stored yet, then rate."""
+    info = store.tournament(tournament_id)
+    if info is None:
+        raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
+    config = TournamentConfig.from_json(info.config)
+    check_config(config)
+    planned = schedule(config)
+    stored = store.stored_indexes(tournament_id)
+    missing = [m for m in planned if m.index not in stored]
+    store.set_tournament_status(tournament_id, "running")
+    writer = _ResultWriter(store, info, config, planned, len(stored), on_progress)
+    try:
+        for outcome in executor.run(_job(tournament_id, config, m) for m in missing):
+            writer.add(outcome)
+        writer.flush()
+    except BaseException:
+        writer.flush()
+        store.set_tournament_status(tournament_id, "interrupted")
+        raise
+    rerate(store, info.ruleset)
+    store.set_tournament_status(tournament_id, "finished")
+    finished = store.tournament(tournament_id)
+    assert finished is not None
+    return finished
+
+
+def _job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:
+    return MatchJob.for_game(
+        config.game_id, key=(tournament_id, match.index), bots=tuple(bot_spec(e) for e in match.seats),
+        seed=match.seed, chance_seed=match.chance_seed, options=dict(config.options),
+        time_per_move_ms=config.time_per_move_ms,
+    )
+
+
+class _ResultWriter:
+    """Buffers outcomes for at most FLUSH_SECONDS, writes them, reports progress."""
+
+    def __init__(self, store: Store, info: TournamentInfo, config: TournamentConfig,
+                 planned: list[PlannedMatch], already: int, on_progress: Callable[[Progress], None] | None):
+        self.store, self.info, self.config, self.on_progress = store, info, config, on_progress
+        self.planned = {m.index: m for m in planned}
+        self.done, self.played = already, 0
+        self.buffer: list[MatchResult] = []
+        self.started = self.last_flush = time.monotonic()
+
+    def add(self, outcome: JobOutcome) -> None:
+        self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome))
+        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        written = self.store.record_matches(self.buffer)
+        self.done += written
+        self.played += len(self.buffer)
+        self.buffer = []
+        self.last_flush = time.monotonic()
+        if self.on_progress:
+            self.on_progress(Progress(self.done, self.info.total_matches, self.played, self.last_flush - self.started))
+
+
+def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome) -> MatchResult:
+    """The row to store for one outcome: finished with seats and ranks, or aborted with why."""
+    record = outcome.record or {}
+    aborted = outcome.error or record.get("aborted")
+    returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
+    seat_records = record.get("seats") or [{} for _ in match.seats]
+    seats = [
+        SeatResult(
+            seat=i, entrant=entrant, spec=bot_spec(entrant), kind="builtin", version=builtin_version(),
+            score=returns[i], rank=None if aborted else ranks[i],
+            termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
+        )
+        for i, entrant in enumerate(match.seats)
+    ]
+    return MatchResult(
+        tournament_id=info.id, match_index=match.index, round=match.round, table_no=match.table,
+        rotation=match.rotation, game_id=info.game_id, ruleset=record.get("ruleset", info.ruleset),
+        seed=match.seed, chance_seed=match.chance_seed, seats=seats,
+        record=record or {"aborted": aborted}, aborted_reason=aborted,
+        decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
+        duration_ms=outcome.duration_ms, attempts=outcome.attempts,
+    )

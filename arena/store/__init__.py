@@ -1,0 +1,43 @@
+"""The database: SQLModel tables and the queries on them — the only package that imports sqlmodel.
+
+SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, e.g.
+`postgresql+psycopg://user@127.0.0.1:5432/arena`. Callers get plain dataclasses back, never
+ORM objects, so nothing outside this package depends on a session being open.
+
+Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
+played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
+seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
+"""
+
+from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine
+from arena.store.records import (
+    BotInfo,
+    HistoryPoint,
+    LeaderboardRow,
+    MatchResult,
+    MatchSummary,
+    RatedMatch,
+    RatingEntry,
+    SeatResult,
+    TournamentInfo,
+    match_key,
+)
+from arena.store.tokens import hash_token
+
+__all__ = [
+    "DEFAULT_DB_URL",
+    "BotInfo",
+    "HistoryPoint",
+    "LeaderboardRow",
+    "MatchResult",
+    "MatchSummary",
+    "RatedMatch",
+    "RatingEntry",
+    "SeatResult",
+    "Store",
+    "TournamentInfo",
+    "default_db_url",
+    "hash_token",
+    "match_key",
+    "open_engine",
+]

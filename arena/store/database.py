@@ -1,0 +1,225 @@
+"""Opening a database, and everything the driver writes: bots, tournaments, matches, ratings.
+
+Only the tournament driver writes (workers return records to it). Writing a match is
+idempotent: a match already stored under its key is skipped, and the database's unique
+constraints refuse a second copy even from a second driver.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import delete, event, insert, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from arena.errors import UsageError
+from arena.store.queries import Queries
+from arena.store.records import BotInfo, MatchResult, RatingEntry
+from arena.store.tables import (
+    BotRow,
+    BotVersionRow,
+    MatchRow,
+    RatingHistoryRow,
+    RatingRow,
+    SeatRow,
+    TournamentRow,
+    now,
+)
+from arena.store.tokens import hash_token
+
+DEFAULT_DB_URL = "sqlite:///arena.db"
+BOT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+URL_HELP = "use sqlite:///path.db or postgresql+psycopg://user@host:port/dbname"
+
+
+def default_db_url() -> str:
+    """`$ARENA_DB` when set, else `arena.db` in the current folder."""
+    return os.environ.get("ARENA_DB", DEFAULT_DB_URL)
+
+
+def _bot_info(row: BotRow) -> BotInfo:
+    assert row.id is not None
+    return BotInfo(row.id, row.name, row.command, row.created_at)
+
+
+class Store(Queries):
+    """One database, opened by URL; creates the tables it needs."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_db_url()
+        self.engine = open_engine(self.url)
+        self._version_ids: dict[tuple[str, str, str], int] = {}
+
+    # -- registered external bots -----------------------------------------------------------
+
+    def register_bot(self, name: str, command: str | None = None) -> str:
+        """Store a new bot and return its token; only a hash of the token is kept."""
+        if not BOT_NAME.match(name):
+            raise UsageError(
+                f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
+            )
+        token = "arena_" + secrets.token_urlsafe(24)
+        with Session(self.engine) as session:
+            if session.exec(select(BotRow).where(BotRow.name == name)).first():
+                raise UsageError(f"a bot named {name!r} is already registered; choose another name")
+            session.add(BotRow(name=name, token_hash=hash_token(token), command=command))
+            session.commit()
+        return token
+
+    def bot_by_token(self, token: str) -> BotInfo | None:
+        """The bot whose token this is, or None."""
+        with Session(self.engine) as session:
+            row = session.exec(select(BotRow).where(BotRow.token_hash == hash_token(token))).first()
+            return _bot_info(row) if row else None
+
+    def bot(self, name: str) -> BotInfo | None:
+        """The registered bot with this name, or None."""
+        with Session(self.engine) as session:
+            row = session.exec(select(BotRow).where(BotRow.name == name)).first()
+            return _bot_info(row) if row else None
+
+    def bots(self) -> list[BotInfo]:
+        """Every registered bot, by name."""
+        with Session(self.engine) as session:
+            return [_bot_info(row) for row in session.exec(select(BotRow).order_by(BotRow.name))]
+
+    # -- tournaments ------------------------------------------------------------------------
+
+    def create_tournament(
+        self, game_id: str, ruleset: str, kind: str, config: dict[str, Any], total_matches: int,
+        name: str = "",
+    ) -> int:
+        """A new tournament in status `running`; returns its id."""
+        row = TournamentRow(
+            name=name, game_id=game_id, ruleset=ruleset, kind=kind, config=json.dumps(config),
+            status="running", total_matches=total_matches,
+        )
+        with Session(self.engine) as session:
+            session.add(row)
+            session.commit()
+            assert row.id is not None
+            return row.id
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        """running, interrupted or finished (finished also stamps `finished_at`)."""
+        values: dict[str, Any] = {"status": status, "updated_at": now()}
+        if status == "finished":
+            values["finished_at"] = now()
+        with Session(self.engine) as session:
+            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
+            session.commit()
+
+    def stored_indexes(self, tournament_id: int) -> set[int]:
+        """The match indexes of a tournament that are already stored (finished or aborted)."""
+        with Session(self.engine) as session:
+            query = select(MatchRow.match_index).where(MatchRow.tournament_id == tournament_id)
+            return set(session.exec(query))
+
+    # -- matches ----------------------------------------------------------------------------
+
+    def record_matches(self, results: Sequence[MatchResult]) -> int:
+        """Write results in one transaction, skipping any already stored; returns how many were new."""
+        if not results:
+            return 0
+        with Session(self.engine) as session:
+            keys = [r.key for r in results]
+            stored = set(session.exec(select(MatchRow.key).where(MatchRow.key.in_(keys))))  # type: ignore[attr-defined]
+            fresh = {r.key: r for r in results if r.key not in stored}.values()
+            try:
+                for result in fresh:
+                    self._insert_match(session, result)
+                session.commit()
+                return len(fresh)
+            except IntegrityError:  # another writer got there first: fall back to one at a time
+                session.rollback()
+        return sum(self.record_matches([r]) for r in results) if len(results) > 1 else 0
+
+    def record_match(self, result: MatchResult) -> bool:
+        """Write one result; False when it was already stored (nothing changes then)."""
+        return self.record_matches([result]) == 1
+
+    def _insert_match(self, session: Session, result: MatchResult) -> None:
+        row = MatchRow(
+            key=result.key, tournament_id=result.tournament_id, match_index=result.match_index,
+            round=result.round, table_no=result.table_no, rotation=result.rotation,
+            game_id=result.game_id, ruleset=result.ruleset, num_players=len(result.seats),
+            seed=result.seed, chance_seed=result.chance_seed,
+            status="aborted" if result.aborted_reason else "finished",
+            aborted_reason=result.aborted_reason, decisions=result.decisions,
+            duration_ms=result.duration_ms, attempts=result.attempts, record=json.dumps(result.record),
+        )
+        session.add(row)
+        session.flush()
+        assert row.id is not None
+        for seat in result.seats:
+            session.add(SeatRow(
+                match_id=row.id, seat=seat.seat, entrant=seat.entrant,
+                bot_version_id=self._bot_version_id(session, seat.entrant, seat.spec, seat.kind, seat.version),
+                score=seat.score, rank=seat.rank, termination=seat.termination, reason=seat.reason,
+            ))
+
+    def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
+        key = (name, spec, version)
+        if key not in self._version_ids:
+            query = select(BotVersionRow.id).where(
+                BotVersionRow.name == name, BotVersionRow.spec == spec, BotVersionRow.version == version
+            )
+            found = session.exec(query).first()
+            if found is None:
+                row = BotVersionRow(name=name, spec=spec, kind=kind, version=version)
+                session.add(row)
+                session.flush()
+                found = row.id
+            assert found is not None
+            self._version_ids[key] = found
+        return self._version_ids[key]
+
+    # -- ratings ----------------------------------------------------------------------------
+
+    def replace_ratings(
+        self, ruleset: str, game_id: str, entries: Iterable[RatingEntry],
+        history: Iterable[tuple[int, int, str, float]],
+    ) -> None:
+        """Replace a ruleset's ratings and history (position, match id, entrant, elo) atomically."""
+        stamp = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
+        with Session(self.engine) as session:
+            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
+            if ratings:
+                session.execute(insert(RatingRow), ratings)
+            for start in range(0, len(points), 50_000):
+                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            session.commit()
+
+
+def open_engine(url: str) -> Engine:
+    """Connect and create missing tables; a bad URL is a UsageError that says what is valid."""
+    try:
+        engine = create_engine(url)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        SQLModel.metadata.create_all(engine)
+    except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
+        raise UsageError(
+            f"cannot open database {url!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"
+        ) from None
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL: readers (the dashboard) never block the driver; NORMAL sync is still crash-safe in WAL
+    # mode (a kill -9 loses nothing committed), and foreign keys are off by default in SQLite.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

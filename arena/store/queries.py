@@ -1,0 +1,213 @@
+"""Read-only queries: what the CLI, the rating code and the dashboard ask of the database.
+
+Every query returns plain dataclasses (arena.store.records). Lists are paginated with
+`limit`/`offset` and ordered stably, so a page never repeats or skips a row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from arena.store.records import (
+    HistoryPoint,
+    LeaderboardRow,
+    MatchSummary,
+    RatedMatch,
+    SeatResult,
+    TournamentInfo,
+)
+from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
+
+
+class Queries:
+    """Mixed into Store: reads over its `engine`."""
+
+    engine: Engine
+
+    # -- tournaments ------------------------------------------------------------------------
+
+    def tournament(self, tournament_id: int) -> TournamentInfo | None:
+        """One tournament with its progress, or None."""
+        found = self.tournaments(tournament_id=tournament_id)
+        return found[0] if found else None
+
+    def tournaments(
+        self, *, game_id: str | None = None, status: str | None = None, tournament_id: int | None = None,
+        limit: int = 100, offset: int = 0,
+    ) -> list[TournamentInfo]:
+        """Tournaments, newest first, with how many matches are stored and how many aborted."""
+        with Session(self.engine) as session:
+            query = select(TournamentRow).order_by(col(TournamentRow.id).desc()).limit(limit).offset(offset)
+            if game_id is not None:
+                query = query.where(TournamentRow.game_id == game_id)
+            if status is not None:
+                query = query.where(TournamentRow.status == status)
+            if tournament_id is not None:
+                query = query.where(TournamentRow.id == tournament_id)
+            rows = list(session.exec(query))
+            counts = _match_counts(session, [r.id for r in rows if r.id is not None])
+        return [_tournament_info(row, counts) for row in rows]
+
+    # -- matches ----------------------------------------------------------------------------
+
+    def matches(
+        self, *, tournament_id: int | None = None, game_id: str | None = None, ruleset: str | None = None,
+        entrant: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0,
+    ) -> list[MatchSummary]:
+        """Stored matches with their seats, in tournament and match-index order, filtered."""
+        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        with Session(self.engine) as session:
+            query = _match_query(select(MatchRow), **filters)
+            query = query.order_by(MatchRow.tournament_id, MatchRow.match_index).limit(limit).offset(offset)
+            rows = list(session.exec(query))
+            seats = _seats_of(session, [row.id for row in rows if row.id is not None])
+        return [_match_summary(row, seats.get(row.id, [])) for row in rows]
+
+    def count_matches(
+        self, *, tournament_id: int | None = None, game_id: str | None = None, ruleset: str | None = None,
+        entrant: str | None = None, status: str | None = None,
+    ) -> int:
+        """How many matches `matches()` would page through with the same filters."""
+        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        with Session(self.engine) as session:
+            query = _match_query(select(func.count(col(MatchRow.id))), **filters)
+            return int(session.exec(query).one())
+
+    def match_record(self, match_id: int) -> dict[str, Any] | None:
+        """The full MatchRecord JSON of a stored match (steps included), or None."""
+        with Session(self.engine) as session:
+            text = session.exec(select(MatchRow.record).where(MatchRow.id == match_id)).first()
+            return json.loads(text) if text is not None else None
+
+    def rated_matches(self, ruleset: str) -> list[RatedMatch]:
+        """The finished matches of a ruleset in rating order: (tournament id, match index)."""
+        query = (
+            select(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
+                   SeatRow.rank, SeatRow.termination)
+            .join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id))
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+            .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
+        )
+        with Session(self.engine) as session:
+            rows = session.exec(query).all()
+        return _group_rated(rows)
+
+    # -- ratings ----------------------------------------------------------------------------
+
+    def rulesets(self, game_id: str | None = None) -> list[str]:
+        """Rulesets that have stored matches (of one game, or of all), sorted."""
+        with Session(self.engine) as session:
+            query = select(MatchRow.ruleset).distinct().order_by(MatchRow.ruleset)
+            if game_id is not None:
+                query = query.where(MatchRow.game_id == game_id)
+            return list(session.exec(query))
+
+    def leaderboard(self, ruleset: str, *, limit: int = 1000, offset: int = 0) -> list[LeaderboardRow]:
+        """The stored ratings of a ruleset, best first (ties by name)."""
+        with Session(self.engine) as session:
+            query = (
+                select(RatingRow).where(RatingRow.ruleset == ruleset)
+                .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
+            )
+            rows = list(session.exec(query))
+        return [
+            LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.error, r.games, r.wins, r.faults)
+            for i, r in enumerate(rows)
+        ]
+
+    def rating_history(self, ruleset: str, entrant: str) -> list[HistoryPoint]:
+        """An entrant's rating after each of its rated matches, in rating order."""
+        with Session(self.engine) as session:
+            query = (
+                select(RatingHistoryRow)
+                .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
+                .order_by(RatingHistoryRow.position)
+            )
+            return [HistoryPoint(r.position, r.match_id, r.elo) for r in session.exec(query)]
+
+
+def _match_query(query: Any, *, tournament_id: int | None, game_id: str | None, ruleset: str | None,
+                 entrant: str | None, status: str | None) -> Any:
+    if tournament_id is not None:
+        query = query.where(MatchRow.tournament_id == tournament_id)
+    if game_id is not None:
+        query = query.where(MatchRow.game_id == game_id)
+    if ruleset is not None:
+        query = query.where(MatchRow.ruleset == ruleset)
+    if status is not None:
+        query = query.where(MatchRow.status == status)
+    if entrant is not None:
+        seated = select(SeatRow.match_id).where(SeatRow.entrant == entrant)
+        query = query.where(col(MatchRow.id).in_(seated))
+    return query
+
+
+def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResult]]:
+    if not match_ids:
+        return {}
+    query = (
+        select(SeatRow, BotVersionRow)
+        .join(BotVersionRow, col(BotVersionRow.id) == col(SeatRow.bot_version_id))
+        .where(col(SeatRow.match_id).in_(match_ids)).order_by(SeatRow.match_id, SeatRow.seat)
+    )
+    seats: dict[int, list[SeatResult]] = defaultdict(list)
+    for seat, version in session.exec(query):
+        seats[seat.match_id].append(SeatResult(
+            seat.seat, seat.entrant, version.spec, version.kind, version.version,
+            seat.score, seat.rank, seat.termination, seat.reason,
+        ))
+    return seats
+
+
+def _match_summary(row: MatchRow, seats: list[SeatResult]) -> MatchSummary:
+    assert row.id is not None
+    return MatchSummary(
+        row.id, row.key, row.tournament_id, row.match_index, row.game_id, row.ruleset, row.status,
+        row.aborted_reason, row.seed, row.chance_seed, row.decisions, row.duration_ms, row.finished_at, seats,
+    )
+
+
+def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int]:
+    if not ids:
+        return {}
+    query = (
+        select(MatchRow.tournament_id, MatchRow.status, func.count(col(MatchRow.id)))
+        .where(col(MatchRow.tournament_id).in_(ids)).group_by(MatchRow.tournament_id, MatchRow.status)
+    )
+    return {(tid, status): n for tid, status, n in session.exec(query)}
+
+
+def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:
+    assert row.id is not None
+    finished, aborted = counts.get((row.id, "finished"), 0), counts.get((row.id, "aborted"), 0)
+    return TournamentInfo(
+        row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
+        row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at,
+    )
+
+
+def _group_rated(rows: Any) -> list[RatedMatch]:
+    matches: list[RatedMatch] = []
+    current: list[Any] = []
+    for row in rows:
+        if current and row[0] != current[0][0]:
+            matches.append(_rated(current))
+            current = []
+        current.append(row)
+    if current:
+        matches.append(_rated(current))
+    return matches
+
+
+def _rated(rows: list[Any]) -> RatedMatch:
+    match_id, tournament_id, match_index = rows[0][0], rows[0][1], rows[0][2]
+    return RatedMatch(
+        match_id, (tournament_id, match_index),
+        tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[5] != "normal" for r in rows),
+    )

@@ -1,0 +1,140 @@
+"""Plain values that go into and come out of the store (no ORM objects escape arena/store)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A registered external bot (its token is never stored, only a hash of it)."""
+
+    id: int
+    name: str
+    command: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match, as stored."""
+
+    seat: int
+    entrant: str
+    spec: str
+    kind: str = "builtin"  # or "connected"
+    version: str = "builtin"
+    score: float | None = None
+    rank: int | None = None
+    termination: str = "normal"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A played match, ready to be written once: its place in the schedule and its record."""
+
+    tournament_id: int
+    match_index: int
+    round: int
+    table_no: int
+    rotation: int
+    game_id: str
+    ruleset: str
+    seed: int
+    chance_seed: int
+    seats: list[SeatResult]
+    record: dict[str, Any]
+    aborted_reason: str | None = None
+    decisions: int = 0
+    duration_ms: float = 0.0
+    attempts: int = 1
+
+    @property
+    def key(self) -> str:
+        return match_key(self.tournament_id, self.match_index)
+
+
+def match_key(tournament_id: int, match_index: int) -> str:
+    return f"t{tournament_id}:m{match_index}"
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    id: int
+    name: str
+    game_id: str
+    ruleset: str
+    kind: str
+    config: dict[str, Any]
+    status: str
+    total_matches: int
+    done_matches: int
+    aborted_matches: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """What rating needs of a stored match: its order and each seat's entrant, rank and fault."""
+
+    match_id: int
+    order: tuple[int, int]  # (tournament id, match index): the rating order
+    entrants: tuple[str, ...]
+    ranks: tuple[int, ...]
+    faults: tuple[bool, ...]
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    entrant: str
+    elo: float
+    error: float
+    games: int
+    wins: float
+    faults: int
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    place: int
+    entrant: str
+    game_id: str
+    ruleset: str
+    elo: float
+    error: float
+    games: int
+    wins: float
+    faults: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    position: int
+    match_id: int
+    elo: float
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    id: int
+    key: str
+    tournament_id: int
+    match_index: int
+    game_id: str
+    ruleset: str
+    status: str
+    aborted_reason: str | None
+    seed: int
+    chance_seed: int
+    decisions: int
+    duration_ms: float
+    finished_at: datetime
+    seats: list[SeatResult] = field(default_factory=list)

@@ -1,0 +1,125 @@
+"""The SQLModel tables. Only arena/store uses them; callers get plain dataclasses back.
+
+Seeds are 63-bit numbers, so every seed column is a BIGINT (PostgreSQL's INTEGER is 32 bits).
+A match is unique by (tournament, match index) and by its text `key`: writing a result twice is
+refused by the database itself, not only by a check in Python.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class BotRow(SQLModel, table=True):
+    """A registered external bot: it connects with a token, of which only a hash is kept."""
+
+    __tablename__ = "bot"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    token_hash: str = Field(index=True)
+    command: str | None = None
+    created_at: datetime = Field(default_factory=now)
+
+
+class BotVersionRow(SQLModel, table=True):
+    """One version of an entrant as it played: built-in spec or connected bot, with a version tag."""
+
+    __tablename__ = "bot_version"
+    __table_args__ = (UniqueConstraint("name", "spec", "version"),)
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True)  # the entrant name that is rated, e.g. "random#2"
+    spec: str  # what plays: a built-in bot spec or a registered bot's name
+    kind: str  # "builtin" or "connected"
+    version: str
+    created_at: datetime = Field(default_factory=now)
+
+
+class TournamentRow(SQLModel, table=True):
+    __tablename__ = "tournament"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = ""
+    game_id: str = Field(index=True)
+    ruleset: str = Field(index=True)
+    kind: str
+    config: str = Field(sa_column=Column(Text, nullable=False))  # TournamentConfig as JSON
+    status: str = Field(index=True)  # running, interrupted, finished
+    total_matches: int
+    created_at: datetime = Field(default_factory=now)
+    updated_at: datetime = Field(default_factory=now)
+    finished_at: datetime | None = None
+
+
+class MatchRow(SQLModel, table=True):
+    __tablename__ = "match"
+    __table_args__ = (
+        UniqueConstraint("tournament_id", "match_index"),
+        Index("ix_match_ruleset_order", "ruleset", "tournament_id", "match_index"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True)  # "t<tournament>:m<index>"
+    tournament_id: int = Field(foreign_key="tournament.id", index=True)
+    match_index: int
+    round: int
+    table_no: int
+    rotation: int
+    game_id: str = Field(index=True)
+    ruleset: str
+    num_players: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    chance_seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    status: str = Field(index=True)  # finished or aborted (aborted matches are not rated)
+    aborted_reason: str | None = None
+    decisions: int = 0
+    duration_ms: float = 0.0
+    attempts: int = 1  # how many times it was started (more than 1 when a worker died)
+    record: str = Field(sa_column=Column(Text, nullable=False))  # MatchRecord as JSON
+    finished_at: datetime = Field(default_factory=now, index=True)
+
+
+class SeatRow(SQLModel, table=True):
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    seat: int
+    entrant: str = Field(index=True)
+    bot_version_id: int = Field(foreign_key="bot_version.id")
+    score: float | None = None
+    rank: int | None = None
+    termination: str = "normal"
+    reason: str = ""
+
+
+class RatingRow(SQLModel, table=True):
+    """The current rating of an entrant under one ruleset (rebuilt by every rerate)."""
+
+    __tablename__ = "rating"
+    ruleset: str = Field(primary_key=True)
+    entrant: str = Field(primary_key=True)
+    game_id: str = Field(index=True)
+    elo: float
+    error: float  # half-width of the 95 % interval, in Elo points
+    games: int
+    wins: float  # first places; a shared first place counts as 1/(number sharing it)
+    faults: int
+    updated_at: datetime = Field(default_factory=now)
+
+
+class RatingHistoryRow(SQLModel, table=True):
+    """An entrant's rating after each of its rated matches, in rating order."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),)
+    id: int | None = Field(default=None, primary_key=True)
+    ruleset: str
+    entrant: str
+    position: int  # the match's place in rating order (0, 1, 2, ... over the ruleset)
+    match_id: int = Field(foreign_key="match.id")
+    elo: float
