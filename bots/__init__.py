@@ -14,6 +14,7 @@ from engine.core import Game
 
 BUILTIN_BOTS: dict[str, str] = {
     "random": "bots.random_bot:RandomBot",
+    "heuristic": "bots.heuristic:HeuristicBot",
     "ismcts": "bots.ismcts:IsmctsBot",
 }
 

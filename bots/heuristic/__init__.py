@@ -1,0 +1,42 @@
+"""The `heuristic` built-in bot: one hand-written rule-based player per game, chosen by game id.
+
+Each game's heuristic lives in its own module here (`bots/heuristic/<game>.py`), decides from the
+observation alone (the fields and action ids documented in the engine module's docstring), and
+explains its rules in its docstring. `heuristic` is the middle rung of the ladder
+random < heuristic < ismcts (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Any
+
+from bots.base import Bot
+from engine.core import Game
+
+HEURISTICS: dict[str, str] = {
+    "lost_cities_rivals": "bots.heuristic.lost_cities_rivals:RivalsHeuristic",
+}
+
+
+def heuristic_class(game_id: str) -> type[Bot]:
+    """The heuristic Bot class of a game; ValueError naming the games that have one."""
+    if game_id not in HEURISTICS:
+        have = ", ".join(sorted(HEURISTICS)) or "none"
+        raise ValueError(f"no heuristic bot for game {game_id!r}; games with one: {have}")
+    module_name, class_name = HEURISTICS[game_id].split(":")
+    return getattr(importlib.import_module(module_name), class_name)  # type: ignore[no-any-return]
+
+
+class HeuristicBot(Bot):
+    """Plays the game's own heuristic (by `game.info.id`); takes no parameters."""
+
+    name = "heuristic"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random, **params: Any) -> None:
+        super().__init__(game, seat, rng, **params)
+        self.player = heuristic_class(game.info.id)(game, seat, rng)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        return self.player.act(observation, legal_actions)
