@@ -1,0 +1,111 @@
+"""A scripted bot for the gateway tests: plays randomly, then misbehaves in one chosen way.
+
+    python tests/arena/bots/fault_bot.py --mode MODE [--after N] [--record FILE] [--sleep S]
+
+It speaks the protocol with raw bytes (not the SDK), so it can also send what no SDK would:
+undecodable bytes, messages of an unknown type, Actions without an action id. Modes, applied from
+the N-th decision request on (0-based; earlier ones get a random legal answer):
+  ok          answer every request with a random legal action
+  slow        answer after sleeping --sleep seconds
+  silent      never answer
+  illegal     answer an id that is not legal
+  garbage     send bytes that do not parse as a BotMessage
+  unknown     send a BotMessage with only an unknown field
+  noaction    send an Action without action_id
+  disconnect  close the stream and exit with status 0
+  crash       exit with status 3 at once, after a line on stderr
+  noconnect   never dial in (sleeps); for launched-bot tests
+  steal       besides answering its own requests, answer request ids 1..200 (other bots')
+--record FILE appends every DecisionRequest received, as JSON lines (the wire-level record).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import sys
+import threading
+import time
+
+import grpc
+
+from arena.v1 import bot_pb2 as pb
+
+GARBAGE = b"\xff\xfe garbage that is not protobuf \x00\x01"
+UNKNOWN = b"\xf8\x07\x01"  # field 127, varint 1: parses, but sets no known field
+
+
+def main() -> None:
+    args = parse_args()
+    if args.mode == "noconnect":
+        time.sleep(60)
+        return
+    outbox: queue.Queue[bytes | None] = queue.Queue()
+    channel = grpc.insecure_channel(args.address)
+    play = channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None,
+                                 response_deserializer=pb.ArenaMessage.FromString)
+    responses = play(iter(outbox.get, None), metadata=(("authorization", f"Bearer {args.token}"),))
+    rng = random.Random(args.seed)
+    decisions = 0
+    for message in responses:
+        if message.WhichOneof("kind") != "decision":
+            continue
+        request = message.decision
+        if args.record:
+            with open(args.record, "a") as file:
+                file.write(json.dumps({"match_id": request.match_id, "seat": request.seat, "step": request.step,
+                                       "observation_json": request.observation_json,
+                                       "legal": [a.id for a in request.legal_actions]}) + "\n")
+        mode = args.mode if decisions >= args.after else "ok"
+        decisions += 1
+        misbehave(mode, request, outbox, rng, args)
+
+
+def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: random.Random, args: argparse.Namespace) -> None:
+    legal = [a.id for a in request.legal_actions]
+    answer = lambda action_id: outbox.put(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=action_id)).SerializeToString())  # noqa: E731
+    if mode == "ok":
+        answer(rng.choice(legal))
+    elif mode == "slow":
+        threading.Timer(args.sleep, answer, (rng.choice(legal),)).start()
+    elif mode == "illegal":
+        answer(max(legal) + 1000)
+    elif mode == "garbage":
+        outbox.put(GARBAGE)
+    elif mode == "unknown":
+        outbox.put(UNKNOWN)
+    elif mode == "noaction":
+        outbox.put(pb.BotMessage(action=pb.Action(request_id=request.request_id)).SerializeToString())
+    elif mode == "disconnect":
+        outbox.put(None)
+        time.sleep(0.2)
+        os._exit(0)
+    elif mode == "crash":
+        print("fault bot: crashing on purpose", file=sys.stderr, flush=True)
+        os._exit(3)
+    elif mode == "steal":
+        for request_id in range(1, 201):
+            if request_id != request.request_id:
+                outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=0)).SerializeToString())
+        answer(rng.choice(legal))
+    elif mode != "silent":
+        raise SystemExit(f"unknown mode {mode!r}")
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mode", default="ok")
+    parser.add_argument("--after", type=int, default=0)
+    parser.add_argument("--sleep", type=float, default=1.0)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--record")
+    parser.add_argument("--address", default=os.environ.get("ARENA_ADDRESS"))
+    parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN"))
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""Misbehaving bots, scripted (tests/arena/bots/fault_bot.py), through a real gateway.
+
+Each fault ends as the documented termination (docs/protocol.md, "Faults"), the match finishes,
+the other seats' results stand, and nothing hangs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from arena.clock import TimeControl
+from arena.gateway.client import GatewayClient
+from arena.gateway.server import GatewayThread
+from arena.match import MatchRecord, Termination, run_match
+from arena.store import Store
+from engine import registry
+from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.gateway_fixtures import FAULT_BOT, BotProcesses, wait_connected
+
+FAST = TimeControl(decision_ms=300, bank_ms=0, grace_ms=100)
+LONG_GAMES = [g for g in registry.game_ids() if registry.info(g).max_decisions > 3]
+needs_long_game = pytest.mark.skipif(not LONG_GAMES, reason="no registered game with several decisions yet")
+
+
+def connect_fault_bot(gateway: GatewayThread, store: Store, bots: BotProcesses, name: str, *args: str) -> None:
+    token = store.register_bot(name)
+    process = bots.python(FAULT_BOT, *args, "--address", gateway.address, "--token", token)
+    wait_connected(gateway, name, process=process)
+
+
+def check_forfeit(record: MatchRecord, seat: int, termination: Termination, words: str) -> None:
+    """Seat `seat` forfeited with `termination`; every other seat finished normally, ranks stand."""
+    outcome = record.seats[seat]
+    assert outcome.termination is termination, outcome
+    assert words in outcome.reason, outcome.reason
+    final = record.replay()
+    assert record.returns == final.returns()
+    assert record.ranks is not None and record.ranks[seat] == max(record.ranks)
+    others = [s for s in range(record.num_players) if s != seat]
+    for a in others:
+        assert record.seats[a].termination is Termination.NORMAL
+        for b in others:  # the other seats keep the engine's order among themselves
+            assert (final.ranks()[a] < final.ranks()[b]) == (record.ranks[a] < record.ranks[b])
+
+
+@pytest.mark.parametrize(
+    ("mode", "termination", "words"),
+    [
+        ("slow", Termination.TIMEOUT, "no answer within 400 ms"),
+        ("silent", Termination.TIMEOUT, "no answer within 400 ms"),
+        ("illegal", Termination.ILLEGAL_ACTION, "not among the 2 legal actions"),
+        ("garbage", Termination.PROTOCOL_ERROR, "do not parse as arena.v1.BotMessage"),
+        ("unknown", Termination.PROTOCOL_ERROR, "none of its known fields set"),
+        ("noaction", Termination.PROTOCOL_ERROR, "has no action_id"),
+        ("disconnect", Termination.DISCONNECT, "disconnected"),
+    ],
+)
+def test_a_faulty_decision_forfeits_at_the_strike_limit(
+    mode: str, termination: Termination, words: str, gateway: GatewayThread, client: GatewayClient,
+    store: Store, bots: BotProcesses,
+) -> None:
+    connect_fault_bot(gateway, store, bots, "faulty", "--mode", mode, "--sleep", "2")
+    started = time.monotonic()
+    record = run_match("toy", ["random", "faulty", "random"], 2, gateway=client, time_control=FAST, max_strikes=1)
+    assert time.monotonic() - started < 5, "a fault never holds a match up for long"
+    check_forfeit(record, 1, termination, words)
+    assert record.seats[1].faults[0]["fault"] == termination.value
+
+
+def test_below_the_strike_limit_a_fault_is_recorded_and_replaced(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses
+) -> None:
+    connect_fault_bot(gateway, store, bots, "once", "--mode", "illegal")
+    record = run_match("toy", ["once", "random"], 4, gateway=client, max_strikes=3)
+    assert record.seats[0].termination is Termination.NORMAL
+    assert [f["fault"] for f in record.seats[0].faults] == ["illegal_action"]
+    assert record.ranks == record.replay().ranks(), "no forfeit: the engine's ranks stand"
+
+
+@needs_long_game
+def test_strikes_add_up_to_a_forfeit_mid_match(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                                bots: BotProcesses) -> None:
+    game_id = LONG_GAMES[0]
+    connect_fault_bot(gateway, store, bots, "illegal", "--mode", "illegal", "--after", "1")
+    players = registry.info(game_id).min_players
+    record = run_match(game_id, ["illegal", *["random"] * (players - 1)], 8, gateway=client, max_strikes=2)
+    check_forfeit(record, 0, Termination.ILLEGAL_ACTION, "2 faulty decisions (max 2)")
+    assert len(record.seats[0].faults) == 2
+    later = [step for step in record.steps if step.actions and 0 in step.actions][3:]
+    assert later, "the random bot played the forfeited seat to the end"
+
+
+@needs_long_game
+def test_disconnect_mid_match_forfeits(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                       bots: BotProcesses) -> None:
+    game_id = LONG_GAMES[0]
+    connect_fault_bot(gateway, store, bots, "leaver", "--mode", "disconnect", "--after", "2")
+    players = registry.info(game_id).min_players
+    record = run_match(game_id, ["random"] * (players - 1) + ["leaver"], 9, gateway=client)
+    check_forfeit(record, players - 1, Termination.DISCONNECT, "disconnected")
+
+
+def test_the_time_bank_absorbs_slow_decisions(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                              bots: BotProcesses) -> None:
+    connect_fault_bot(gateway, store, bots, "thinker", "--mode", "slow", "--sleep", "0.3")
+    control = TimeControl(decision_ms=100, bank_ms=2000, grace_ms=100)
+    record = run_match("toy", ["thinker", "random"], 1, gateway=client, time_control=control, max_strikes=1)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
+    elapsed = [step.elapsed_ms[0] for step in record.steps if step.elapsed_ms]
+    assert elapsed and 300 <= elapsed[0] < 1000, "the arena measured the bot's time"
+
+
+def test_a_bot_cannot_answer_for_another_bots_seat(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                                   bots: BotProcesses) -> None:
+    connect_fault_bot(gateway, store, bots, "quiet", "--mode", "silent")
+    connect_fault_bot(gateway, store, bots, "thief", "--mode", "steal")
+    record = run_match("toy", ["quiet", "thief"], 3, gateway=client, time_control=FAST, max_strikes=1)
+    check_forfeit(record, 0, Termination.TIMEOUT, "no answer within")
+    assert record.seats[1].termination is Termination.NORMAL and not record.seats[1].faults
+
+
+def launched_command(*args: str) -> str:
+    return " ".join([sys.executable, str(FAULT_BOT), *args])
+
+
+def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayClient, store: Store) -> None:
+    store.register_bot("crasher", command=launched_command("--mode", "crash"))
+    record = run_match("toy", ["random", "crasher"], 5, gateway=client)
+    check_forfeit(record, 1, Termination.CRASH, "exited with status 3")
+    assert "crashing on purpose" in record.seats[1].reason
+
+
+def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, client: GatewayClient,
+                                                    store: Store) -> None:
+    store.register_bot("sleeper", command=launched_command("--mode", "noconnect"))
+    started = time.monotonic()
+    record = run_match("toy", ["sleeper", "random", "random"], 5, gateway=client, connect_timeout_ms=800)
+    assert time.monotonic() - started < 5
+    check_forfeit(record, 0, Termination.CRASH, "did not connect within 0.8 s")
+    assert not gateway.gateway.launcher.running("sleeper"), "the process was stopped"
+
+
+def test_a_launched_bot_plays_and_is_stopped_after(gateway: GatewayThread, client: GatewayClient,
+                                                   store: Store) -> None:
+    store.register_bot("launched", command=launched_command("--mode", "ok"))
+    record = run_match("toy", ["launched", "random"], 6, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
+    deadline = time.monotonic() + 5
+    while gateway.gateway.launcher.running("launched") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not gateway.gateway.launcher.running("launched"), "stopped once no match needs it"
+
+
+def test_an_unregistered_or_absent_bot_forfeits_before_the_first_move(client: GatewayClient, store: Store) -> None:
+    store.register_bot("absent")
+    record = run_match("toy", ["absent", "ghost", "random"], 5, gateway=client, connect_timeout_ms=200)
+    assert record.seats[0].termination is Termination.DISCONNECT and "not connected" in record.seats[0].reason
+    assert record.seats[1].termination is Termination.DISCONNECT and "no registered bot" in record.seats[1].reason
+    assert record.ranks is not None and record.ranks[2] == 1
