@@ -1,0 +1,125 @@
+"""The gateway on a real socket: authentication, one connection per token, health, reflection."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
+
+from arena.gateway.client import GatewayClient, GatewayError
+from arena.gateway.server import GatewayThread
+from arena.match import Termination, run_match
+from arena.store import Store
+from arena.v1 import bot_pb2 as pb
+from tests.arena.gateway_fixtures import *  # noqa: F403
+
+
+class RawBot:
+    """A bot stream driven by the test itself: send bytes, read ArenaMessages."""
+
+    def __init__(self, address: str, token: str | None) -> None:
+        self.channel = grpc.insecure_channel(address)
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()
+        play = self.channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None,
+                                          response_deserializer=pb.ArenaMessage.FromString)
+        metadata = (("authorization", f"Bearer {token}"),) if token is not None else ()
+        self.responses: Iterator[pb.ArenaMessage] = play(iter(self.outbox.get, None), metadata=metadata)
+
+    def next(self) -> pb.ArenaMessage:
+        return next(self.responses)
+
+    def answer(self, request_id: int, action_id: int) -> None:
+        self.outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=action_id)).SerializeToString())
+
+    def close(self) -> None:
+        self.outbox.put(None)
+        self.channel.close()
+
+
+@pytest.mark.parametrize(
+    ("token", "words"),
+    [(None, "missing bot token: send the call metadata 'authorization: Bearer <token>'"),
+     ("arena_not-a-real-token", "unknown bot token: no registered bot has this token")],
+)
+def test_a_missing_or_wrong_token_is_unauthenticated(gateway: GatewayThread, token: str | None, words: str) -> None:
+    bot = RawBot(gateway.address, token)
+    with pytest.raises(grpc.RpcError) as caught:
+        bot.next()
+    assert caught.value.code() is grpc.StatusCode.UNAUTHENTICATED
+    assert words in caught.value.details()
+    bot.close()
+
+
+def test_a_second_connection_with_the_same_token_is_refused(gateway: GatewayThread, client: GatewayClient,
+                                                            store: Store) -> None:
+    token = store.register_bot("twice")
+    first = RawBot(gateway.address, token)
+    welcome = first.next().welcome
+    assert welcome.bot_name == "twice" and welcome.protocol == "arena.v1"
+    second = RawBot(gateway.address, token)
+    with pytest.raises(grpc.RpcError) as caught:
+        second.next()
+    assert caught.value.code() is grpc.StatusCode.ALREADY_EXISTS
+    assert "already connected" in caught.value.details()
+    answers = _answer_first_legal(first)
+    record = run_match("toy", ["twice", "random"], 1, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL, "the first connection still plays"
+    assert answers.get(timeout=5) == "answered"
+    first.close()
+    second.close()
+
+
+def _answer_first_legal(bot: RawBot) -> queue.Queue[str]:
+    import threading
+
+    done: queue.Queue[str] = queue.Queue()
+
+    def loop() -> None:
+        for message in bot.responses:
+            if message.HasField("decision"):
+                bot.answer(message.decision.request_id, message.decision.legal_actions[0].id)
+                done.put("answered")
+                return
+
+    threading.Thread(target=loop, daemon=True).start()
+    return done
+
+
+def test_a_late_or_unknown_answer_gets_a_notice(gateway: GatewayThread, store: Store) -> None:
+    bot = RawBot(gateway.address, store.register_bot("confused"))
+    bot.next()
+    bot.answer(987654, 0)
+    notice = bot.next().notice
+    assert "no decision is waiting for request_id 987654" in notice.message
+    assert notice.request_id == 987654
+    bot.close()
+
+
+def test_health_and_reflection_answer_ordinary_grpc_tools(gateway: GatewayThread) -> None:
+    with grpc.insecure_channel(gateway.address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        for service in ("", "arena.v1.BotGateway", "arena.v1.MatchHost"):
+            reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=5)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        services = set(ProtoReflectionDescriptorDatabase(channel).get_services())
+    assert {"arena.v1.BotGateway", "arena.v1.MatchHost", "grpc.health.v1.Health"} <= services
+
+
+def test_the_match_host_needs_the_host_key(gateway: GatewayThread) -> None:
+    with GatewayClient(gateway.address, key="wrong") as intruder:
+        with pytest.raises(GatewayError, match="UNAUTHENTICATED: MatchHost calls need the arena host key"):
+            intruder.decide("anybot", pb.DecisionRequest(), 100)
+
+
+def test_an_unreachable_gateway_aborts_the_match_unrated(toy_registered: None) -> None:
+    from arena.match import MatchAborted
+
+    with GatewayClient("127.0.0.1:9", key="k") as nowhere, pytest.raises(MatchAborted) as caught:
+        run_match("toy", ["somebot", "random"], 1, gateway=nowhere)
+    record = caught.value.record
+    assert record.aborted and "UNAVAILABLE" in record.aborted
+    assert record.ranks is None and all(s.termination is Termination.ABORTED for s in record.seats)

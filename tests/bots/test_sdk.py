@@ -1,0 +1,83 @@
+"""The Python SDK against a real gateway: function bots, a rejected token, reconnecting with backoff."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from arena.gateway.client import GatewayClient
+from arena.gateway.server import GatewayThread
+from arena.match import Termination, run_match
+from arena.store import Store
+from bots.sdk import Bot, Decision, TokenRejected, run
+from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.gateway_fixtures import HOST_KEY, SDK_BOT, BotProcesses, wait_connected
+
+
+def test_a_function_bot_plays_and_run_returns_after_max_matches(gateway: GatewayThread, client: GatewayClient,
+                                                                store: Store) -> None:
+    token = store.register_bot("fn")
+    seen: list[list[int]] = []
+
+    def act(observation: dict, legal_actions: list[int]) -> int:
+        seen.append(legal_actions)
+        return legal_actions[-1]
+
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(run(gateway.address, token, act, max_matches=1)))
+    thread.start()
+    wait_connected(gateway, "fn")
+    record = run_match("toy", ["random", "fn"], 2, gateway=client)
+    thread.join(10)
+    assert result == [1] and seen == [[0, 1]]
+    assert [s.actions[1] for s in record.steps if s.actions] == [1], "the bot's own choice was played"
+
+
+def test_a_bot_subclass_sees_labels_and_its_clock(gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
+    token = store.register_bot("labels")
+    decisions: list[Decision] = []
+
+    class Recorder(Bot):
+        def decide(self, decision: Decision) -> int:
+            decisions.append(decision)
+            return decision.legal_actions[0]
+
+    thread = threading.Thread(target=run, args=(gateway.address, token, Recorder()), kwargs={"max_matches": 1})
+    thread.start()
+    wait_connected(gateway, "labels")
+    run_match("toy", ["labels", "random"], 2, gateway=client)
+    thread.join(10)
+    (decision,) = decisions
+    assert decision.labels == {0: "fold", 1: "show"} and decision.game_id == "toy" and decision.seat == 0
+    assert decision.time_left_ms == 11_000 and decision.observation["seat"] == 0
+
+
+def test_a_rejected_token_stops_the_bot_with_a_clear_error(gateway: GatewayThread) -> None:
+    with pytest.raises(TokenRejected, match="unknown bot token"):
+        run(gateway.address, "arena_wrong", lambda observation, legal: legal[0])
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_the_bot_reconnects_after_the_gateway_restarts(store: Store, bots: BotProcesses, toy_registered: None,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_HOST_KEY", HOST_KEY)
+    port = free_port()
+    token = store.register_bot("phoenix")
+    with GatewayThread(store, port=port, host_key=HOST_KEY) as first:
+        process = bots.python(SDK_BOT, "--address", first.address, "--token", token)
+        wait_connected(first, "phoenix", process=process)
+    time.sleep(0.5)  # the bot notices, backs off and keeps dialling a closed port
+    with GatewayThread(store, port=port, host_key=HOST_KEY) as second:
+        wait_connected(second, "phoenix", timeout_s=10, process=process)
+        with GatewayClient(second.address, key=HOST_KEY) as client:
+            record = run_match("toy", ["phoenix", "random"], 3, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
