@@ -16,3 +16,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# The Node.js example bot's packages (@grpc/grpc-js, @grpc/proto-loader), from the npm registry,
+# exactly as pinned in its package-lock.json; again only when the lock file changed.
+node_bot=bots/examples/node
+if [ ! -f "$node_bot/node_modules/.package-lock.json" ] || [ "$node_bot/package-lock.json" -nt "$node_bot/node_modules/.package-lock.json" ]; then
+  echo "installing the Node example bot's packages (npm ci)"
+  (cd "$node_bot" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -18,7 +18,7 @@ from arena.store import Store
 from engine import registry
 from engine.core import NodeKind, replay
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import FAULT_BOT, SDK_BOT, BotProcesses, all_games, wait_connected
+from tests.arena.gateway_fixtures import FAULT_BOT, ROOT, SDK_BOT, BotProcesses, all_games, wait_connected
 
 
 def seats_for(game_id: str, bot_name: str) -> list[str]:
@@ -78,3 +78,21 @@ def test_replaying_a_record_reproduces_the_final_state(game_id: str, toy_registe
     assert final.returns() == record.returns and final.ranks() == record.ranks
     moves = lambda r: [(s.chance, s.actions) for s in r.steps]  # noqa: E731
     assert moves(run_match(game_id, ["random"] * players, 3)) == moves(record), "the same seed, the same moves"
+
+
+NODE_BOT = ROOT / "bots" / "examples" / "node"
+
+
+def test_node_bot_plays_every_game(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                   bots: BotProcesses) -> None:
+    assert (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir(), (
+        "the Node example's packages are missing: run `npm ci` in bots/examples/node (scripts/test.sh does)"
+    )
+    token = store.register_bot("nodebot")
+    process = bots.start(["node", str(NODE_BOT / "bot.js"), "--address", gateway.address, "--token", token])
+    wait_connected(gateway, "nodebot", process=process)
+    for game_id in all_games():
+        players = registry.info(game_id).max_players
+        record = run_match(game_id, ["nodebot", *["random"] * (players - 1)], 21, gateway=client)
+        check_finished(record)
+        assert any(step.actions and 0 in step.actions for step in record.steps), "the bot made decisions"
