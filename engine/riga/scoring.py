@@ -4,13 +4,15 @@ Pure functions on plain data (a tableau is a tuple of built card ids; `used` is 
 spent credits by CREDIT_INDEX; a goods hand is a 4-tuple of counts), so the worked examples
 of rules/riga.md §6 can test them directly as well as through the state machine.
 
-Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE, GRAIN), then the four credit
+The hot helpers are memoised with lru_cache on their (tuple) arguments: pure functions, so the
+cache never changes a result. Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE, GRAIN), then the four credit
 cards in CREDIT_CARDS order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.riga import tables as t
 
@@ -44,11 +46,13 @@ def has_exchange(tableau: Sequence[int]) -> bool:
     return any(CARDS[c].benefit == t.EXCHANGE for c in tableau)
 
 
+@lru_cache(maxsize=1 << 14)
 def hand_limit(tableau: Sequence[int]) -> int:
     """Winter hand limit: 8 + 3 per Warehouse (§2.5)."""
     return t.HAND_LIMIT_BASE + benefit_total(tableau, t.HAND_LIMIT)
 
 
+@lru_cache(maxsize=1 << 14)
 def extra_draws(tableau: Sequence[int]) -> int:
     """Hidden goods drawn after taking a row (sum of EXTRA_DRAW benefits)."""
     return benefit_total(tableau, t.EXTRA_DRAW)
@@ -64,6 +68,7 @@ def good_value(tableau: Sequence[int], good: int, city: int) -> int:
     return value + benefit_total(tableau, t.FACTOR, good)
 
 
+@lru_cache(maxsize=1 << 16)
 def build_cost(tableau: Sequence[int], card: int) -> int:
     """§3.2: printed cost minus this city's DISCOUNT buildings (never for brown cards)."""
     city = CARDS[card].city
@@ -78,18 +83,18 @@ def unused_credits(tableau: Sequence[int], used: int) -> list[int]:
     return [t.CREDIT_INDEX[c] for c in tableau if c in t.CREDIT_INDEX and not used >> t.CREDIT_INDEX[c] & 1]
 
 
-def item_values(tableau: Sequence[int], city: int) -> tuple[int, ...]:
+@lru_cache(maxsize=1 << 16)
+def item_values(tableau: tuple[int, ...], city: int) -> tuple[int, ...]:
     """Value of each payment item for a `city` building: 4 goods, then the 4 credit cards."""
     goods = tuple(good_value(tableau, g, city) for g in t.GOODS)
     return goods + tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
 
 
-def available_items(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int) -> tuple[int, ...]:
     """How many of each payment item the player could offer (credits: 0 or 1)."""
-    avail = list(hand_goods) + [0] * 4
-    for index in unused_credits(tableau, used):
-        avail[4 + index] = 1
-    return avail
+    credits = unused_credits(tableau, used)
+    return tuple(hand_goods) + tuple(int(i in credits) for i in range(4))
 
 
 # -- legal payments (§3.3) ------------------------------------------------------------------
@@ -100,7 +105,8 @@ def can_pay(values: Sequence[int], avail: Sequence[int], cost: int) -> bool:
     return sum(v * a for v, a in zip(values, avail) if v > 0) >= cost
 
 
-def can_extend(values: Sequence[int], avail: Sequence[int], paid: Sequence[int], cost: int) -> bool:
+@lru_cache(maxsize=1 << 16)
+def can_extend(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> bool:
     """Is the multiset `paid` contained in some legal (sufficient and minimal) payment?
 
     `avail` counts what is left to offer beyond `paid`. A payment is minimal when removing its

@@ -43,6 +43,16 @@ FIELDS = (
 )  # fmt: skip
 
 
+def _make_copier():  # unrolled field copy: the hottest path of every apply
+    body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS)
+    namespace: dict[str, Any] = {}
+    exec(f"def _copy_fields(old, new):\n{body}    return new\n", namespace)
+    return namespace["_copy_fields"]
+
+
+_copy_fields = _make_copier()
+
+
 def _put(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
 
@@ -80,10 +90,7 @@ class RigaState(State):
         return s
 
     def _copy(self) -> RigaState:
-        new = object.__new__(RigaState)
-        for name in FIELDS:
-            setattr(new, name, getattr(self, name))
-        return new
+        return _copy_fields(self, object.__new__(RigaState))
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in FIELDS)
@@ -200,10 +207,10 @@ class RigaState(State):
         if self.builds >= t.MAX_BUILDS_PER_TURN:
             return [a.END_TURN]
         tableau = self.tableau[seat]
+        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
         found = []
         for card in self.hbuild[seat] + self.rsupply[seat]:
             values = sc.item_values(tableau, t.CARDS[card].city)
-            avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
             if sc.can_pay(values, avail, sc.build_cost(tableau, card)):
                 found.append(a.START_BUILD + card)
         return sorted(found) + [a.END_TURN]
@@ -218,7 +225,7 @@ class RigaState(State):
         for item in range(sc.NUM_ITEMS):
             if avail[item] > paid[item] and values[item] > 0:
                 more = _add(paid, item, 1)
-                rest = [x - p for x, p in zip(avail, more)]
+                rest = tuple(x - p for x, p in zip(avail, more))
                 if sc.can_extend(values, rest, more, cost):
                     legal.append(a.PAY_GOOD + item)  # PAY_CREDIT follows PAY_GOOD directly
         return legal
