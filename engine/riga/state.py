@@ -16,6 +16,7 @@ from engine.core import NodeKind, State
 from engine.riga import actions as a
 from engine.riga import scoring as sc
 from engine.riga import tables as t
+from engine.riga.hidden import redraw_buildings, redraw_goods
 from engine.riga.observe import observation
 
 # phases: what happens at this node
@@ -521,46 +522,7 @@ class RigaState(State):
             return self
         hidden = [p for p in range(self.num_players) if p not in known_to]
         s = self._copy()
-        s._redraw_goods(hidden, rng)
-        s._redraw_buildings(hidden, rng)
-        return s
-
-    def _redraw_goods(self, hidden: list[int], rng: random.Random) -> None:
-        pool = [g for g, n in enumerate(self.gdeck) for _ in range(n)]
-        for p in hidden:
-            pool += [g for g in range(4) for _ in range(self.hgoods[p][g] - self.kgoods[p][g])]
-        rng.shuffle(pool)
-        for p in hidden:
-            secret = sum(self.hgoods[p]) - sum(self.kgoods[p])
-            hand = list(self.kgoods[p])
-            for g in pool[:secret]:
-                hand[g] += 1
-            pool = pool[secret:]
-            self.hgoods = _put(self.hgoods, p, tuple(hand))
-        self.gdeck = tuple(pool.count(g) for g in range(4))
-
-    def _redraw_buildings(self, hidden: list[int], rng: random.Random) -> None:
+        redraw_goods(s, hidden, rng)
         chooser = self.queue[0] if self.phase in (SETUP_BUILDINGS, KEEP) else -1
-        pool = list(self.bpool)
-        for p in hidden:
-            pool += self.sbuild[p]
-        pool += [c for c, owner in self.bbottom if owner in hidden]
-        if chooser in hidden:
-            pool += self.choice
-        rng.shuffle(pool)
-        for p in hidden:
-            k = len(self.sbuild[p])
-            secret, pool = tuple(sorted(pool[:k])), pool[k:]
-            public = tuple(c for c in self.hbuild[p] if c not in self.sbuild[p])
-            self.sbuild = _put(self.sbuild, p, secret)
-            self.hbuild = _put(self.hbuild, p, tuple(sorted(public + secret)))
-        bottom = []
-        for card, owner in self.bbottom:
-            if owner in hidden:
-                card, pool = pool[0], pool[1:]
-            bottom.append((card, owner))
-        self.bbottom = tuple(bottom)
-        if chooser in hidden:
-            k = len(self.choice)
-            self.choice, pool = tuple(pool[:k]), pool[k:]
-        self.bpool = tuple(sorted(pool))
+        redraw_buildings(s, hidden, chooser, rng)
+        return s
