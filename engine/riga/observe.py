@@ -21,8 +21,9 @@ def _goods(counts: tuple[int, ...]) -> dict[str, int]:
     return {name: counts[g] for g, name in enumerate(t.GOOD_NAMES)}
 
 
-def _json(value: Any) -> Any:
-    return [_json(v) for v in value] if isinstance(value, tuple) else value
+def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
+    """Log events are flat tuples whose items may be tuples of strings (one level deep)."""
+    return [[list(x) if type(x) is tuple else x for x in event] for event in log]
 
 
 def observation(s: RigaState, seat: int) -> dict[str, Any]:
@@ -64,7 +65,7 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "tiles_turned_over": [t.TILE_NAMES[tile] for tile in s.flipped],
         "tiles_drawn": [t.TILE_NAMES[tile] for tile in s.drawn],
         "pending_build": _pending(s),
-        "recent_events": _json(s.log),
+        "recent_events": _events(s.log),
     }
     if s.phase == DISCARD and s.queue:
         active = s.queue[0]
@@ -76,6 +77,7 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
 
 def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
     tableau = s.tableau[p]
+    cities, symbols, vp = sc.tableau_counts(tableau)
     used = [t.CARDS[c].code for i, c in enumerate(t.CREDIT_CARDS) if s.used[p] >> i & 1]
     public_buildings = tuple(c for c in s.hbuild[p] if c not in s.sbuild[p])
     info: dict[str, Any] = {
@@ -83,10 +85,10 @@ def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
         "tableau": _codes(tableau),
         "credits_used": used,
         "riga_supply": _codes(s.rsupply[p]),
-        "city_counts": {name: sc.city_count(tableau, c) for c, name in enumerate(t.CITY_NAMES)},
-        "knights": sc.symbol_count(tableau, t.KNIGHT),
-        "merchants": sc.symbol_count(tableau, t.MERCHANT),
-        "building_vp": sum(t.CARDS[c].vp for c in tableau),
+        "city_counts": dict(zip(t.CITY_NAMES, cities)),
+        "knights": symbols[t.KNIGHT],
+        "merchants": symbols[t.MERCHANT],
+        "building_vp": vp,
         "hand_limit": sc.hand_limit(tableau),
         "goods_in_hand": sum(s.hgoods[p]),
         "buildings_in_hand": len(s.hbuild[p]),

@@ -23,14 +23,24 @@ NUM_ITEMS = 8
 # -- what a player's tableau gives ----------------------------------------------------------
 
 
+@lru_cache(maxsize=1 << 16)
+def tableau_counts(tableau: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """(buildings per city incl. RIGA, cards per symbol, building VP) of a tableau."""
+    cities, symbols = [0] * 5, [0] * 3
+    for c in tableau:
+        cities[CARDS[c].city] += 1
+        symbols[CARDS[c].symbol] += 1
+    return tuple(cities), tuple(symbols), sum(CARDS[c].vp for c in tableau)
+
+
 def city_count(tableau: Sequence[int], city: int) -> int:
     """Built buildings of `city` (RIGA = brown buildings)."""
-    return sum(CARDS[c].city == city for c in tableau)
+    return tableau_counts(tuple(tableau))[0][city]
 
 
 def symbol_count(tableau: Sequence[int], symbol: int) -> int:
     """Built buildings showing `symbol` (KNIGHT or MERCHANT)."""
-    return sum(CARDS[c].symbol == symbol for c in tableau)
+    return tableau_counts(tuple(tableau))[1][symbol]
 
 
 def benefit_total(tableau: Sequence[int], benefit: str, arg: int | None = None) -> int:
@@ -204,7 +214,7 @@ def _claims(tile: int, side: int, holder: int, builder: int, tableaus: Sequence[
 
 def base_vp(tableau: Sequence[int], buildings_in_hand: int) -> int:
     """§4.1: VP of built cards minus 2 per building card left in hand."""
-    return sum(CARDS[c].vp for c in tableau) - t.HAND_BUILDING_PENALTY * buildings_in_hand
+    return tableau_counts(tuple(tableau))[2] - t.HAND_BUILDING_PENALTY * buildings_in_hand
 
 
 def money(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> int:
