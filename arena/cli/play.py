@@ -1,14 +1,22 @@
-"""`arena play GAME`: one local match between built-in bots, printed as text or JSON."""
+"""`arena play GAME`: one match between bots, printed as text or JSON.
+
+Built-in bots play in this process; a registered bot's name (`arena bot register NAME`) seats a
+connected bot, which plays through the gateway at `--gateway` (default 127.0.0.1:50051; when no
+gateway runs there, one is started in this process for the match).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.cli.options import game_info, parse_options
 from arena.errors import UsageError
-from arena.match import MatchRecord, run_match
+from arena.cli.gateway_access import gateway_client
+from arena.match import MatchAborted, MatchRecord, run_match
+from arena.store import Store
 from bots import bot_names, is_builtin, parse_spec
 
 
@@ -20,6 +28,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bots", help="comma-separated bot per seat (default: random for every seat)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--gateway", default="127.0.0.1:50051", help="gateway for registered bots (default 127.0.0.1:50051)")
+    parser.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for registered bots to connect")
+    parser.add_argument("--db", help="database of registered bots (default $ARENA_DB or sqlite:///arena.db)")
     parser.set_defaults(handler=play_command)
 
 
@@ -31,22 +42,46 @@ def play_command(args: argparse.Namespace) -> int:
             f"{info.id} is played by {info.min_players} to {info.max_players} players, not {len(bots)}"
         )
     options = parse_options(info, args.option)
-    record = run_match(info.id, bots, args.seed, options)
+    if all(is_builtin(bot) for bot in bots):
+        record = run_match(info.id, bots, args.seed, options)
+    else:
+        record = play_connected(info.id, bots, args, options)
     print(json.dumps(summary(record), indent=2) if args.json else format_summary(record))
     return 0
 
 
 def seat_bots(spec: str | None, players: int | None, default_players: int) -> list[str]:
-    """The bot spec of every seat; checks names (built-in bots for now)."""
+    """The bot of every seat: built-in bot specs or registered bot names (checked later)."""
     if spec is None:
         return ["random"] * (players or default_players)
     bots = [b.strip() for b in spec.split(",")]
     if players is not None and players != len(bots):
         raise UsageError(f"--players {players} but --bots names {len(bots)} bots; give one bot per seat")
-    for bot in bots:
-        if not is_builtin(bot):
-            raise UsageError(f"unknown bot {parse_spec(bot)[0]!r}; built-in bots: {', '.join(bot_names())}")
     return bots
+
+
+def check_registered(bots: list[str], store: Store) -> None:
+    """Every seat that is not a built-in bot must name a registered bot."""
+    for bot in bots:
+        if not is_builtin(bot) and store.bot(bot) is None:
+            registered = ", ".join(b.name for b in store.bots()) or "none (add one with `arena bot register NAME`)"
+            raise UsageError(
+                f"unknown bot {parse_spec(bot)[0]!r}; built-in bots: {', '.join(bot_names())}; registered bots: {registered}"
+            )
+
+
+def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, options: dict[str, Any]) -> MatchRecord:
+    """A match with registered bots, through the gateway at --gateway (or one started here)."""
+    store = Store(args.db)
+    check_registered(bots, store)
+    with gateway_client(args.gateway, store) as client:
+        waiting = ", ".join(sorted({b for b in bots if not is_builtin(b)}))
+        print(f"arena: waiting up to {args.connect_timeout:g} s for {waiting} at {client.address}", file=sys.stderr, flush=True)
+        try:
+            return run_match(game_id, bots, args.seed, options, gateway=client,
+                             connect_timeout_ms=int(args.connect_timeout * 1000))
+        except MatchAborted as aborted:
+            raise UsageError(f"the match was aborted by an arena-side error: {aborted}") from None
 
 
 def summary(record: MatchRecord) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import threading
 from dataclasses import dataclass
 
@@ -68,11 +69,16 @@ async def start_gateway(
 
 
 async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None) -> None:
-    """Run the gateway until cancelled (Ctrl-C)."""
+    """Run the gateway until SIGINT (Ctrl-C) or SIGTERM; then stop launched bots and sessions."""
     running = await start_gateway(store, host, port, host_key, limits)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
     print(f"arena gateway listening on {running.address} (Ctrl-C to stop)", flush=True)
     try:
-        await running.server.wait_for_termination()
+        await stop.wait()
+        print("arena gateway stopping", flush=True)
     finally:
         await running.stop()
 

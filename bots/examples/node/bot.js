@@ -78,7 +78,8 @@ function connect(BotGateway, args, state, onEnd) {
     }
     console.error(`connection to ${args.address} lost: ${error.details || error.message}`);
   });
-  stream.on('close', () => { client.close(); onEnd(); });
+  // 'status' comes exactly once when the call is over, however it ended (unlike 'close').
+  stream.on('status', () => { client.close(); onEnd(); });
 }
 
 // Redial with exponential backoff (0.5 s doubling to 30 s, with jitter) whenever the stream ends.

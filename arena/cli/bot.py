@@ -1,0 +1,49 @@
+"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from arena.errors import UsageError
+from arena.store import Store
+from bots import bot_names, is_builtin
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("bot", help="register and list connected bots")
+    commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
+    add = commands.add_parser("register", help="register a bot and print its token (shown once)")
+    add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
+    add.add_argument("--command", help="command line the arena runs to launch the bot when a match needs it")
+    add.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    add.set_defaults(handler=register_command)
+    listing = commands.add_parser("list", help="list the registered bots")
+    listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    listing.set_defaults(handler=list_command)
+
+
+def register_command(args: argparse.Namespace) -> int:
+    if is_builtin(args.name):
+        raise UsageError(f"{args.name!r} is the name of a built-in bot ({', '.join(bot_names())}); choose another name")
+    if args.command is not None and not args.command.strip():
+        raise UsageError("--command is empty: give the command line that starts the bot, or leave it out")
+    token = Store(args.db).register_bot(args.name, args.command)
+    print(f"registered bot {args.name!r}. Its token (shown only this once; the arena keeps only a hash):")
+    print(token)
+    if args.command:
+        print("The arena launches it when a match needs it, with ARENA_ADDRESS and ARENA_TOKEN in its environment.")
+    else:
+        print("Run the bot with this token against the gateway (`arena serve`), e.g.:")
+        print(f"  node bots/examples/node/bot.js --token {token}")
+    return 0
+
+
+def list_command(args: argparse.Namespace) -> int:
+    bots = Store(args.db).bots()
+    if not bots:
+        print("no registered bots (add one with `arena bot register NAME`)")
+    for bot in bots:
+        launch = f"  launched by: {bot.command}" if bot.command else ""
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{launch}")
+    return 0

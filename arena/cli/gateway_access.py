@@ -1,0 +1,52 @@
+"""Reaching a gateway from the command line: the one at an address, or one started in this process."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from arena.errors import UsageError
+from arena.gateway.client import GatewayClient
+from arena.gateway.hostkey import host_key
+from arena.gateway.server import GatewayThread
+from arena.store import Store
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """`"127.0.0.1:50051"` -> `("127.0.0.1", 50051)`; UsageError when it is not HOST:PORT."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UsageError(f"bad gateway address {address!r}: write HOST:PORT, e.g. 127.0.0.1:50051")
+    return host, int(port)
+
+
+def gateway_answers(address: str, timeout_s: float = 1.0) -> bool:
+    """True when a gateway at `address` says it is serving (standard gRPC health check)."""
+    with grpc.insecure_channel(address) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service="arena.v1.BotGateway"), timeout=timeout_s
+            )
+        except grpc.RpcError:
+            return False
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+@contextmanager
+def gateway_client(address: str, store: Store) -> Iterator[GatewayClient]:
+    """A client for the gateway at `address`; when none answers there, start one in this process."""
+    host, port = split_address(address)
+    if gateway_answers(address):
+        with GatewayClient(address) as client:
+            yield client
+        return
+    key = host_key()
+    with GatewayThread(store, host, port, key) as thread:
+        print(f"arena: no gateway was running at {address}; started one in this process "
+              f"(bots dial {thread.address})", file=sys.stderr, flush=True)
+        with GatewayClient(thread.address, key=key) as client:
+            yield client

@@ -1,0 +1,31 @@
+"""`arena serve`: run the gateway that bots dial in to, until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from typing import Any
+
+from arena.gateway.hostkey import host_key
+from arena.gateway.launcher import LaunchLimits
+from arena.gateway.server import serve
+from arena.store import Store
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("serve", help="run the gRPC gateway for connected bots")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=50051, help="port (default 50051)")
+    parser.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    parser.add_argument("--bot-cpu-seconds", type=int, default=600, help="CPU-time limit of a launched bot")
+    parser.add_argument("--bot-memory-mb", type=int, default=2048, help="memory limit of a launched bot")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(handler=serve_command)
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
+    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits))
+    return 0

@@ -1,0 +1,124 @@
+"""The commands around the gateway, as a user runs them: `arena serve`, `arena bot`, `arena play
+--bots NAME,...`, `arena check-bot` — real processes on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.cli.gateway_access import gateway_answers
+from engine import registry
+from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, ROOT, SDK_BOT
+from tests.bots.test_sdk import free_port
+
+GAME = "riviera" if "riviera" in registry.GAMES else (registry.game_ids() or [None])[0]
+pytestmark = pytest.mark.skipif(GAME is None, reason="no game registered yet")
+NODE_BOT = ROOT / "bots" / "examples" / "node" / "bot.js"
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "ARENA_DB": f"sqlite:///{tmp_path / 'arena.db'}", "ARENA_HOST_KEY": HOST_KEY}
+
+
+def arena(env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout, cwd=ROOT)
+
+
+def register(env: dict[str, str], name: str, *extra: str) -> str:
+    result = arena(env, "bot", "register", name, *extra)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()[1]
+
+
+@pytest.fixture
+def served(env: dict[str, str]) -> Iterator[str]:
+    """`arena serve` on a free port, stopped with SIGTERM at the end (which must work promptly)."""
+    address = f"127.0.0.1:{free_port()}"
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", address.split(":")[1]],
+                              env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 20
+    while not gateway_answers(address, 0.5):
+        assert server.poll() is None and time.monotonic() < deadline, server.stdout.read() if server.stdout else ""
+        time.sleep(0.1)
+    yield address
+    server.send_signal(signal.SIGTERM)
+    assert server.wait(10) == 0
+
+
+@pytest.fixture
+def processes() -> Iterator[list[subprocess.Popen[str]]]:
+    started: list[subprocess.Popen[str]] = []
+    yield started
+    for process in started:
+        process.terminate()
+        process.wait(5)
+
+
+def test_serve_then_a_node_bot_then_play(env: dict[str, str], served: str, processes: list) -> None:
+    token = register(env, "nodey")
+    processes.append(subprocess.Popen(["node", str(NODE_BOT), "--address", served, "--token", token], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    players = max(3, registry.info(GAME).min_players)
+    bots = ",".join(["nodey", *["random"] * (players - 1)])
+    result = arena(env, "play", GAME, "--players", str(players), "--bots", bots, "--gateway", served, "--json")
+    assert result.returncode == 0, result.stderr
+    seat = json.loads(result.stdout)["seats"][0]
+    assert seat["bot"] == "nodey" and seat["termination"] == "normal", seat
+    check = arena(env, "check-bot", "--token", token, "--game", GAME, "--gateway", served, "--matches", "2")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.count("PASS") == 4 and "the bot follows the protocol" in check.stdout
+
+
+def test_check_bot_reports_problems_in_words(env: dict[str, str], served: str, processes: list) -> None:
+    token = register(env, "sloppy")
+    processes.append(subprocess.Popen([sys.executable, str(FAULT_BOT), "--mode", "illegal", "--after", "1",
+                                       "--address", served, "--token", token], env=env))
+    result = arena(env, "check-bot", "--token", token, "--game", GAME, "--gateway", served, "--matches", "1")
+    assert result.returncode == 1
+    assert "FAIL  answers only legal actions" in result.stdout
+    assert "which is not among the" in result.stdout
+    assert "PASS  answers every decision in time" in result.stdout
+
+
+def test_play_starts_a_gateway_and_launches_a_registered_command(env: dict[str, str]) -> None:
+    register(env, "launchy", "--command", f"{sys.executable} {SDK_BOT}")
+    address = f"127.0.0.1:{free_port()}"
+    players = registry.info(GAME).min_players
+    bots = ",".join(["random"] * (players - 1) + ["launchy"])
+    result = arena(env, "play", GAME, "--bots", bots, "--gateway", address, "--json")
+    assert result.returncode == 0, result.stderr
+    assert "started one in this process" in result.stderr
+    assert json.loads(result.stdout)["seats"][-1]["termination"] == "normal"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["bot", "register", "random"], "'random' is the name of a built-in bot"),
+        (["bot", "register", "9lives"], "bad bot name '9lives'"),
+        (["check-bot", "--token", "arena_nope", "--game", "{game}"], "no registered bot has this token"),
+        (["play", "{game}", "--bots", "ghost,random,random"], "unknown bot 'ghost'; built-in bots: "),
+        (["play", "{game}", "--bots", "ghost,random,random", "--gateway", "nowhere"], "unknown bot 'ghost'"),
+    ],
+)
+def test_bad_input_gives_a_one_line_error(env: dict[str, str], args: list[str], message: str) -> None:
+    result = arena(env, *[a.replace("{game}", GAME) for a in args])
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_bad_gateway_address_is_a_one_line_error(env: dict[str, str]) -> None:
+    register(env, "somebot")
+    result = arena(env, "play", GAME, "--players", "3", "--bots", "somebot,random,random", "--gateway", "nowhere")
+    assert result.returncode == 2
+    assert "bad gateway address 'nowhere': write HOST:PORT" in result.stderr
