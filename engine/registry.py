@@ -13,6 +13,7 @@ from engine.core import Game, GameInfo
 
 GAMES: dict[str, str] = {
     # id: "module:GameClass"
+    "riviera": "engine.riviera:Riviera",
     "gang_of_dice": "engine.gang_of_dice:GangOfDice",
     "lost_cities_rivals": "engine.lost_cities_rivals:LostCitiesRivals",
     "riga": "engine.riga:Riga",

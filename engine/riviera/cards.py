@@ -1,0 +1,108 @@
+"""Riviera's fixed tables: colours, cards, stars, dice and the action ids (rules §0, §1.2, §2.4).
+
+A card id is `colour * 12 + value - 1` (0..59), so `R1` = 0, `R12` = 11, `G1` = 12, `O12` = 59.
+A die index is the colour (0..4) for a coloured die and GOLD (5) for the golden die.
+"""
+
+from __future__ import annotations
+
+COLOURS = ("R", "G", "P", "B", "O")  # red, green, purple, blue, orange (labels only, §0)
+NUM_COLOURS = 5
+VALUES = 12
+NUM_CARDS = NUM_COLOURS * VALUES
+GOLD = 5  # die index of the golden die
+DIE_NAMES = COLOURS + ("Au",)
+HAND_SIZE = 10
+
+# Stars per card value 1..12 (§1.2); index = value - 1.
+STARS_BY_VALUE = (2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 3, 5)
+STARS = tuple(STARS_BY_VALUE[card % VALUES] for card in range(NUM_CARDS))
+
+# Player status within a round (§0).
+IN, STOPPED, CRASHED = 0, 1, 2
+STATUS_NAMES = ("IN", "STOPPED", "CRASHED")
+
+# -- action ids (the protocol table is in the package docstring) -----------------------------
+PLAY = 0  # PLAY + card: play that card (main card in CHOOSE, bonus card in BONUS)
+LAST_CHANCE = 60
+CRASH = 61
+PASS = 62  # no bonus card / no die change / power not used
+STOP = 63
+MORE = 64
+ADJUST = 65  # ADJUST + 2*die (+1) or ADJUST + 2*die + 1 (-1), die 0..5
+ACTIVATE = 77  # switch on card 2 (reserve) or card 11 (golden die)
+SWAP_WITH = 78  # SWAP_WITH + seat: card 10, swap with that seat
+GIVE = 84  # GIVE + card: card 10 swap, a card to give
+DISCARD = 144  # DISCARD + card: card 10 fallback, a card to throw away
+NUM_ACTIONS = 204
+MAX_SEATS = 6
+
+
+def card_id(colour: int, value: int) -> int:
+    """The id of the card of `colour` (0..4) and `value` (1..12)."""
+    return colour * VALUES + value - 1
+
+
+def colour_of(card: int) -> int:
+    return card // VALUES
+
+
+def value_of(card: int) -> int:
+    return card % VALUES + 1
+
+
+def card_name(card: int) -> str:
+    """`R7`, `O12`, ..."""
+    return f"{COLOURS[card // VALUES]}{card % VALUES + 1}"
+
+
+def parse_card(name: str) -> int:
+    """The id of a card written like `R7` (inverse of card_name)."""
+    return card_id(COLOURS.index(name[0]), int(name[1:]))
+
+
+def adjust_action(die: int, delta: int) -> int:
+    """The action that turns `die` by `delta` (+1 or -1)."""
+    return ADJUST + 2 * die + (0 if delta > 0 else 1)
+
+
+def turned(value: int, delta: int) -> int:
+    """A die face turned by ±1: 6 goes up to 1, 1 goes down to 6 (§4.3)."""
+    return (value - 1 + delta) % 6 + 1
+
+
+def action_label(action: int) -> str:
+    """A short stable human label for an action id."""
+    if 0 <= action < LAST_CHANCE:
+        return f"play {card_name(action)}"
+    fixed = {LAST_CHANCE: "last chance", CRASH: "crash", PASS: "pass", STOP: "stop", MORE: "more",
+             ACTIVATE: "activate power"}
+    if action in fixed:
+        return fixed[action]
+    if ADJUST <= action < ACTIVATE:
+        die, down = divmod(action - ADJUST, 2)
+        return f"{DIE_NAMES[die]} {'-1' if down else '+1'}"
+    if SWAP_WITH <= action < GIVE:
+        return f"swap with seat {action - SWAP_WITH}"
+    if GIVE <= action < DISCARD:
+        return f"give {card_name(action - GIVE)}"
+    if DISCARD <= action < NUM_ACTIONS:
+        return f"discard {card_name(action - DISCARD)}"
+    raise ValueError(f"riviera has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
+
+
+def bits(mask: int) -> list[int]:
+    """The set bit positions of `mask`, ascending (seats, cards or dice)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(items) -> int:
+    mask = 0
+    for item in items:
+        mask |= 1 << item
+    return mask

@@ -1,0 +1,605 @@
+"""Riviera's phase transitions (rules §2.2, §4, §5), applied to a fresh copy of a state.
+
+Every function here takes a state `s` that the caller has just copied and replaces its fields;
+no field value (tuples, ints) is ever mutated in place, so the original state stays intact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.riviera.cards import (
+    ACTIVATE,
+    ADJUST,
+    CRASH,
+    CRASHED,
+    DISCARD,
+    GIVE,
+    GOLD,
+    HAND_SIZE,
+    IN,
+    LAST_CHANCE,
+    NUM_COLOURS,
+    PASS,
+    PLAY,
+    STARS,
+    STOP,
+    STOPPED,
+    SWAP_WITH,
+    VALUES,
+    mask_of,
+    turned,
+)
+from engine.riviera.phases import (
+    ADJUST_DICE,
+    BONUS,
+    CHOOSE,
+    DEAL,
+    DRAW,
+    FALLBACK_DISCARD,
+    GAME_OVER,
+    HOLDER_DRAW,
+    POWERS,
+    REMOVED_DRAW,
+    ROLL,
+    STOP_OR_MORE,
+    SWAP_GIVE,
+    SWAP_PICK,
+)
+
+COLOUR_MASK = (1 << VALUES) - 1
+ALL_CARDS = (1 << (NUM_COLOURS * VALUES)) - 1
+POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
+
+
+def _set(values: tuple, index: int, value) -> tuple:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _cards_mask(cards) -> int:
+    return mask_of(cards)
+
+
+# -- queries ------------------------------------------------------------------------------------
+
+
+def colours_in_use(s) -> tuple[int, ...]:
+    return tuple(c for c in range(NUM_COLOURS) if s.in_use >> (c * VALUES) & 1)
+
+
+def rolled_dice(s) -> tuple[int, ...]:
+    """The dice in this turn's roll: the coloured dice in use, plus gold if an 11 switched it on."""
+    return s.colours + (GOLD,) if s.gold_on else s.colours
+
+
+def in_from_holder(s) -> tuple[int, ...]:
+    """The seats still IN, clockwise from the Holder (the order of every one-at-a-time phase)."""
+    n = s.num_players
+    seats = ((s.holder + i) % n for i in range(n))
+    return tuple(p for p in seats if s.status[p] == IN)
+
+
+def legal_cards(s, p: int) -> list[int]:
+    """The cards of p's hand that the dice allow (§3.2): a single die, or a pair of two dice.
+
+    Only dice available to p count: a coloured die reserved by someone else is off-limits, even
+    as a partner; the golden die counts only as a partner and never supplies a colour.
+    """
+    dice, reserved = s.dice, s.reserved
+    avail = [(c, dice[c]) for c in s.colours if not reserved[c] or reserved[c] >> p & 1]
+    partners = [v for _, v in avail]
+    if s.gold_on:
+        partners.append(dice[GOLD])
+    ok = 0
+    for i, (colour, value) in enumerate(avail):
+        base = colour * VALUES - 1
+        ok |= 1 << (base + value)
+        for j, other in enumerate(partners):
+            if j != i:
+                ok |= 1 << (base + value + other)
+    return [card for card in s.hands[p] if ok >> card & 1]
+
+
+def power_card(s, p: int) -> int:
+    """The card 2, 10 or 11 that p played this turn, or -1 (a player has at most one, §4.0)."""
+    for card in s.played[p]:
+        if card % VALUES + 1 in POWER_VALUES:
+            return card
+    return -1
+
+
+def swap_targets(s, p: int) -> list[int]:
+    """Card 10 targets: opponents still IN (a Last Chance user this turn included, §4.4)."""
+    return [q for q in range(s.num_players) if q != p and s.status[q] == IN]
+
+
+def draw_pile(s) -> int:
+    """The draw pile as a card mask: every card in use that is in no hand, column or discard."""
+    placed = s.discard
+    for hand in s.hands:
+        for card in hand:
+            placed |= 1 << card
+    for column in s.columns:
+        for card in column:
+            placed |= 1 << card
+    return s.in_use & ~placed
+
+
+def fallback_size(s, p: int) -> int:
+    """Card 10 with no opponent IN: k = min(2, hand, draw pile) cards out and in (§4.4)."""
+    return min(2, len(s.hands[p]), bin(draw_pile(s)).count("1"))
+
+
+def swap_size(s) -> int:
+    """Card 10 swap: k = min(2, own hand, target's hand) (§4.4)."""
+    return min(2, len(s.hands[s.queue[0]]), len(s.hands[s.target]))
+
+
+def power_available(s, p: int) -> bool:
+    card = power_card(s, p)
+    if card < 0:
+        return False
+    if card % VALUES + 1 != 10:
+        return True
+    return bool(swap_targets(s, p)) or fallback_size(s, p) > 0
+
+
+def ended_by_grand_slam(s) -> bool:
+    return s.slam
+
+
+# -- chance -------------------------------------------------------------------------------------
+
+
+def chance_options(s) -> list[int]:
+    phase = s.phase
+    if phase == DEAL:
+        return list(s.deck)
+    if phase == ROLL:
+        return [1, 2, 3, 4, 5, 6]
+    if phase == SWAP_PICK:
+        return [c for c in s.hands[s.target] if c not in s.taken]
+    if phase == DRAW:
+        return _bit_list(draw_pile(s))
+    if phase == REMOVED_DRAW:
+        return list(range(NUM_COLOURS))
+    if phase == HOLDER_DRAW:
+        return list(range(s.num_players))
+    raise AssertionError(f"phase {phase} is not a chance node")
+
+
+def _bit_list(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def apply_chance(s, outcome: int) -> None:
+    phase = s.phase
+    if phase == DEAL:
+        deal_card(s, outcome)
+    elif phase == ROLL:
+        roll_die(s, outcome)
+    elif phase == SWAP_PICK:
+        s.taken += (outcome,)
+        if len(s.taken) == swap_size(s):
+            execute_swap(s)
+    elif phase == DRAW:
+        p = s.queue[0]
+        s.hands = _set(s.hands, p, tuple(sorted(s.hands[p] + (outcome,))))
+        s.draws_left -= 1
+        if not s.draws_left:
+            end_power(s)
+    elif phase == REMOVED_DRAW:
+        remove_colour(s, outcome)
+        after_colours(s)
+    else:  # HOLDER_DRAW
+        s.holder = outcome
+        begin_round(s)
+
+
+# -- game and round setup (§1.4, §1.5) ----------------------------------------------------------
+
+
+def start_game(s) -> None:
+    rules = s.rules
+    if rules.removed == -2:
+        s.in_use = ALL_CARDS
+        s.colours = colours_in_use(s)
+        s.in_deck = tuple(_bit_list(s.in_use))
+        after_colours(s)
+    elif rules.removed >= 0:
+        remove_colour(s, rules.removed)
+        after_colours(s)
+    else:
+        s.colours = ()
+        s.phase = REMOVED_DRAW
+
+
+def remove_colour(s, colour: int) -> None:
+    s.removed = colour
+    s.in_use = ALL_CARDS & ~(COLOUR_MASK << (colour * VALUES))
+    s.colours = colours_in_use(s)
+    s.in_deck = tuple(_bit_list(s.in_use))
+
+
+def after_colours(s) -> None:
+    if s.rules.start >= 0:
+        s.holder = s.rules.start
+        begin_round(s)
+    else:
+        s.phase = HOLDER_DRAW
+
+
+def begin_round(s) -> None:
+    """Collect every card, clear the round state; the Token and Last Chance use carry over."""
+    n = s.num_players
+    s.round_no += 1
+    s.turn_no = 0
+    s.hands = s.columns = s.played = ((),) * n
+    s.status = (IN,) * n
+    s.discard = 0
+    s.known = (0,) * (n * n)
+    s.known_disc = (0,) * n
+    s.pend_gold, s.pend_res, s.pend_adj = 0, (0,) * NUM_COLOURS, 0
+    s.dice, s.gold_on, s.reserved, s.modified = (0,) * 6, False, (0,) * NUM_COLOURS, 0
+    s.adjusters, s.queue, s.eligible, s.events = (), (), 0, ()
+    s.deck = s.in_deck
+    s.phase = DEAL
+
+
+def deal_card(s, card: int) -> None:
+    """Deal the next card: seat 0 gets the first 10, seat 1 the next 10, and so on.
+
+    When the deal is complete and some hand holds more than `maxSameColourInHand` cards of one
+    colour, the whole deal is silently redone (§1.5 step 3).
+    """
+    deck = s.deck
+    seat = (len(s.in_deck) - len(deck)) // HAND_SIZE
+    i = deck.index(card)
+    s.deck = deck[:i] + deck[i + 1 :]
+    s.hands = _set(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
+    if len(s.in_deck) - len(s.deck) < HAND_SIZE * s.num_players:
+        return
+    s.deck = ()
+    if all(_spread_ok(hand, s.rules.max_same) for hand in s.hands):
+        begin_turn(s)
+    else:
+        s.hands = ((),) * s.num_players
+        s.deck = s.in_deck
+
+
+def _spread_ok(hand: tuple[int, ...], limit: int) -> bool:
+    counts = [0] * NUM_COLOURS
+    for card in hand:
+        counts[card // VALUES] += 1
+    return max(counts) <= limit
+
+
+# -- the turn (§2.2) ----------------------------------------------------------------------------
+
+
+def begin_turn(s) -> None:
+    """ROLL step (a): apply the pending 2/9/11 effects whose owner is IN, then clear them."""
+    n = s.num_players
+    s.turn_no += 1
+    live = sum(1 << p for p in range(n) if s.status[p] == IN or not s.rules.require_in)
+    s.gold_on = bool(s.pend_gold & live)
+    s.reserved = tuple(m & live for m in s.pend_res)
+    order = ((s.holder + i) % n for i in range(n))
+    s.adjusters = tuple(p for p in order if s.pend_adj & live >> p & 1)
+    s.pend_gold, s.pend_res, s.pend_adj = 0, (0,) * NUM_COLOURS, 0
+    s.dice, s.modified, s.rerolls = (0,) * 6, 0, 0
+    s.played = ((),) * n
+    s.eligible, s.queue, s.events = 0, (), ()
+    s.phase = ROLL
+
+
+def roll_die(s, value: int) -> None:
+    """Set the next unrolled die; after the last one, maybe reroll (§6.2), else go on."""
+    dice = s.dice
+    pending = [d for d in rolled_dice(s) if not dice[d]]
+    s.dice = _set(dice, pending[0], value)
+    if len(pending) > 1:
+        return
+    if _reroll_needed(s):
+        s.rerolls += 1
+        s.dice = (0,) * 6
+        return
+    if s.adjusters:
+        s.phase = ADJUST_DICE
+    else:
+        start_choose(s)
+
+
+def _reroll_needed(s) -> bool:
+    rules = s.rules
+    if s.turn_no != 1 or not rules.reroll or s.rerolls >= rules.max_rerolls:
+        return False
+    return any(not legal_cards(s, p) for p in range(s.num_players) if s.status[p] == IN)
+
+
+def adjust(s, p: int, action: int) -> None:
+    """Card 9 (§4.3): turn one unchanged die by ±1 (wrapping 6↔1), or pass."""
+    if action == PASS:
+        s.events += (("adjust", p, -1, 0),)
+    else:
+        die, down = divmod(action - ADJUST, 2)
+        delta = -1 if down else 1
+        s.dice = _set(s.dice, die, turned(s.dice[die], delta))
+        s.modified |= 1 << die
+        s.events += (("adjust", p, die, delta),)
+    s.adjusters = s.adjusters[1:]
+    if not s.adjusters:
+        start_choose(s)
+
+
+def start_choose(s) -> None:
+    s.phase = CHOOSE
+    if s.rules.sequential:
+        s.queue = in_from_holder(s)
+
+
+def apply_actions(s, actions: Mapping[int, int]) -> None:
+    phase = s.phase
+    if phase == CHOOSE:
+        choose(s, actions)
+    elif phase == BONUS:
+        bonus(s, actions)
+    elif phase == STOP_OR_MORE:
+        stop_or_more(s, actions)
+    else:
+        ((p, action),) = actions.items()
+        if phase == ADJUST_DICE:
+            adjust(s, p, action)
+        elif phase == POWERS:
+            power(s, p, action)
+        elif phase == SWAP_GIVE:
+            give(s, action - GIVE)
+        else:  # FALLBACK_DISCARD
+            pick_discard(s, action - DISCARD)
+
+
+def choose(s, actions: Mapping[int, int]) -> None:
+    """REVEAL (§2.2 phase 4): cards, Last Chance and crashes take effect together."""
+    slam = eligible = 0
+    for p in sorted(actions):
+        action = actions[p]
+        if action == LAST_CHANCE:
+            s.lc_used = _set(s.lc_used, p, True)
+            s.events += (("last_chance", p),)
+        elif action == CRASH:
+            crash(s, p)
+        else:
+            play_card(s, p, action - PLAY, "play")
+            slam |= (not s.hands[p]) << p
+            eligible |= (action % VALUES == 0) << p  # a 1 was revealed
+    if slam:
+        grand_slam(s, slam)
+    elif eligible:
+        s.eligible = eligible
+        s.phase = BONUS
+    elif s.rules.sequential:
+        after_go(s)
+    else:
+        start_powers(s)
+
+
+def bonus(s, actions: Mapping[int, int]) -> None:
+    """BONUS_REVEAL (§4.1): extra cards after a 1; a further 1 keeps its owner eligible."""
+    slam = eligible = 0
+    for p in sorted(actions):
+        action = actions[p]
+        if action == PASS:
+            s.events += (("bonus_pass", p),)
+            continue
+        play_card(s, p, action - PLAY, "bonus")
+        slam |= (not s.hands[p]) << p
+        eligible |= (action % VALUES == 0) << p
+    s.eligible = eligible
+    if slam:
+        grand_slam(s, slam)
+    elif eligible:
+        return
+    elif s.rules.sequential:
+        after_go(s)
+    else:
+        start_powers(s)
+
+
+def play_card(s, p: int, card: int, how: str) -> None:
+    s.hands = _set(s.hands, p, tuple(c for c in s.hands[p] if c != card))
+    s.columns = _set(s.columns, p, s.columns[p] + (card,))
+    s.played = _set(s.played, p, s.played[p] + (card,))
+    n = s.num_players
+    s.known = tuple(m & ~(1 << card) if i % n == p else m for i, m in enumerate(s.known))
+    if card % VALUES == 8:  # a 9 queues its owner for the next ADJUST_DICE (§4.3)
+        s.pend_adj |= 1 << p
+    s.events += ((how, p, card),)
+
+
+def crash(s, p: int) -> None:
+    """§5.1: the hand and the column go face down to the discard pile; status CRASHED."""
+    n = s.num_players
+    column = _cards_mask(s.columns[p])
+    lost = _cards_mask(s.hands[p]) | column
+    s.discard |= lost
+    known_disc = list(s.known_disc)
+    known = list(s.known)
+    for q in range(n):
+        if q == p:
+            known_disc[q] |= lost
+        else:
+            known_disc[q] |= known[q * n + p] | column
+            known[q * n + p] = 0
+    s.known_disc, s.known = tuple(known_disc), tuple(known)
+    s.hands = _set(s.hands, p, ())
+    s.columns = _set(s.columns, p, ())
+    s.status = _set(s.status, p, CRASHED)
+    s.events += (("crash", p),)
+
+
+def grand_slam(s, winners: int) -> None:
+    """§5.4: the players who emptied their hands in this reveal win; the round is not scored."""
+    s.winners = winners
+    s.slam = True
+    s.phase = GAME_OVER
+
+
+# -- powers (§4.2, §4.4, §4.5) ------------------------------------------------------------------
+
+
+def start_powers(s) -> None:
+    """Simultaneous mode: the owners of 2, 10, 11 decide one at a time, clockwise from the Holder."""
+    s.queue = tuple(p for p in in_from_holder(s) if power_card(s, p) >= 0)
+    next_power(s)
+
+
+def next_power(s) -> None:
+    while s.queue and not power_available(s, s.queue[0]):
+        s.queue = s.queue[1:]
+    if s.queue:
+        s.phase = POWERS
+    else:
+        start_stop(s)
+
+
+def after_go(s) -> None:
+    """Sequential mode: the player whose go it is settles their power, then the next one plays."""
+    if power_available(s, s.queue[0]):
+        s.phase = POWERS
+    else:
+        next_player(s)
+
+
+def next_player(s) -> None:
+    s.queue = s.queue[1:]
+    if s.queue:
+        s.phase = CHOOSE
+    else:
+        start_stop(s)
+
+
+def end_power(s) -> None:
+    s.target, s.picked, s.taken, s.draws_left = -1, (), (), 0
+    if s.rules.sequential:
+        next_player(s)
+    else:
+        s.queue = s.queue[1:]
+        next_power(s)
+
+
+def power(s, p: int, action: int) -> None:
+    card = power_card(s, p)
+    if action == PASS:
+        s.events += (("power", p, card, False),)
+        end_power(s)
+    elif action == ACTIVATE:
+        if card % VALUES == 1:  # card 2: reserve the die of its colour for the next roll
+            colour = card // VALUES
+            s.pend_res = _set(s.pend_res, colour, s.pend_res[colour] | 1 << p)
+        else:  # card 11: the golden die joins the next roll
+            s.pend_gold |= 1 << p
+        s.events += (("power", p, card, True),)
+        end_power(s)
+    elif action < GIVE:  # SWAP_WITH + target
+        s.target = action - SWAP_WITH
+        s.picked = ()
+        s.phase = SWAP_GIVE
+    else:  # DISCARD + card: the first card of the fallback
+        s.picked = ()
+        pick_discard(s, action - DISCARD)
+
+
+def give(s, card: int) -> None:
+    s.picked += (card,)
+    if len(s.picked) == swap_size(s):
+        s.taken = ()
+        s.phase = SWAP_PICK
+    else:
+        s.phase = SWAP_GIVE
+
+
+def execute_swap(s) -> None:
+    """Both sets move at once; the swapper and the target learn what the other now holds."""
+    p, t, n = s.queue[0], s.target, s.num_players
+    given, taken = s.picked, s.taken
+    s.hands = _set(s.hands, p, tuple(sorted([c for c in s.hands[p] if c not in given] + list(taken))))
+    s.hands = _set(s.hands, t, tuple(sorted([c for c in s.hands[t] if c not in taken] + list(given))))
+    g, k = _cards_mask(given), _cards_mask(taken)
+    known = list(s.known)
+    for q in range(n):
+        if q == p:
+            known[p * n + t] = (known[p * n + t] & ~k) | g
+        elif q == t:
+            known[t * n + p] = (known[t * n + p] & ~g) | k
+        else:  # a third party no longer knows which cards p and t hold
+            known[q * n + p] = known[q * n + t] = 0
+    s.known = tuple(known)
+    s.events += (("swap", p, t, given, taken),)
+    end_power(s)
+
+
+def pick_discard(s, card: int) -> None:
+    p = s.queue[0]
+    s.picked += (card,)
+    if len(s.picked) < fallback_size(s, p):
+        s.phase = FALLBACK_DISCARD
+        return
+    discards = _cards_mask(s.picked)
+    s.hands = _set(s.hands, p, tuple(c for c in s.hands[p] if c not in s.picked))
+    s.discard |= discards
+    n = s.num_players
+    s.known_disc = _set(s.known_disc, p, s.known_disc[p] | discards)
+    s.known = tuple(0 if i % n == p and i // n != p else m for i, m in enumerate(s.known))
+    s.events += (("fallback", p, len(s.picked)),)
+    s.draws_left = len(s.picked)
+    s.picked = ()
+    s.phase = DRAW
+
+
+# -- stop or more, the Token, round end (§2.2 phases 8-11, §5) ------------------------------
+
+
+def start_stop(s) -> None:
+    order = in_from_holder(s)
+    if not order:
+        end_turn(s)
+        return
+    s.phase = STOP_OR_MORE
+    if s.rules.sequential:
+        s.queue = order
+
+
+def stop_or_more(s, actions: Mapping[int, int]) -> None:
+    for p in sorted(actions):
+        stopped = actions[p] == STOP
+        if stopped:
+            s.status = _set(s.status, p, STOPPED)
+        s.events += (("stop" if stopped else "more", p),)
+    if s.rules.sequential:
+        s.queue = s.queue[1:]
+        if s.queue:
+            return
+    end_turn(s)
+
+
+def end_turn(s) -> None:
+    """PASS_TOKEN: the Token moves on every turn, whatever the statuses (§2.2 phase 9)."""
+    s.holder = (s.holder + 1) % s.num_players
+    if IN in s.status:
+        begin_turn(s)
+    else:
+        end_round(s)
+
+
+def end_round(s) -> None:
+    """ROUND_END: STOPPED players bank their column; the game ends at the winning score."""
+    s.scores = tuple(
+        score + (sum(STARS[c] for c in s.columns[p]) if s.status[p] == STOPPED else 0)
+        for p, score in enumerate(s.scores)
+    )
+    top = max(s.scores)
+    if top >= s.rules.winning_score or s.round_no >= s.rules.max_rounds:
+        s.winners = sum(1 << p for p, score in enumerate(s.scores) if score == top)
+        s.phase = GAME_OVER
+    else:
+        begin_round(s)

@@ -1,0 +1,139 @@
+"""`Riviera.sample_state`: a full state rebuilt from one seat's observation (for search bots).
+
+Everything public is copied from the observation; the other hands, the discard pile and the draw
+pile are dealt uniformly from the cards the seat cannot place, keeping the cards it knows
+(`known_hands`, `known_discards`). What the observation cannot tell is set to a neutral value
+that leads to the same observation: an unfinished deal or roll restarts, the count of rejected
+first rolls is 0, cards a power owner picked are drawn from its sampled hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.riviera import flow
+from engine.riviera.cards import COLOURS, DIE_NAMES, GOLD, NUM_COLOURS, STATUS_NAMES, bits, mask_of
+from engine.riviera.phases import (
+    DEAL,
+    FALLBACK_DISCARD,
+    HOLDER_DRAW,
+    PHASE_NAMES,
+    REMOVED_DRAW,
+    SWAP_PICK,
+)
+from engine.riviera.state import RivieraState, Rules
+
+
+def sample_state(rules: Rules, obs: dict[str, Any], rng: random.Random) -> RivieraState:
+    s = RivieraState(rules)
+    seat, n = obs["seat"], rules.num_players
+    _copy_public(s, obs)
+    if s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL):
+        return s
+    s.hands = _deal_hidden(s, obs, rng)
+    known = [0] * (n * n)
+    for q, cards in enumerate(obs["known_hands"]):
+        known[seat * n + q] = mask_of(cards)
+    s.known = tuple(known)
+    s.known_disc = tuple(mask_of(obs["known_discards"]) if q == seat else 0 for q in range(n))
+    _power_state(s, obs, rng)
+    return s
+
+
+def _copy_public(s: RivieraState, obs: dict[str, Any]) -> None:
+    n = s.num_players
+    colours = [COLOURS.index(c) for c in obs["colours"]]
+    s.colours = tuple(colours)
+    s.in_use = sum(0xFFF << (12 * c) for c in colours)
+    s.in_deck = tuple(bits(s.in_use))
+    s.removed = COLOURS.index(obs["removed_colour"]) if obs["removed_colour"] else -1
+    s.phase = _phase(obs)
+    s.holder = -1 if obs["holder"] is None else obs["holder"]
+    s.round_no, s.turn_no = obs["round"], obs["turn"]
+    s.scores = tuple(obs["scores"])
+    s.status = tuple(STATUS_NAMES.index(x) for x in obs["status"])
+    s.lc_used = tuple(obs["last_chance_used"])
+    s.columns = tuple(tuple(c) for c in obs["columns"])
+    s.played = tuple(tuple(c) for c in obs["played_this_turn"])
+    s.hands = ((),) * n
+    s.deck = s.in_deck if s.phase == DEAL else ()
+    dice = [obs["dice"][COLOURS[c]] or 0 if c in colours else 0 for c in range(NUM_COLOURS)]
+    s.dice = tuple(dice) + (obs["gold"] or 0,)
+    s.gold_on = obs["gold_in_roll"]
+    s.reserved = tuple(mask_of(obs["reserved_by"].get(COLOURS[c], ())) for c in range(NUM_COLOURS))
+    s.modified = mask_of(DIE_NAMES.index(d) for d in obs["modified_dice"])
+    pending = obs["pending"]
+    s.pend_gold = mask_of(pending["gold"])
+    s.pend_adj = mask_of(pending["adjusters"])
+    s.pend_res = tuple(
+        mask_of(pending["reservations"].get(COLOURS[c], ())) for c in range(NUM_COLOURS)
+    )
+    s.adjusters = tuple(obs["adjust_queue"])
+    s.eligible = mask_of(obs["bonus_eligible"])
+    s.queue = tuple(obs["queue"])
+    s.events = tuple(_event(e) for e in obs["events"])
+    s.winners = mask_of(obs["winners"])
+    s.slam = obs["grand_slam"]
+
+
+def _phase(obs: dict[str, Any]) -> int:
+    if obs["phase"] == "setup":
+        return HOLDER_DRAW if obs["colours"] else REMOVED_DRAW
+    return PHASE_NAMES.index(obs["phase"], 2)
+
+
+def _event(e: dict[str, Any]) -> tuple:
+    kind, seat = e["type"], e["seat"]
+    if kind in ("play", "bonus"):
+        return (kind, seat, e["card"])
+    if kind == "adjust":
+        die = DIE_NAMES.index(e["die"]) if e["die"] else -1
+        return (kind, seat, die, e["delta"])
+    if kind == "power":
+        return (kind, seat, e["card"], e["used"])
+    if kind == "swap":
+        unseen = (-1,) * e["count"]  # only the two players in the swap know the cards
+        return (kind, seat, e["target"], tuple(e.get("to_target", unseen)),
+                tuple(e.get("to_swapper", unseen)))
+    if kind == "fallback":
+        return (kind, seat, e["count"])
+    return (kind, seat)
+
+
+def _deal_hidden(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> tuple:
+    """Deal the cards the seat cannot place into the other hands and the discard pile."""
+    seat, n = obs["seat"], s.num_players
+    known = [mask_of(cards) for cards in obs["known_hands"]]
+    known_discard = mask_of(obs["known_discards"])
+    placed = mask_of(obs["hand"]) | known_discard
+    for q in range(n):
+        placed |= mask_of(obs["columns"][q]) | known[q]
+    pool = bits(s.in_use & ~placed)
+    rng.shuffle(pool)
+    hands = []
+    for q in range(n):
+        if q == seat:
+            hands.append(tuple(obs["hand"]))
+            continue
+        free = obs["hand_sizes"][q] - bin(known[q]).count("1")
+        hands.append(tuple(sorted(bits(known[q]) + pool[:free])))
+        pool = pool[free:]
+    discard_free = obs["discard_size"] - bin(known_discard).count("1")
+    s.discard = known_discard | mask_of(pool[:discard_free])
+    return tuple(hands)
+
+
+def _power_state(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> None:
+    power = obs["power"]
+    if power is None:
+        return
+    owner = power["seat"]
+    s.target = -1 if power["target"] is None else power["target"]
+    s.draws_left = power["draws_left"]
+    if owner == obs["seat"]:
+        s.picked = tuple(power["selected"])
+    elif s.phase == SWAP_PICK:
+        s.picked = tuple(rng.sample(s.hands[owner], flow.swap_size(s)))
+    elif s.phase == FALLBACK_DISCARD:  # one of the k = 2 cards is chosen, the other is not
+        s.picked = tuple(rng.sample(s.hands[owner], 1))

@@ -1,0 +1,234 @@
+"""The Riviera state: a flat value object, copied once per step and changed only on the copy.
+
+`flow.py` holds the phase transitions, `view.py` the observation, `resample.py` the redraw of
+hidden cards. This module only dispatches: node kind, chance outcomes, acting seats, legal
+actions, and which transition an action triggers.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import NodeKind, State
+from engine.riviera import flow
+from engine.riviera.cards import (
+    ACTIVATE,
+    ADJUST,
+    CRASH,
+    DISCARD,
+    GIVE,
+    GOLD,
+    IN,
+    LAST_CHANCE,
+    MORE,
+    PASS,
+    PLAY,
+    STOP,
+    SWAP_WITH,
+    bits,
+    value_of,
+)
+from engine.riviera.phases import (
+    ADJUST_DICE,
+    BONUS,
+    CHANCE_PHASES,
+    CHOOSE,
+    DEAL,
+    DRAW,
+    FALLBACK_DISCARD,
+    GAME_OVER,
+    HOLDER_DRAW,
+    POWERS,
+    REMOVED_DRAW,
+    ROLL,
+    STOP_OR_MORE,
+    SWAP_GIVE,
+    SWAP_PICK,
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options of one configured game, resolved to what the state machine needs."""
+
+    num_players: int
+    sequential: bool  # playMode == "sequential"
+    reroll: bool  # rerollBustingFirstRolls
+    max_rerolls: int  # maxAutoRerolls
+    require_in: bool  # deferredPowersRequireOwnerInRound
+    removed: int  # colour to remove: -1 drawn by chance, -2 none (5-6 players), else 0..4
+    start: int  # first Holder: -1 drawn by chance, else a seat
+    max_same: int  # maxSameColourInHand
+    winning_score: int
+    max_rounds: int  # the effective round cap (always finite, see game.py)
+
+
+class RivieraState(State):
+    """One position. Every field is an int, a bool or a tuple, so copies are cheap and `==` exact.
+
+    Fields (per seat p; masks are ints with one bit per card, seat or die):
+      rules, phase, removed (colour or -1), in_use (card mask of the colours in use),
+      holder (Token, -1 before it is drawn), scores, lc_used, round_no, turn_no,
+      hands (sorted card tuples), columns (play order), status (IN/STOPPED/CRASHED),
+      discard (card mask), dice (6 values, index 5 = gold, 0 = not rolled), gold_on,
+      reserved (5 seat masks), modified (die mask), rerolls, adjusters (seats left to adjust),
+      played (cards played this turn per seat), eligible (bonus seat mask), queue (seats still
+      to act in a one-at-a-time phase), pend_gold / pend_res / pend_adj (deferred 11 / 2 / 9
+      owners), target, picked (cards the power owner chose to give or discard), taken (cards
+      drawn at random from the swap target), draws_left, known (n*n card masks: known[s*n+q]
+      = cards s knows q holds), known_disc (cards each seat knows are in the discard pile),
+      events (this turn's public log), winners (seat mask when the game is over).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.num_players
+        self.num_players = n
+        self.rules = rules
+        self.phase = REMOVED_DRAW
+        self.removed = -1
+        self.in_use = 0
+        self.holder = -1
+        self.scores = (0,) * n
+        self.lc_used = (False,) * n
+        self.round_no = 0
+        self.turn_no = 0
+        self.hands: tuple[tuple[int, ...], ...] = ((),) * n
+        self.columns: tuple[tuple[int, ...], ...] = ((),) * n
+        self.status = (IN,) * n
+        self.discard = 0
+        self.dice = (0,) * 6
+        self.gold_on = False
+        self.reserved = (0,) * 5
+        self.modified = 0
+        self.rerolls = 0
+        self.adjusters: tuple[int, ...] = ()
+        self.played: tuple[tuple[int, ...], ...] = ((),) * n
+        self.eligible = 0
+        self.queue: tuple[int, ...] = ()
+        self.pend_gold = 0
+        self.pend_res = (0,) * 5
+        self.pend_adj = 0
+        self.target = -1
+        self.picked: tuple[int, ...] = ()
+        self.taken: tuple[int, ...] = ()
+        self.draws_left = 0
+        self.known = (0,) * (n * n)
+        self.known_disc = (0,) * n
+        self.events: tuple[tuple[Any, ...], ...] = ()
+        self.winners = 0
+        self.slam = False
+        self.colours: tuple[int, ...] = ()
+        self.in_deck: tuple[int, ...] = ()  # every card in use, sorted
+        self.deck: tuple[int, ...] = ()  # cards not yet dealt, during the deal only
+        flow.start_game(self)
+
+    # -- value semantics ----------------------------------------------------------------------
+
+    def copy(self) -> RivieraState:
+        """A shallow copy; callers replace fields (all immutable) instead of mutating them."""
+        new = RivieraState.__new__(RivieraState)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RivieraState) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # -- node kind and chance -----------------------------------------------------------------
+
+    @property
+    def kind(self) -> NodeKind:
+        if self.phase in CHANCE_PHASES:
+            return NodeKind.CHANCE
+        if self.phase == GAME_OVER:
+            return NodeKind.TERMINAL
+        return NodeKind.DECISION
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        options = flow.chance_options(self)
+        p = 1.0 / len(options)
+        return [(o, p) for o in options]
+
+    def _apply_chance(self, outcome: int) -> RivieraState:
+        s = self.copy()
+        flow.apply_chance(s, outcome)
+        return s
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def _acting_players(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == ADJUST_DICE:
+            return self.adjusters[:1]
+        if phase == BONUS:
+            return tuple(bits(self.eligible))
+        if phase in (CHOOSE, STOP_OR_MORE) and not self.rules.sequential:
+            return tuple(p for p in range(self.num_players) if self.status[p] == IN)
+        return self.queue[:1]
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        phase = self.phase
+        if phase == CHOOSE:
+            cards = flow.legal_cards(self, seat)
+            if cards:
+                return [PLAY + c for c in cards]
+            return [LAST_CHANCE, CRASH] if not self.lc_used[seat] else [CRASH]
+        if phase == BONUS:
+            return [PLAY + c for c in flow.legal_cards(self, seat)] + [PASS]
+        if phase == STOP_OR_MORE:
+            return [STOP, MORE]
+        if phase == ADJUST_DICE:
+            return self._adjust_actions()
+        if phase == POWERS:
+            return self._power_actions(seat)
+        if phase == SWAP_GIVE:
+            return [GIVE + c for c in self.hands[seat] if c not in self.picked]
+        if phase == FALLBACK_DISCARD:
+            return [DISCARD + c for c in self.hands[seat] if c not in self.picked]
+        raise AssertionError(f"no decisions in phase {phase}")
+
+    def _adjust_actions(self) -> list[int]:
+        dice = [d for d in flow.rolled_dice(self) if not self.modified >> d & 1]
+        return sorted([PASS] + [ADJUST + 2 * d for d in dice] + [ADJUST + 2 * d + 1 for d in dice])
+
+    def _power_actions(self, seat: int) -> list[int]:
+        value = value_of(flow.power_card(self, seat))
+        if value != 10:
+            return [PASS, ACTIVATE]
+        targets = flow.swap_targets(self, seat)
+        if targets:
+            return [PASS] + [SWAP_WITH + t for t in targets]
+        return [PASS] + [DISCARD + c for c in self.hands[seat]]
+
+    def _apply(self, actions: dict[int, int]) -> RivieraState:
+        s = self.copy()
+        flow.apply_actions(s, actions)
+        return s
+
+    # -- results ------------------------------------------------------------------------------
+
+    def _returns(self) -> list[float]:
+        """Stars; a Grand Slam winner gets BGA's display score max(100, best other + 1) (§5.4)."""
+        scores = [float(x) for x in self.scores]
+        if self.winners and flow.ended_by_grand_slam(self):
+            others = [x for p, x in enumerate(scores) if not self.winners >> p & 1]
+            top = max(100.0, max(others, default=0.0) + 1)
+            return [top if self.winners >> p & 1 else x for p, x in enumerate(scores)]
+        return scores
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        from engine.riviera.view import observation
+
+        return observation(self, seat)
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> RivieraState:
+        from engine.riviera.resample import resample
+
+        return resample(self, known_to, rng)
+
+    def __repr__(self) -> str:
+        return f"RivieraState(phase={self.phase}, round={self.round_no}, turn={self.turn_no})"
+

@@ -1,0 +1,119 @@
+"""What one seat sees (rules §2.3): its own hand, everything public, nothing else.
+
+The field list is documented in the package docstring (engine/riviera/__init__.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.riviera import flow
+from engine.riviera.cards import COLOURS, DIE_NAMES, GOLD, STARS, STATUS_NAMES, VALUES, bits
+from engine.riviera.phases import (
+    DEAL,
+    DRAW,
+    FALLBACK_DISCARD,
+    HOLDER_DRAW,
+    PHASE_NAMES,
+    POWERS,
+    REMOVED_DRAW,
+    ROLL,
+    SWAP_GIVE,
+    SWAP_PICK,
+)
+
+POWER_PHASES = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
+
+
+def observation(s, seat: int) -> dict[str, Any]:
+    n = s.num_players
+    dealing = s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL)  # a deal is seen only once it stands
+    return {
+        "seat": seat,
+        "phase": PHASE_NAMES[s.phase],
+        "num_players": n,
+        "mode": "sequential" if s.rules.sequential else "simultaneous",
+        "winning_score": s.rules.winning_score,
+        "colours": [COLOURS[c] for c in s.colours],
+        "removed_colour": COLOURS[s.removed] if s.removed >= 0 else None,
+        "round": s.round_no,
+        "turn": s.turn_no,
+        "holder": s.holder if s.holder >= 0 else None,
+        "scores": list(s.scores),
+        "status": [STATUS_NAMES[x] for x in s.status],
+        "last_chance_used": list(s.lc_used),
+        "hand": [] if dealing else list(s.hands[seat]),
+        "hand_sizes": [0 if dealing else len(hand) for hand in s.hands],
+        "columns": [list(column) for column in s.columns],
+        "column_stars": [sum(STARS[c] for c in column) for column in s.columns],
+        "played_this_turn": [list(cards) for cards in s.played],
+        **_dice(s),
+        "pending": {
+            "gold": bits(s.pend_gold),
+            "reservations": {COLOURS[c]: bits(s.pend_res[c]) for c in s.colours},
+            "adjusters": bits(s.pend_adj),
+        },
+        "adjust_queue": list(s.adjusters),
+        "bonus_eligible": bits(s.eligible),
+        "acting": list(s.acting_players()),
+        "queue": list(s.queue),
+        "power": _power(s, seat),
+        "draw_pile_size": 0 if dealing else bin(flow.draw_pile(s)).count("1"),
+        "discard_size": bin(s.discard).count("1"),
+        "known_hands": [[] if dealing else bits(s.known[seat * n + q]) for q in range(n)],
+        "known_discards": bits(s.known_disc[seat]),
+        "events": [_event(e, seat) for e in s.events],
+        "winners": bits(s.winners),
+        "grand_slam": s.slam,
+    }
+
+
+def _dice(s) -> dict[str, Any]:
+    """Dice values once the roll stands; an unfinished roll (maybe rejected, §6.2) is hidden."""
+    shown = s.phase != ROLL
+    dice = s.dice
+    return {
+        "dice": {COLOURS[c]: dice[c] if shown and dice[c] else None for c in s.colours},
+        "gold_in_roll": s.gold_on,
+        "gold": dice[GOLD] if shown and s.gold_on and dice[GOLD] else None,
+        "reserved_by": {COLOURS[c]: bits(s.reserved[c]) for c in s.colours},
+        "modified_dice": [DIE_NAMES[d] for d in bits(s.modified)],
+    }
+
+
+def _power(s, seat: int) -> dict[str, Any] | None:
+    """The power being settled: public owner, card and target; the chosen cards only to the owner."""
+    if s.phase not in POWER_PHASES:
+        return None
+    owner = s.queue[0]
+    card = flow.power_card(s, owner)
+    swapping = s.target >= 0
+    return {
+        "seat": owner,
+        "card": card,
+        "target": s.target if swapping else None,
+        "count": flow.swap_size(s) if swapping else None,
+        "selected": list(s.picked) if seat == owner else [],
+        "draws_left": s.draws_left,
+    }
+
+
+def _event(event: tuple, seat: int) -> dict[str, Any]:
+    kind, who = event[0], event[1]
+    out: dict[str, Any] = {"type": kind, "seat": who}
+    if kind in ("play", "bonus"):
+        out["card"] = event[2]
+    elif kind == "adjust":
+        out["die"] = DIE_NAMES[event[2]] if event[2] >= 0 else None
+        out["delta"] = event[3]
+    elif kind == "power":
+        out["card"], out["used"] = event[2], event[3]
+        out["value"] = event[2] % VALUES + 1
+    elif kind == "swap":
+        target, given, taken = event[2], event[3], event[4]
+        out["target"], out["count"] = target, len(given)
+        if seat in (who, target):  # only the two players in a swap see the cards (§2.3)
+            out["to_target"], out["to_swapper"] = list(given), list(taken)
+    elif kind == "fallback":
+        out["count"] = event[2]
+    return out
