@@ -1,7 +1,7 @@
 """Riga with the Grand Master tiles: the worked examples of rules/riga.md §6 and the flow.
 
 Positions come from explicit chance outcomes and actions where the example is reachable in a few
-turns (E1, E4, E5, E9, E10). Examples that need a long build-up (a tableau of many cards, a thin
+turns (E1, E4, E5, E6, E9, E10; E6 over three years of play). Examples that need a long build-up (a tableau of many cards, a thin
 market) start from a real mid-game state whose tableaus, hands and tiles are then placed with
 `placed(...)`; everything after that goes through the public API.
 """
@@ -346,6 +346,49 @@ def test_e6_through_build_actions() -> None:
     more = tied.tableau[B] + (card("V05"),)
     tiles, claims = sc.gm_check(tied.tiles, B, (tied.tableau[A], more) + tied.tableau[2:])
     assert tiles[0][2] == B and claims == [(t.T_VISBY, A)]
+
+
+def turn(state: RigaState, take: int, *builds: tuple) -> RigaState:
+    """One whole turn: the take, then each (code, pay items...) build, then END_TURN."""
+    state = act(state, take)
+    for code, *items in builds:
+        state = build(state, code, *items)
+    return act(state, a.END_TURN)
+
+
+def test_e6_max_tile_through_three_years_of_play() -> None:
+    """Claim at 2, no steal on 2 vs 2, steal with 3 vs 2, no steal on 3 vs 3: all from real turns."""
+    state = set_up(
+        2, start=A, flips=(t.T_STOCKHOLM, t.T_TALLINN, t.T_DANZIG, t.T_KNIGHT),
+        start_goods={A: [WINE, WINE], B: [WINE, WINE]},
+        start_buildings={A: ("V06", "T12"), B: ("T06", "S12")},
+    )
+    assert holder(state, t.T_VISBY) == -1 and (t.T_VISBY, t.MAX, -1) in state.tiles
+    state = spring(state, [[WINE] * 3, [GLASS] * 3, [GLASS] * 3, [CLOTH] * 2], ["V07", "V09", "V04"])
+    state = turn(state, a.TAKE_ROW + 0, ("V06", WINE, WINE))  # A: Visby 1
+    state = turn(state, a.TAKE_BUILDING + card("V09"), ("V09", WINE, WINE))  # B: Visby 1
+    state = turn(state, a.TAKE_ROW + 1)  # autumn: B first
+    state = turn(state, a.TAKE_BUILDING + card("V07"), ("V07", WINE, WINE))  # A: Visby 2
+    holders = [holder(state, t.T_VISBY)]
+    assert state.year == 2 and state.start == B
+    state = spring(state, [[WINE] * 3, [GRAIN] * 5], ["V05", "V08", "T01"])
+    state = turn(state, a.TAKE_ROW + 2)  # B takes the leftover Glass row
+    state = turn(state, a.TAKE_ROW + 0)  # A
+    state = turn(state, a.TAKE_BUILDING + card("V08"))  # autumn: A first
+    state = turn(state, a.TAKE_BUILDING + card("V04"), ("V04", GLASS, GLASS))  # B: Visby 2
+    holders.append(holder(state, t.T_VISBY))
+    assert state.year == 3 and state.start == A
+    state = spring(state, [[CLOTH] * 2, [CLOTH] * 2], ["V10", "V11", "V12"])
+    state = turn(state, a.TAKE_ROW + 1)  # A takes the Grain row
+    state = turn(state, a.TAKE_BUILDING + card("V05"), ("V05", GLASS, GLASS))  # B: Visby 3
+    holders.append(holder(state, t.T_VISBY))
+    assert ("claim", B, "Visby", A) in state.log
+    state = act(state, a.TAKE_ROW + 0)  # autumn: B first; V04 is a Harbour Scribe: one hidden draw
+    state = act(chance(state, GRAIN), a.END_TURN)
+    state = turn(state, a.TAKE_ROW + 2, ("V08", WINE, WINE))  # A: Visby 3
+    holders.append(holder(state, t.T_VISBY))
+    assert holders == [A, A, B, B]
+    assert [sc.city_count(tab, t.VISBY) for tab in state.tableau] == [3, 3]
 
 
 def test_e7_first_tile_is_kept_for_good() -> None:
