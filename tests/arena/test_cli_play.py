@@ -35,7 +35,7 @@ def test_play_json_reports_a_finished_match(game_id: str) -> None:
     [
         (["play", "chess"], "unknown game 'chess'; valid games: "),
         (["play", "{game}", "--players", "7"], "is played by"),
-        (["play", "{game}", "--bots", "random,genius"], "unknown bot 'genius'; built-in bots: random"),
+        (["play", "{game}", "--bots", "random,genius"], "unknown bot 'genius'; built-in bots: "),
         (["play", "{game}", "--option", "nonsense=1"], "has no option 'nonsense'; valid options:"),
         (["play", "{game}", "--option", "nonsense"], "must be NAME=VALUE"),
     ],
