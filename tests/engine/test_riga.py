@@ -1,7 +1,7 @@
 """Riga with the Grand Master tiles: the worked examples of rules/riga.md §6 and the flow.
 
 Positions come from explicit chance outcomes and actions where the example is reachable in a few
-turns (E1, E4, E5, E6, E9, E10; E6 over three years of play). Examples that need a long build-up (a tableau of many cards, a thin
+turns (E1, E4, E5, E6, E9, E10, E14; E6 over three years of play). Examples that need a long build-up (a tableau of many cards, a thin
 market) start from a real mid-game state whose tableaus, hands and tiles are then placed with
 `placed(...)`; everything after that goes through the public API.
 """
@@ -591,25 +591,31 @@ def test_e13_take_options_when_the_market_is_thin() -> None:
 
 
 def test_e14_claims_happen_mid_turn_and_the_build_cap() -> None:
-    state = build_position(
-        {A: ("V01",)}, goods(*[WINE] * 12), ("V08", "V11", "T06", "T07"),
-        tiles=((t.T_VISBY, t.FIRST, -1),),
-    )
-    state = build(state, "V08", WINE, WINE)  # 10 >= 9
-    assert holder(state, t.T_VISBY) == -1 and state.builds == 1
-    state = build(state, "V11", WINE, WINE, WINE)  # 15 >= 13
-    assert holder(state, t.T_VISBY) == A and state.builds == 2
-    legal = state.legal_actions(A)  # Tallinn refuses Wine: T06 and T07 cannot be paid for
-    assert a.START_BUILD + card("T06") not in legal and a.START_BUILD + card("T07") not in legal
-    state = build_position(
-        {A: ("V01",)}, goods(*[WINE] * 10, CLOTH, CLOTH), ("V08", "V11", "T06", "T07"),
-        tiles=((t.T_VISBY, t.FIRST, -1),),
-    )
-    state = build(state, "V08", WINE, WINE)
-    state = build(state, "V11", WINE, WINE, WINE)
-    state = build(state, "T06", CLOTH, CLOTH)  # Tallinn Cloth 5 + 5 >= 7
+    state = set_up(2, start=A, start_goods={A: [WINE, WINE]}, start_buildings={A: ("V08", "T12")})
+    assert (t.T_VISBY, t.FIRST, -1) in state.tiles
+    state = spring(state, [[GRAIN] * 4 + [WINE], [GLASS] * 3, [GLASS] * 3, [CLOTH] * 2], ["V03", "V11", "T01"])
+    state = turn(state, a.TAKE_BUILDING + card("V03"), ("V03", WINE))  # A: Visby 1 (Builders' Guild)
+    state = turn(state, a.TAKE_ROW + 1)  # B
+    state = turn(state, a.TAKE_ROW + 3)  # autumn: B
+    state = turn(state, a.TAKE_ROW + 0)  # A
+    state = spring(state, [[CLOTH, WINE, WINE], [GRAIN] * 5, [CLOTH] * 2], ["T02", "T03", "T04"])
+    state = turn(state, a.TAKE_ROW + 1)  # year 2 summer: B, then A
+    state = turn(state, a.TAKE_ROW + 0)
+    state = act(state, a.TAKE_BUILDING + card("V11"))  # autumn: A first
+    assert state.hbuild[A] == (card("V08"), card("V11"))
+    assert sc.city_count(state.tableau[A], t.VISBY) == 1
+    state = build(state, "V08", WINE, GRAIN)  # 9 - 2 = 7
+    assert holder(state, t.T_VISBY) == -1 and state.builds == 1  # Visby 2: FIRST needs 3
+    state = build(state, "V11", WINE, WINE, GRAIN)  # 13 - 2 = 11
+    assert holder(state, t.T_VISBY) == A and state.builds == 2  # taken at once, mid-turn
+    assert state.log[-1] == ("claim", A, "Visby", -1)
+    state = build(state, "R3", CLOTH)
     assert state.builds == 3
-    assert sum(state.hgoods[A]) > 0 and state.legal_actions(A) == [a.END_TURN]
+    left = sc.available_items(state.hgoods[A], state.tableau[A], state.used[A])
+    assert sc.can_pay(sc.item_values(state.tableau[A], t.RIGA), left, 6)  # R2 / R4 affordable
+    assert state.legal_actions(A) == [a.END_TURN]
+    state = act(state, a.END_TURN)
+    assert state.acting_players() == (B,) and state.builds == 0
 
 
 # -- flow and protocol ---------------------------------------------------------------------------
