@@ -666,3 +666,33 @@ def test_sample_state_keeps_the_view_of_the_seat() -> None:
         sample = game.sample_state(state.observation(seat), rng)
         assert sample.observation(seat) == state.observation(seat)
         assert sample.hbuild[seat] == state.hbuild[seat]
+
+
+def _conserved(state: RigaState) -> None:
+    for g in range(4):
+        total = state.gdeck[g] + state.gdisc[g] + sum(row.count(g) for row in state.rows)
+        assert total + sum(hand[g] for hand in state.hgoods) == t.DECK_COUNTS[g]
+        assert all(known[g] <= hand[g] for known, hand in zip(state.kgoods, state.hgoods))
+    cards = list(state.bpool + state.dnew + state.dold + state.removed + state.choice)
+    cards += [c for c, _ in state.bbottom]
+    for p in range(state.num_players):
+        cards += list(state.hbuild[p]) + [c for c in state.tableau[p] if c < t.NUM_CITY_CARDS]
+    assert sorted(cards) == list(t.CITY_CARD_IDS)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_cards_are_conserved_in_build_happy_playouts(players: int) -> None:
+    """Random games that prefer building: every goods card and city building stays accounted for."""
+    rng = random.Random(players)
+    for _ in range(3):
+        state = Riga(players).initial_state()
+        while state.kind is not NodeKind.TERMINAL:
+            _conserved(state)
+            if state.kind is NodeKind.CHANCE:
+                state = state.apply_chance(sample_chance(state, rng))
+                continue
+            legal = state.legal_actions(state.acting_players()[0])
+            busy = [x for x in legal if x != a.END_TURN] or legal
+            state = state.apply({state.acting_players()[0]: rng.choice(busy)})
+        _conserved(state)
+    assert state.year == t.YEARS[players]
