@@ -3,7 +3,8 @@
 The rules are ../shared/rules/riga.md; this docstring is the protocol documentation for bot
 authors. Card data (goods values, the 48 city buildings, the 4 Riga buildings, the tiles) is in
 engine/riga/tables.py; the arithmetic (values, costs, payments, Grand Master check, scoring) in
-scoring.py; the state machine in state.py; observations in observe.py.
+scoring.py; the state machine in state.py; observations in observe.py; hidden-information
+redraws (State.resample) in hidden.py; Game.sample_state in sample.py.
 
 Options
 -------
@@ -68,6 +69,11 @@ hand_goods and hand_buildings (this seat's own hand), my_cards_under_deck, start
 paid_goods, paid_credits while a build is being paid), discards_left (winter), recent_events
 (the last 24 public events: takes, builds with their payments, claims, discards, reshuffles,
 hidden extra draws as counts only), final (totals, money, ranks; game over only).
+
+Hidden from the other seats: goods from EXTRA_DRAW, the kept start building (until built or
+discarded), the card put under the building deck, the start choice, the decks' contents. At game
+over every hand is shown (the Money tile and the tie-break count it), so observations then reveal
+all hands and money.
 
 Returns are the final VP totals; ranks break ties by money, then buildings built (rules §4.4).
 """
