@@ -7,6 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 missing=()
 command -v node >/dev/null || missing+=(nodejs npm)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
+[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${missing[*]} (install them with apt-get as root)" >&2

@@ -18,6 +18,7 @@ COMMAND_MODULES = [
     "arena.cli.demo",
     "arena.cli.tournament",
     "arena.cli.leaderboard",
+    "arena.cli.dashboard",
     "arena.cli.serve",
     "arena.cli.bot",
     "arena.cli.check_bot",

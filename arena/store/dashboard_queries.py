@@ -1,0 +1,277 @@
+"""Read-only queries the dashboard needs beyond arena.store.queries: pages of matches filtered by
+termination, head-to-head records and LOS inputs, bot pages, fault history, last-played times.
+
+Functions take the `Store` and return plain dataclasses. `ensure_dashboard_indexes` adds the
+indexes these queries lean on to an existing database (new databases get them from create_all,
+since the Index objects below belong to the tables' metadata).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Index, and_, case, func, or_
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from arena.store.database import Store
+from arena.store.queries import _match_summary, _seats_of
+from arena.store.records import LeaderboardRow, MatchSummary
+from arena.store.tables import BotVersionRow, MatchRow, RatingRow, SeatRow, TournamentRow
+
+# A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
+FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
+ANY_FAULT = "any_fault"
+
+# Head-to-head and bot pages look seats up by entrant and join on the match; the termination
+# filter of the matches list looks seats up by termination.
+DASHBOARD_INDEXES = (
+    Index("ix_seat_entrant_match", SeatRow.__table__.c.entrant, SeatRow.__table__.c.match_id),
+    Index("ix_seat_termination_match", SeatRow.__table__.c.termination, SeatRow.__table__.c.match_id),
+    Index("ix_match_game_order", MatchRow.__table__.c.game_id, MatchRow.__table__.c.tournament_id,
+          MatchRow.__table__.c.match_index),
+)
+
+
+def ensure_dashboard_indexes(store: Store) -> None:
+    """Create the dashboard's indexes where a database made before them lacks them."""
+    for index in DASHBOARD_INDEXES:
+        index.create(store.engine, checkfirst=True)
+
+
+@dataclass(frozen=True)
+class VersionInfo:
+    """One version of an entrant as it played."""
+
+    spec: str
+    kind: str
+    version: str
+    first_seen: datetime
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    """An entrant across all games: how often it played and faulted, and when it last played."""
+
+    name: str
+    matches: int
+    faults: int
+    last_played: datetime | None
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """Two entrants' results at the tables they shared: who finished ahead of whom."""
+
+    a: str
+    b: str
+    matches: int
+    a_ahead: int
+    b_ahead: int
+    ties: int
+
+
+@dataclass(frozen=True)
+class FaultEntry:
+    """A seat that ended by a fault, with the reason a person can read."""
+
+    match_id: int
+    match_key: str
+    tournament_id: int
+    game_id: str
+    ruleset: str
+    seat: int
+    termination: str
+    reason: str
+    finished_at: datetime
+
+
+# -- matches ------------------------------------------------------------------------------------
+
+
+def match_page(
+    store: Store, *, game_id: str | None = None, ruleset: str | None = None, entrant: str | None = None,
+    tournament_id: int | None = None, termination: str | None = None, limit: int = 50, offset: int = 0,
+) -> tuple[list[MatchSummary], int]:
+    """One page of matches (newest first) with its seats, and how many match the filters in all."""
+    filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
+                   termination=termination)
+    with Session(store.engine) as session:
+        total = int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
+        query = _filtered(select(MatchRow), **filters).order_by(
+            col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()
+        ).limit(limit).offset(offset)
+        rows = list(session.exec(query))
+        seats = _seats_of(session, [row.id for row in rows if row.id is not None])
+    return [_match_summary(row, seats.get(row.id, [])) for row in rows], total
+
+
+def match_summary(store: Store, match_id: int) -> MatchSummary | None:
+    """One stored match with its seats (without the record), or None."""
+    with Session(store.engine) as session:
+        row = session.get(MatchRow, match_id)
+        if row is None:
+            return None
+        return _match_summary(row, _seats_of(session, [match_id]).get(match_id, []))
+
+
+def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: str | None,
+              tournament_id: int | None, termination: str | None) -> Any:
+    conditions = []
+    if game_id is not None:
+        conditions.append(MatchRow.game_id == game_id)
+    if ruleset is not None:
+        conditions.append(MatchRow.ruleset == ruleset)
+    if tournament_id is not None:
+        conditions.append(MatchRow.tournament_id == tournament_id)
+    if entrant is not None:
+        conditions.append(col(MatchRow.id).in_(select(SeatRow.match_id).where(SeatRow.entrant == entrant)))
+    if termination is not None:
+        wanted = FAULT_TERMINATIONS if termination == ANY_FAULT else (termination,)
+        seated = select(SeatRow.match_id).where(col(SeatRow.termination).in_(wanted))
+        conditions.append(col(MatchRow.id).in_(seated))
+    return query.where(and_(*conditions)) if conditions else query
+
+
+def count_tournaments(store: Store) -> int:
+    """How many tournaments are stored."""
+    with Session(store.engine) as session:
+        return int(session.exec(select(func.count(col(TournamentRow.id)))).one())
+
+
+# -- entrants -----------------------------------------------------------------------------------
+
+
+def entrant_names(store: Store) -> list[str]:
+    """Every entrant that has played a stored match, by name."""
+    with Session(store.engine) as session:
+        return list(session.exec(select(BotVersionRow.name).distinct().order_by(BotVersionRow.name)))
+
+
+def bot_summaries(store: Store) -> list[BotSummary]:
+    """Every entrant with its match and fault counts and its last match, by name."""
+    faulted = func.sum(case((col(SeatRow.termination).in_(FAULT_TERMINATIONS), 1), else_=0))
+    query = (
+        select(SeatRow.entrant, func.count(col(SeatRow.id)), faulted, func.max(MatchRow.finished_at))
+        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        .group_by(SeatRow.entrant).order_by(SeatRow.entrant)
+    )
+    with Session(store.engine) as session:
+        return [BotSummary(name, n, int(f or 0), last) for name, n, f, last in session.exec(query)]
+
+
+def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
+    """The versions an entrant played as, oldest first."""
+    query = select(BotVersionRow).where(BotVersionRow.name == name).order_by(BotVersionRow.id)
+    with Session(store.engine) as session:
+        return [VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)]
+
+
+def latest_versions(store: Store) -> dict[str, VersionInfo]:
+    """Each entrant's most recently recorded version."""
+    with Session(store.engine) as session:
+        rows = session.exec(select(BotVersionRow).order_by(BotVersionRow.id))
+        return {r.name: VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in rows}
+
+
+def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
+    """An entrant's rating in every ruleset it is rated in, with its place on that leaderboard."""
+    with Session(store.engine) as session:
+        rows = list(session.exec(select(RatingRow).where(RatingRow.entrant == name).order_by(RatingRow.ruleset)))
+        places = {
+            r.ruleset: 1 + int(session.exec(select(func.count()).where(
+                RatingRow.ruleset == r.ruleset,
+                or_(RatingRow.elo > r.elo, and_(RatingRow.elo == r.elo, RatingRow.entrant < r.entrant)),
+            )).one())
+            for r in rows
+        }
+    return [LeaderboardRow(places[r.ruleset], r.entrant, r.game_id, r.ruleset, r.elo, r.error, r.games, r.wins,
+                           r.faults) for r in rows]
+
+
+def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
+    """When each entrant last finished a match of a ruleset."""
+    query = (
+        select(SeatRow.entrant, func.max(MatchRow.finished_at))
+        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        .where(MatchRow.ruleset == ruleset).group_by(SeatRow.entrant)
+    )
+    with Session(store.engine) as session:
+        return dict(session.exec(query).all())
+
+
+def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) -> tuple[list[FaultEntry], int]:
+    """The seats an entrant lost to a fault, newest first, and how many there are in all."""
+    where = and_(SeatRow.entrant == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
+    query = (
+        select(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
+               MatchRow.finished_at)
+        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id)).where(where)
+        .order_by(col(MatchRow.finished_at).desc(), col(SeatRow.id).desc()).limit(limit).offset(offset)
+    )
+    with Session(store.engine) as session:
+        total = int(session.exec(select(func.count(col(SeatRow.id))).where(where)).one())
+        entries = [
+            FaultEntry(seat.match_id, key, tid, game, ruleset, seat.seat, seat.termination, seat.reason, when)
+            for seat, key, tid, game, ruleset, when in session.exec(query)
+        ]
+    return entries, total
+
+
+# -- head to head -------------------------------------------------------------------------------
+
+
+def pair_records(store: Store, ruleset: str, entrant: str | None = None) -> dict[tuple[str, str], PairRecord]:
+    """Every pair of entrants that shared a finished table of a ruleset, keyed (a, b) with a < b.
+
+    A k-player table counts once for each pair seated at it; the one ranked better is ahead.
+    With `entrant`, only the pairs that include it.
+    """
+    mine, theirs = aliased(SeatRow), aliased(SeatRow)
+    query = (
+        select(mine.entrant, theirs.entrant, mine.rank, theirs.rank, func.count())
+        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant > mine.entrant))
+        .join(MatchRow, col(MatchRow.id) == mine.match_id)
+        .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        .group_by(mine.entrant, theirs.entrant, mine.rank, theirs.rank)
+    )
+    if entrant is not None:
+        query = query.where(or_(mine.entrant == entrant, theirs.entrant == entrant))
+    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    with Session(store.engine) as session:
+        for a, b, rank_a, rank_b, n in session.exec(query):
+            counts = totals[(a, b)]
+            counts[0] += n
+            counts[1 if rank_a < rank_b else 2 if rank_b < rank_a else 3] += n
+    return {pair: PairRecord(pair[0], pair[1], *counts) for pair, counts in sorted(totals.items())}
+
+
+def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
+    """`a` against `b` at the finished tables of a ruleset where both sat (zeros when none)."""
+    first, second = sorted((a, b))
+    found = pair_records(store, ruleset, a).get((first, second))
+    if found is None:
+        return PairRecord(a, b, 0, 0, 0, 0)
+    if first == a:
+        return found
+    return PairRecord(a, b, found.matches, found.b_ahead, found.a_ahead, found.ties)
+
+
+def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 20) -> list[MatchSummary]:
+    """The most recent finished matches of a ruleset where `a` and `b` both sat."""
+    mine, theirs = aliased(SeatRow), aliased(SeatRow)
+    ids = (
+        select(mine.match_id).join(theirs, theirs.match_id == mine.match_id)
+        .where(mine.entrant == a, theirs.entrant == b)
+    )
+    query = (
+        select(MatchRow).where(col(MatchRow.id).in_(ids), MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        .order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()).limit(limit)
+    )
+    with Session(store.engine) as session:
+        rows = list(session.exec(query))
+        seats = _seats_of(session, [row.id for row in rows if row.id is not None])
+    return [_match_summary(row, seats.get(row.id, [])) for row in rows]

@@ -1,0 +1,169 @@
+"""The JSON API: /api/... One `*_data(request)` function per endpoint reads and checks the
+parameters and returns the data; the HTML pages call the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from arena.store import Store
+from arena.store import dashboard_queries as dq
+from dashboards import params, views
+from dashboards.params import BadRequest
+from dashboards.replay import Replay
+
+
+def store(request: Request) -> Store:
+    return request.app.state.store  # type: ignore[no-any-return]
+
+
+def games_data(request: Request) -> dict[str, Any]:
+    return {"games": views.games(store(request))}
+
+
+def leaderboard_data(request: Request) -> dict[str, Any]:
+    game_id, ruleset = views.pick_ruleset(
+        store(request), params.game(request.query_params.get("game")), request.query_params.get("ruleset")
+    )
+    return views.leaderboard(store(request), game_id, ruleset)
+
+
+def history_data(request: Request) -> dict[str, Any]:
+    game_id, ruleset = views.pick_ruleset(
+        store(request), params.game(request.query_params.get("game")), request.query_params.get("ruleset")
+    )
+    if ruleset is None:
+        raise BadRequest(f"no matches of {game_id} are stored yet", 404)
+    return views.rating_history(store(request), ruleset, request.query_params.getlist("bot") or None)
+
+
+def head_to_head_data(request: Request) -> dict[str, Any]:
+    query = request.query_params
+    game_id, ruleset = views.pick_ruleset(store(request), params.game(query.get("game")), query.get("ruleset"))
+    missing = [name for name in ("a", "b") if not query.get(name)]
+    if missing:
+        raise BadRequest(f"give two bots to compare: ?a=BOT&b=BOT (missing {' and '.join(missing)})")
+    if ruleset is None:
+        raise BadRequest(f"no matches of {game_id} are stored yet", 404)
+    return views.head_to_head(store(request), ruleset, query["a"], query["b"])
+
+
+def tournaments_data(request: Request) -> dict[str, Any]:
+    number, per_page = params.page(request.query_params, 25)
+    return views.tournaments(store(request), number, per_page)
+
+
+def tournament_data(request: Request) -> dict[str, Any]:
+    return views.tournament(store(request), path_id(request, "tournament"))
+
+
+def matches_data(request: Request) -> dict[str, Any]:
+    query = request.query_params
+    number, per_page = params.page(query)
+    filters = {
+        "game": params.game(query.get("game")), "bot": query.get("bot") or None,
+        "tournament": params.positive_int(query, "tournament"), "termination": params.termination(query.get("termination")),
+    }
+    return views.matches(store(request), filters, number, per_page)
+
+
+def match_data(request: Request) -> dict[str, Any]:
+    match_id = path_id(request, "match")
+    summary = dq.match_summary(store(request), match_id)
+    if summary is None:
+        raise BadRequest(f"no match {match_id} is stored", 404)
+    replay = replay_of(request, match_id)
+    record = replay.record
+    return {
+        **views.match_row(summary), "options": record.options, "seed": record.seed,
+        "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
+        "result": replay.result(), "log": replay.log(),
+    }
+
+
+def frame_data(request: Request) -> dict[str, Any]:
+    match_id = path_id(request, "match")
+    replay = replay_of(request, match_id)
+    text = request.path_params["position"]
+    if not text.isdigit() or int(text) >= replay.positions:
+        raise BadRequest(f"position must be a whole number from 0 to {replay.positions - 1}, not {text!r}")
+    view = params.view(request.query_params.get("view"), replay.record.num_players)
+    return replay.frame(int(text), view)
+
+
+def bots_data(request: Request) -> dict[str, Any]:
+    return views.bots(store(request))
+
+
+def bot_data(request: Request) -> dict[str, Any]:
+    fault_page, per_page = params.page(request.query_params)
+    return views.bot(store(request), request.path_params["name"], fault_page, per_page)
+
+
+def path_id(request: Request, what: str) -> int:
+    text = request.path_params["id"]
+    if not text.isdigit():
+        raise BadRequest(f"{what} id must be a whole number, not {text!r}")
+    return int(text)
+
+
+def replay_of(request: Request, match_id: int) -> Replay:
+    replay = request.app.state.replays.get(match_id, lambda: store(request).match_record(match_id))
+    if replay is None:
+        raise BadRequest(f"no match {match_id} is stored", 404)
+    return replay  # type: ignore[no-any-return]
+
+
+def _json(data: Callable[[Request], dict[str, Any]]) -> Callable[[Request], JSONResponse]:
+    def endpoint(request: Request) -> JSONResponse:
+        return JSONResponse(data(request))
+
+    endpoint.__name__ = data.__name__.replace("_data", "_api")
+    return endpoint
+
+
+def not_found(request: Request) -> JSONResponse:
+    raise BadRequest(f"no API endpoint {request.url.path}; see /api for the list", 404)
+
+
+def index(request: Request) -> JSONResponse:
+    """The endpoints, so the API explains itself."""
+    return JSONResponse({"endpoints": ENDPOINTS})
+
+
+ENDPOINTS = {
+    "/api/games": "registered games and the rulesets with stored matches",
+    "/api/leaderboard?game=&ruleset=": "ratings of one ruleset, best first",
+    "/api/rating-history?game=&ruleset=&bot=": "Elo after each rated match (top bots, or each bot= given)",
+    "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
+    "/api/tournaments?page=&per_page=": "tournaments, newest first",
+    "/api/tournaments/{id}": "one tournament: config, progress, standings",
+    "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
+    "/api/matches/{id}": "one match with its step log and result",
+    "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
+    "/api/bots": "every bot that played",
+    "/api/bots/{name}?page=": "one bot: versions, ratings, recent matches, faults",
+}
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api", index),
+        Route("/api/games", _json(games_data)),
+        Route("/api/leaderboard", _json(leaderboard_data)),
+        Route("/api/rating-history", _json(history_data)),
+        Route("/api/head-to-head", _json(head_to_head_data)),
+        Route("/api/tournaments", _json(tournaments_data)),
+        Route("/api/tournaments/{id}", _json(tournament_data)),
+        Route("/api/matches", _json(matches_data)),
+        Route("/api/matches/{id}", _json(match_data)),
+        Route("/api/matches/{id}/frames/{position}", _json(frame_data)),
+        Route("/api/bots", _json(bots_data)),
+        Route("/api/bots/{name}", _json(bot_data)),
+        Route("/api/{rest:path}", not_found),
+    ]

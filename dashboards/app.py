@@ -1,0 +1,64 @@
+"""The dashboard as a Starlette application: HTML pages and the JSON API behind them.
+
+`create_app(store)` serves one database, read only: it never runs or writes matches. Pages and
+API endpoints share the functions of dashboards/views.py, so `/api/leaderboard?game=riga` is the
+data that `/leaderboard?game=riga` renders. A bad parameter is a 4xx with a one-line message:
+JSON `{"error": ..., "status": ...}` under /api, an error page elsewhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.store import Store
+from arena.store import dashboard_queries as dq
+from dashboards import api, pages
+from dashboards.params import BadRequest
+from dashboards.replay import ReplayCache
+
+HERE = Path(__file__).parent
+
+
+def create_app(store: Store) -> Starlette:
+    """The dashboard for one database."""
+    dq.ensure_dashboard_indexes(store)
+    app = Starlette(
+        routes=[
+            *api.routes(),
+            *pages.routes(),
+            Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+        ],
+        exception_handlers={BadRequest: _bad_request, HTTPException: _http_error},
+    )
+    app.state.store = store
+    app.state.replays = ReplayCache()
+    return app
+
+
+def _bad_request(request: Request, error: Exception) -> Response:
+    assert isinstance(error, BadRequest)
+    return _error(request, error.status, error.message)
+
+
+def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    message = "no such page" if error.status_code == 404 else str(error.detail)
+    return _error(request, error.status_code, f"{message}: {request.url.path}")
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api/") or request.url.path == "/api":
+        return JSONResponse({"error": message, "status": status}, status_code=status)
+    return pages.error_page(request, status, message)
+
+
+def store_of(request: Request) -> Any:
+    return request.app.state.store

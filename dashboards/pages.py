@@ -1,0 +1,133 @@
+"""The HTML pages: each renders the data of the matching API function with a Jinja2 template."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from dashboards import api, views
+from dashboards.params import BadRequest
+from engine import registry
+
+TEMPLATES = Jinja2Templates(directory=Path(__file__).parent / "templates")
+
+
+def _when(text: str | None) -> str:
+    """An ISO time as `2026-11-30 11:22` (UTC), or a dash."""
+    if not text:
+        return "—"
+    return datetime.fromisoformat(text).strftime("%Y-%m-%d %H:%M")
+
+
+def _game_name(game_id: str) -> str:
+    return registry.info(game_id).name if game_id in registry.GAMES else game_id
+
+
+def _with(request: Request, **changes: Any) -> str:
+    """This page's query string with some parameters changed (None removes one)."""
+    query = {k: v for k, v in request.query_params.items() if k not in changes}
+    query.update({k: v for k, v in changes.items() if v is not None})
+    return "?" + urlencode(query) if query else request.url.path
+
+
+TEMPLATES.env.filters.update(
+    when=_when, game_name=_game_name, q=lambda text: quote(str(text), safe=""),
+    pct=lambda value: "—" if value is None else f"{100 * value:.0f}%",
+    elo=lambda value: "—" if value is None else f"{value:.0f}",
+)
+TEMPLATES.env.globals.update(with_query=_with)
+
+
+def render(request: Request, template: str, data: dict[str, Any], nav: str, title: str, status: int = 200) -> Response:
+    context = {"data": data, "nav": nav, "title": title, "games": registry.game_ids()}
+    return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
+
+
+def leaderboard_page(request: Request) -> Response:
+    data = api.leaderboard_data(request)
+    history = views.rating_history(api.store(request), data["ruleset"]) if data["ruleset"] else None
+    context = {**data, "history": history, "all_games": views.games(api.store(request)), "scale": _scale(data["rows"])}
+    return render(request, "leaderboard.html", context, "leaderboard", f"{_game_name(data['game'])} leaderboard")
+
+
+def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
+    """The Elo range the interval bars are drawn on: every finite interval fits, plus a margin."""
+    if not rows:
+        return 0.0, 1.0
+    ends = [(r["elo"] - (r["error95"] or 0), r["elo"] + (r["error95"] or 0)) for r in rows]
+    lo, hi = min(e[0] for e in ends), max(e[1] for e in ends)
+    margin = max(10.0, 0.05 * (hi - lo))
+    return lo - margin, hi + margin
+
+
+def head_to_head_page(request: Request) -> Response:
+    query = request.query_params
+    game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
+    board = views.leaderboard(api.store(request), game_id, ruleset)
+    data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
+    return render(request, "head_to_head.html", {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b")},
+                  "h2h", "Head to head")
+
+
+def tournaments_page(request: Request) -> Response:
+    return render(request, "tournaments.html", api.tournaments_data(request), "tournaments", "Tournaments")
+
+
+def tournament_page(request: Request) -> Response:
+    data = api.tournament_data(request)
+    return render(request, "tournament.html", data, "tournaments", f"Tournament {data['id']}")
+
+
+def matches_page(request: Request) -> Response:
+    data = api.matches_data(request)
+    context = {**data, "bots": views.dq.entrant_names(api.store(request)), "terminations": api.params.TERMINATIONS}
+    return render(request, "matches.html", context, "matches", "Matches")
+
+
+def match_page(request: Request) -> Response:
+    data = api.match_data(request)
+    return render(request, "match.html", data, "matches", f"Match {data['key']}")
+
+
+def bots_page(request: Request) -> Response:
+    return render(request, "bots.html", api.bots_data(request), "bots", "Bots")
+
+
+def bot_page(request: Request) -> Response:
+    data = api.bot_data(request)
+    histories = {r["ruleset"]: views.rating_history(api.store(request), r["ruleset"], [data["bot"]])
+                 for r in data["ratings"]}
+    return render(request, "bot.html", {**data, "histories": histories}, "bots", data["bot"])
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    try:
+        return render(request, "error.html", {"status": status, "message": message}, "", f"Error {status}", status)
+    except Exception:  # noqa: BLE001 - the error page itself must never fail
+        return HTMLResponse(f"<h1>{status}</h1><p>{html.escape(message)}</p>", status_code=status)
+
+
+def not_found(request: Request) -> Response:
+    raise BadRequest(f"no such page: {request.url.path}", 404)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/", leaderboard_page),
+        Route("/leaderboard", leaderboard_page),
+        Route("/head-to-head", head_to_head_page),
+        Route("/tournaments", tournaments_page),
+        Route("/tournaments/{id}", tournament_page),
+        Route("/matches", matches_page),
+        Route("/matches/{id}", match_page),
+        Route("/bots", bots_page),
+        Route("/bots/{name}", bot_page),
+    ]

@@ -1,0 +1,167 @@
+"""A stored match, replayed through its engine so the viewer can step through it move by move.
+
+The record holds every step (chance outcomes; each acting seat's action and time). Replaying it
+from the game's initial state rebuilds every position, and the engine says what each seat saw
+there: `state.observation(seat)` — exactly what that bot was given, nothing more. The public
+view is what every seat saw alike: the parts of the observations that are equal for all seats.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from arena.match import MatchRecord
+from engine.core import Game, NodeKind, State, advance
+
+PUBLIC = "public"
+
+
+@dataclass
+class Replay:
+    """Every position of one match: `states[n]` is the position after `n` steps."""
+
+    record: MatchRecord
+    game: Game
+    states: list[State]
+
+    @classmethod
+    def from_record(cls, data: dict[str, Any]) -> Replay:
+        record = MatchRecord.from_json(data)
+        game = record.game()
+        states = [game.initial_state()]
+        for step in record.steps:
+            states.append(advance(states[-1], step.as_step()))
+        return cls(record, game, states)
+
+    @property
+    def positions(self) -> int:
+        """How many positions there are: the start plus one after each step."""
+        return len(self.states)
+
+    def log(self) -> list[dict[str, Any]]:
+        """Every step: what chance drew, or what each acting seat played and how long it took."""
+        faults = self._faults_by_step()
+        return [self._log_entry(n, faults) for n in range(len(self.record.steps))]
+
+    def _log_entry(self, n: int, faults: dict[tuple[int, int], dict[str, Any]]) -> dict[str, Any]:
+        step, before = self.record.steps[n], self.states[n]
+        entry: dict[str, Any] = {"step": n + 1, "phase": _phase(before)}
+        if step.chance is not None:
+            outcomes = before.chance_outcomes()
+            probability = dict(outcomes).get(step.chance)
+            entry.update(kind="chance", outcome=step.chance, choices=len(outcomes), probability=probability)
+            return entry
+        assert step.actions is not None
+        times = step.elapsed_ms or {}
+        entry["kind"] = "decision"
+        entry["actions"] = [
+            {"seat": seat, "bot": self.record.seats[seat].bot, "action": action,
+             "label": self.game.action_label(action), "elapsed_ms": times.get(seat),
+             "fault": faults.get((n, seat))}
+            for seat, action in sorted(step.actions.items())
+        ]
+        return entry
+
+    def _faults_by_step(self) -> dict[tuple[int, int], dict[str, Any]]:
+        return {
+            (fault["step"], seat): fault
+            for seat, outcome in enumerate(self.record.seats) for fault in outcome.faults
+        }
+
+    def frame(self, position: int, view: str | int) -> dict[str, Any]:
+        """The position after `position` steps, as one seat saw it or as every seat saw it."""
+        state = self.states[position]
+        shown = public_view(state) if view == PUBLIC else state.observation(int(view))
+        frame: dict[str, Any] = {
+            "position": position, "positions": self.positions, "view": view, "node": state.kind.value,
+            "acting": list(state.acting_players()), "state": shown,
+        }
+        if state.kind is NodeKind.TERMINAL:
+            frame["result"] = self.result()
+        return frame
+
+    def result(self) -> dict[str, Any]:
+        """The final scores and ranks as recorded, with each seat's bot and how its match ended."""
+        record = self.record
+        return {
+            "seats": [
+                {"seat": i, "bot": s.bot, "score": (record.returns or [None] * len(record.seats))[i],
+                 "rank": (record.ranks or [None] * len(record.seats))[i], "termination": s.termination.value,
+                 "reason": s.reason}
+                for i, s in enumerate(record.seats)
+            ],
+            "aborted": record.aborted,
+        }
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """What every seat sees alike: the observation parts equal for all seats ("seat" left out)."""
+    observations = [state.observation(seat) for seat in range(state.num_players)]
+    common = common_part(observations)
+    common.pop("seat", None)
+    return common
+
+
+def common_part(values: list[Any]) -> Any:
+    """The part of several JSON values that all of them share; dicts are compared key by key."""
+    first = values[0]
+    if all(v == first for v in values[1:]):
+        return first
+    if all(isinstance(v, dict) for v in values):
+        shared: dict[str, Any] = {}
+        for key in first:
+            if all(key in v for v in values[1:]):
+                part = common_part([v[key] for v in values])
+                if part is not _HIDDEN:
+                    shared[key] = part
+        return shared
+    if all(isinstance(v, list) for v in values) and len({len(v) for v in values}) == 1:
+        parts = [common_part([v[i] for v in values]) for i in range(len(first))]
+        if all(p is not _HIDDEN for p in parts):
+            return parts
+    return _HIDDEN
+
+
+class _Hidden:
+    """Marks a value the seats do not all see alike (left out of the public view)."""
+
+
+_HIDDEN: Any = _Hidden()
+
+
+def _phase(state: State) -> str | None:
+    if state.kind is NodeKind.TERMINAL:
+        return None
+    observation = state.observation(0)
+    phase = observation.get("phase")
+    return phase if isinstance(phase, str) else None
+
+
+class ReplayCache:
+    """The last few replays, so stepping through a match does not replay it at every step."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._replays: OrderedDict[int, Replay] = OrderedDict()
+        self._lock = threading.Lock()  # pages are served from a thread pool
+
+    def get(self, match_id: int, load: Any) -> Replay | None:
+        """The replay of a match; `load()` gives its record JSON (None when there is none)."""
+        with self._lock:
+            return self._get(match_id, load)
+
+    def _get(self, match_id: int, load: Any) -> Replay | None:
+        if match_id in self._replays:
+            self._replays.move_to_end(match_id)
+            return self._replays[match_id]
+        data = load()
+        if data is None:
+            return None
+        replay = Replay.from_record(data)
+        self._replays[match_id] = replay
+        if len(self._replays) > self.size:
+            self._replays.popitem(last=False)
+        return replay

@@ -1,0 +1,183 @@
+// Arena dashboard: sortable tables, Chart.js charts, the replay viewer. Plain JS, no build step.
+"use strict";
+
+const PALETTE = ["#4f46e5", "#e4572e", "#17a398", "#d69e2e", "#a23b72", "#3d7dd8", "#5f8f2f", "#8c6bb1"];
+
+// -- sortable tables: click a header with data-sort="num" or "text" -----------------------------
+function makeSortable(table) {
+  table.querySelectorAll("th[data-sort]").forEach((th) => {
+    th.addEventListener("click", () => {
+      const index = [...th.parentNode.children].indexOf(th);
+      const numeric = th.dataset.sort === "num";
+      const ascending = !th.classList.contains("sorted-asc");
+      table.querySelectorAll("th").forEach((h) => h.classList.remove("sorted-asc", "sorted-desc"));
+      th.classList.add(ascending ? "sorted-asc" : "sorted-desc");
+      const body = table.tBodies[0];
+      const key = (row) => row.children[index].dataset.value ?? row.children[index].textContent;
+      const rows = [...body.rows].sort((a, b) => {
+        const [x, y] = [key(a), key(b)];
+        const order = numeric ? Number(x) - Number(y) : x.localeCompare(y);
+        return ascending ? order : -order;
+      });
+      rows.forEach((row) => body.appendChild(row));
+    });
+  });
+}
+
+// -- charts: <canvas data-chart="ID-data"> with the series as JSON in <script id="ID-data"> ---
+function drawChart(canvas) {
+  const data = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
+  const datasets = data.series.map((s, i) => ({
+    label: s.bot,
+    data: s.points.map(([x, y]) => ({ x, y })),
+    borderColor: PALETTE[i % PALETTE.length],
+    backgroundColor: PALETTE[i % PALETTE.length],
+    borderWidth: 2, pointRadius: s.points.length > 60 ? 0 : 2.5, pointHoverRadius: 5, tension: 0.25,
+  }));
+  new Chart(canvas, {
+    type: "line",
+    data: { datasets },
+    options: {
+      responsive: true, maintainAspectRatio: false, animation: false, parsing: true,
+      interaction: { mode: "nearest", intersect: false },
+      scales: {
+        x: { type: "linear", title: { display: true, text: "rated match", color: "#6b7285" },
+             grid: { color: "#f0f1f5" }, ticks: { color: "#6b7285", precision: 0 } },
+        y: { title: { display: true, text: "Elo", color: "#6b7285" }, grid: { color: "#f0f1f5" },
+             ticks: { color: "#6b7285" } },
+      },
+      plugins: {
+        legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8, color: "#3b4252", font: { family: "Inter" } } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y.toFixed(0)} after match ${c.parsed.x}` } },
+      },
+    },
+  });
+}
+
+// -- replay viewer -------------------------------------------------------------------------------
+const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
+
+function scalar(v) {
+  if (v === null) return '<span class="nil">—</span>';
+  if (v === true) return '<span class="yes">yes</span>';
+  if (v === false) return '<span class="no">no</span>';
+  return esc(v);
+}
+
+function render(v) {
+  if (isScalar(v)) return scalar(v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '<span class="nil">none</span>';
+    if (v.every(isScalar)) return `<span class="list">${v.map((x) => `<span>${scalar(x)}</span>`).join("")}</span>`;
+    if (v.every((x) => x && typeof x === "object" && !Array.isArray(x))) return grid(v);
+    return `<table>${v.map((x, i) => `<tr><th>${i}</th><td>${render(x)}</td></tr>`).join("")}</table>`;
+  }
+  const keys = Object.keys(v);
+  if (keys.length === 0) return '<span class="nil">none</span>';
+  return `<table>${keys.map((k) => `<tr><th>${esc(k.replaceAll("_", " "))}</th><td>${render(v[k])}</td></tr>`).join("")}</table>`;
+}
+
+function grid(rows) {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const head = `<tr><th>#</th>${columns.map((c) => `<th>${esc(c.replaceAll("_", " "))}</th>`).join("")}</tr>`;
+  const body = rows.map((r, i) => `<tr><th>${i}</th>${columns.map((c) => `<td>${c in r ? render(r[c]) : ""}</td>`).join("")}</tr>`).join("");
+  return `<table class="grid">${head}${body}</table>`;
+}
+
+// Top-level fields with one scalar per seat become columns of a per-seat table; the rest follow.
+function renderState(state, seats, view) {
+  const n = seats.length;
+  const perSeat = Object.keys(state).filter((k) => Array.isArray(state[k]) && state[k].length === n && state[k].every(isScalar));
+  const seatRows = seats.map((s, i) => `<tr><th><span class="seat-dot seat-${i}"></span>${i} · ${esc(s.bot)}</th>${perSeat.map((k) => `<td>${scalar(state[k][i])}</td>`).join("")}</tr>`).join("");
+  const simple = Object.keys(state).filter((k) => !perSeat.includes(k) && isScalar(state[k]));
+  const nested = Object.keys(state).filter((k) => !perSeat.includes(k) && !simple.includes(k));
+  const hint = view === "public" ? "What every seat sees alike." : `Exactly what seat ${view} (${esc(seats[view].bot)}) was shown.`;
+  let html = `<p class="hint">${hint}</p>`;
+  if (perSeat.length) html += `<h3>Seats</h3><table class="grid"><tr><th>seat</th>${perSeat.map((k) => `<th>${esc(k.replaceAll("_", " "))}</th>`).join("")}</tr>${seatRows}</table>`;
+  if (simple.length) html += `<h3>Table</h3><table>${simple.map((k) => `<tr><th>${esc(k.replaceAll("_", " "))}</th><td>${scalar(state[k])}</td></tr>`).join("")}</table>`;
+  nested.forEach((k) => { html += `<h3>${esc(k.replaceAll("_", " "))}</h3>${render(state[k])}`; });
+  return html;
+}
+
+function renderResult(result) {
+  const rows = [...result.seats].sort((a, b) => (a.rank ?? 99) - (b.rank ?? 99)).map((s) =>
+    `<tr><td><b>${s.rank ?? "–"}.</b></td><td><span class="seat-dot seat-${s.seat}"></span>${esc(s.bot)}</td><td class="final-score">${s.score ?? "—"}</td><td class="muted">${s.termination === "normal" ? "" : esc(s.termination + ": " + s.reason)}</td></tr>`).join("");
+  const title = result.aborted ? `Aborted: ${esc(result.aborted)}` : "Final scores";
+  return `<h3>${title}</h3><table id="final-scores">${rows}</table>`;
+}
+
+class ReplayViewer {
+  constructor(root) {
+    this.root = root;
+    this.match = root.dataset.match;
+    this.last = Number(root.dataset.positions) - 1;
+    this.meta = JSON.parse(document.getElementById("match-data").textContent);
+    this.position = 0;
+    this.view = "public";
+    this.request = 0;
+    this.bind();
+    this.show(0);
+  }
+
+  bind() {
+    const go = { start: () => 0, prev: () => this.position - 1, next: () => this.position + 1, end: () => this.last };
+    this.root.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.show(go[b.dataset.go]())));
+    this.root.querySelector("#scrub").addEventListener("input", (e) => this.show(Number(e.target.value)));
+    this.root.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", () => {
+      this.root.querySelectorAll("[data-view]").forEach((x) => x.classList.toggle("active", x === b));
+      this.view = b.dataset.view;
+      this.show(this.position);
+    }));
+    this.root.querySelectorAll("#log li").forEach((li) => li.addEventListener("click", () => this.show(Number(li.dataset.pos))));
+    document.addEventListener("keydown", (e) => {
+      if (e.target.matches("input, select, textarea")) return;
+      const keys = { ArrowLeft: this.position - 1, ArrowRight: this.position + 1, Home: 0, End: this.last };
+      if (e.key in keys) { e.preventDefault(); this.show(keys[e.key]); }
+    });
+  }
+
+  async show(position) {
+    position = Math.max(0, Math.min(this.last, position));
+    this.position = position;
+    const ticket = ++this.request;
+    this.root.querySelector("#scrub").value = position;
+    this.root.querySelector("#position").textContent = `${position} / ${this.last}`;
+    this.highlight(position);
+    const response = await fetch(`/api/matches/${this.match}/frames/${position}?view=${this.view}`);
+    const frame = await response.json();
+    if (ticket !== this.request) return;  // a later step was asked for meanwhile
+    if (!response.ok) { this.root.querySelector("#state").textContent = frame.error; return; }
+    this.root.querySelector("#state").innerHTML = renderState(frame.state, this.meta.seats, frame.view);
+    const result = this.root.querySelector("#result");
+    result.hidden = !frame.result;
+    result.innerHTML = frame.result ? renderResult(frame.result) : "";
+    this.root.dataset.shown = `${position}:${frame.view}`;
+  }
+
+  highlight(position) {
+    const log = this.root.querySelector("#log");
+    log.querySelectorAll("li.current").forEach((li) => li.classList.remove("current"));
+    const item = log.querySelector(`li[data-pos="${position}"]`);
+    const now = this.root.querySelector("#step-now");
+    if (!item) { now.textContent = ""; return; }
+    item.classList.add("current");
+    const top = item.offsetTop - log.offsetTop;
+    if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 40) log.scrollTop = top - log.clientHeight / 3;
+    now.innerHTML = position === 0 ? "Start of the match: nothing has happened yet." : `After step ${item.innerHTML}`;
+  }
+}
+
+// -- a running tournament's page refreshes itself -----------------------------------------------
+function autoRefresh(section) {
+  setTimeout(() => window.location.reload(), Number(section.dataset.refresh) * 1000);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("table.sortable").forEach(makeSortable);
+  document.querySelectorAll("canvas[data-chart]").forEach(drawChart);
+  const replay = document.getElementById("replay");
+  if (replay) window.replayViewer = new ReplayViewer(replay);
+  const refresh = document.querySelector("[data-refresh]");
+  if (refresh) autoRefresh(refresh);
+});

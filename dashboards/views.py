@@ -1,0 +1,253 @@
+"""What each page shows, as plain JSON-able data: the JSON API returns it as it is and the HTML
+pages render it, so the two always agree.
+
+Every function takes the open Store and checked parameters; one that names something not
+stored raises BadRequest with status 404.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import Any
+
+from arena.rating import error_bars, rate_matches
+from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
+from arena.store import dashboard_queries as dq
+from dashboards.params import BadRequest, check_page_exists
+from dashboards.stats import PROVISIONAL_GAMES, downsample, los
+from engine import registry
+
+TOP_BOTS = 5
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def finite(value: float, digits: int = 1) -> float | None:
+    return None if math.isinf(value) or math.isnan(value) else round(value, digits)
+
+
+# -- games and leaderboards ---------------------------------------------------------------------
+
+
+def games(store: Store) -> list[dict[str, Any]]:
+    """Every registered game with the rulesets that have stored matches."""
+    stored = store.rulesets()
+    return [
+        {"game": game_id, "name": registry.info(game_id).name,
+         "rulesets": [r for r in stored if ruleset_game(r) == game_id]}
+        for game_id in registry.game_ids()
+    ]
+
+
+def ruleset_game(ruleset: str) -> str:
+    """`riviera@1+mode=sequential` -> `riviera`."""
+    return ruleset.split("@", 1)[0]
+
+
+def pick_ruleset(store: Store, game_id: str | None, ruleset: str | None) -> tuple[str, str | None]:
+    """(game, ruleset) to show: the given ones checked, else the first game and ruleset with matches."""
+    if ruleset:
+        if game_id and ruleset_game(ruleset) != game_id:
+            raise BadRequest(f"ruleset {ruleset!r} is not a ruleset of {game_id!r}")
+        if ruleset not in store.rulesets(ruleset_game(ruleset)):
+            known = ", ".join(store.rulesets()) or "none yet"
+            raise BadRequest(f"no matches of ruleset {ruleset!r} are stored; stored rulesets: {known}", 404)
+        return ruleset_game(ruleset), ruleset
+    if game_id:
+        found = store.rulesets(game_id)
+        return game_id, found[-1] if found else None
+    stored = store.rulesets()
+    if stored:
+        return ruleset_game(stored[0]), stored[0]
+    return registry.game_ids()[0], None
+
+
+def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, Any]:
+    """The ratings of one ruleset, best first, with what the table shows beside each."""
+    rows = store.leaderboard(ruleset) if ruleset else []
+    played = dq.last_played(store, ruleset) if ruleset else {}
+    versions = dq.latest_versions(store)
+    pairs = dq.pair_records(store, ruleset) if ruleset else {}
+    entries = []
+    for i, row in enumerate(rows):
+        below = rows[i + 1].entrant if i + 1 < len(rows) else None
+        entries.append({
+            **rating_row(row), "version": _version(versions.get(row.entrant)),
+            "last_played": iso(played.get(row.entrant)),
+            "los_next": _pair_los(pairs, row.entrant, below) if below else None,
+        })
+    return {
+        "game": game_id, "ruleset": ruleset, "rulesets": store.rulesets(game_id),
+        "matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
+        "provisional_games": PROVISIONAL_GAMES, "rows": entries,
+    }
+
+
+def rating_row(row: LeaderboardRow) -> dict[str, Any]:
+    return {
+        "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
+        "elo": round(row.elo, 1), "error95": finite(row.error), "games": row.games, "wins": row.wins,
+        "win_rate": round(row.win_rate, 4), "faults": row.faults, "provisional": row.games < PROVISIONAL_GAMES,
+    }
+
+
+def _version(info: dq.VersionInfo | None) -> str | None:
+    return info.version if info else None
+
+
+def _pair_los(pairs: dict[tuple[str, str], dq.PairRecord], a: str, b: str) -> float | None:
+    first, second = sorted((a, b))
+    record = pairs.get((first, second))
+    if record is None:
+        return None
+    ahead, behind = (record.a_ahead, record.b_ahead) if first == a else (record.b_ahead, record.a_ahead)
+    value = los(ahead, behind)
+    return None if value is None else round(value, 4)
+
+
+def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) -> dict[str, Any]:
+    """Each bot's Elo after each of its rated matches (x = the match's place in rating order).
+
+    Without `bots`: the TOP_BOTS best of the leaderboard."""
+    rated = {row.entrant for row in store.leaderboard(ruleset)}
+    for bot in bots or []:
+        if bot not in rated:
+            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
+                             404)
+    names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
+    series = []
+    for name in names:
+        points = [(p.position + 1, round(p.elo, 1)) for p in store.rating_history(ruleset, name)]
+        series.append({"bot": name, "points": [list(p) for p in downsample(points)], "matches": len(points)})
+    return {"ruleset": ruleset, "series": series}
+
+
+# -- head to head -------------------------------------------------------------------------------
+
+
+def head_to_head(store: Store, ruleset: str, a: str, b: str) -> dict[str, Any]:
+    """Two bots' record at the tables they shared and the likelihood that `a` is the stronger."""
+    rated = {row.entrant: row for row in store.leaderboard(ruleset)}
+    for bot in (a, b):
+        if bot not in rated:
+            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
+                             404)
+    if a == b:
+        raise BadRequest("choose two different bots to compare")
+    record = dq.head_to_head(store, ruleset, a, b)
+    value = los(record.a_ahead, record.b_ahead)
+    return {
+        "ruleset": ruleset, "a": rating_row(rated[a]), "b": rating_row(rated[b]), "matches": record.matches,
+        "a_ahead": record.a_ahead, "b_ahead": record.b_ahead, "ties": record.ties,
+        "los": None if value is None else round(value, 4),
+        "recent": [match_row(m) for m in dq.shared_matches(store, ruleset, a, b)],
+    }
+
+
+# -- tournaments --------------------------------------------------------------------------------
+
+
+def tournaments(store: Store, number: int, per_page: int) -> dict[str, Any]:
+    """One page of tournaments, newest first, with their progress."""
+    total = dq.count_tournaments(store)
+    pages = check_page_exists(number, per_page, total)
+    found = store.tournaments(limit=per_page, offset=(number - 1) * per_page)
+    return {"page": number, "pages": pages, "per_page": per_page, "total": total,
+            "tournaments": [tournament_row(t) for t in found]}
+
+
+def tournament_row(info: TournamentInfo) -> dict[str, Any]:
+    done = info.done_matches
+    return {
+        "id": info.id, "name": info.name, "game": info.game_id, "ruleset": info.ruleset, "kind": info.kind,
+        "status": info.status, "total_matches": info.total_matches, "done_matches": done,
+        "aborted_matches": info.aborted_matches,
+        "progress": round(done / info.total_matches, 4) if info.total_matches else 1.0,
+        "entrants": list(info.config.get("entrants", [])), "created_at": iso(info.created_at),
+        "finished_at": iso(info.finished_at),
+    }
+
+
+def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
+    """One tournament: config, progress and standings from its own matches."""
+    info = store.tournament(tournament_id)
+    if info is None:
+        raise BadRequest(f"no tournament {tournament_id} is stored", 404)
+    matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
+    rating = rate_matches(matches)
+    standings = [
+        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "error95": finite(e.error), "games": e.games,
+         "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0, "faults": e.faults}
+        for i, e in enumerate(rating.entries(error_bars(matches)))
+    ]
+    return {**tournament_row(info), "config": info.config, "standings": standings}
+
+
+# -- matches ------------------------------------------------------------------------------------
+
+
+def matches(store: Store, filters: dict[str, Any], number: int, per_page: int) -> dict[str, Any]:
+    """One page of matches, newest first, filtered by game, bot, tournament and termination."""
+    if filters.get("bot") and filters["bot"] not in dq.entrant_names(store):
+        raise BadRequest(f"no bot named {filters['bot']!r} has played a stored match", 404)
+    found, total = dq.match_page(
+        store, game_id=filters.get("game"), entrant=filters.get("bot"), tournament_id=filters.get("tournament"),
+        termination=filters.get("termination"), limit=per_page, offset=(number - 1) * per_page,
+    )
+    pages = check_page_exists(number, per_page, total)
+    return {"filters": {k: v for k, v in filters.items() if v is not None}, "page": number, "pages": pages,
+            "per_page": per_page, "total": total, "matches": [match_row(m) for m in found]}
+
+
+def match_row(match: MatchSummary) -> dict[str, Any]:
+    return {
+        "id": match.id, "key": match.key, "tournament": match.tournament_id, "match_index": match.match_index,
+        "game": match.game_id, "ruleset": match.ruleset, "status": match.status,
+        "aborted_reason": match.aborted_reason, "decisions": match.decisions,
+        "duration_ms": round(match.duration_ms, 1), "finished_at": iso(match.finished_at),
+        "seats": [
+            {"seat": s.seat, "bot": s.entrant, "spec": s.spec, "version": s.version, "score": s.score,
+             "rank": s.rank, "termination": s.termination, "reason": s.reason}
+            for s in match.seats
+        ],
+    }
+
+
+# -- bots ---------------------------------------------------------------------------------------
+
+
+def bots(store: Store) -> dict[str, Any]:
+    """Every entrant that played, with its ratings."""
+    return {"bots": [
+        {"bot": s.name, "matches": s.matches, "faults": s.faults, "last_played": iso(s.last_played),
+         "ratings": [rating_row(r) for r in dq.entrant_ratings(store, s.name)]}
+        for s in dq.bot_summaries(store)
+    ]}
+
+
+def bot(store: Store, name: str, fault_page: int = 1, per_page: int = 50) -> dict[str, Any]:
+    """One entrant: its versions, its rating per ruleset, its recent matches and its faults."""
+    versions = dq.entrant_versions(store, name)
+    if not versions:
+        raise BadRequest(f"no bot named {name!r} has played a stored match", 404)
+    faults, fault_total = dq.fault_history(store, name, limit=per_page, offset=(fault_page - 1) * per_page)
+    recent, match_total = dq.match_page(store, entrant=name, limit=20)
+    return {
+        "bot": name,
+        "versions": [{"spec": v.spec, "kind": v.kind, "version": v.version, "first_seen": iso(v.first_seen)}
+                     for v in versions],
+        "ratings": [rating_row(r) for r in dq.entrant_ratings(store, name)],
+        "matches": match_total, "recent_matches": [match_row(m) for m in recent],
+        "faults": {"total": fault_total, "page": fault_page, "per_page": per_page,
+                   "pages": check_page_exists(fault_page, per_page, fault_total),
+                   "entries": [_fault_row(f) for f in faults]},
+    }
+
+
+def _fault_row(fault: dq.FaultEntry) -> dict[str, Any]:
+    return {"match": fault.match_id, "key": fault.match_key, "tournament": fault.tournament_id,
+            "game": fault.game_id, "ruleset": fault.ruleset, "seat": fault.seat,
+            "termination": fault.termination, "reason": fault.reason, "finished_at": iso(fault.finished_at)}
