@@ -278,14 +278,14 @@ class GangOfDiceState(State):
             self.pick_face = face
             return
         self.cur = tuple(c - p for c, p in zip(self.cur, self.picked))
-        self.to_roll, self.phase = sum(self.picked), ROLL
+        self.to_roll, self.pick_face, self.phase = sum(self.picked), 0, ROLL
 
     def _roll_landed(self) -> None:
         """All dice of a roll are down: log it, then the yellow check (rules §2.3)."""
         seat, card = self.order[self.turn], self.card
         self.cur_rolls += 1
         self.log = self.log + ((seat, self.cur_rolls, self.picked, self.cur),)
-        self.picked, self.pick_face = None, 0
+        self.picked = None
         if card.colour == YELLOW and triggered(card, self.cur, self.cfg.g_distinct):
             self._close_turn(BUSTED)
         elif self.cur_rolls == 3:
