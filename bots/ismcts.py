@@ -41,28 +41,36 @@ import json
 import math
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bots.base import Bot
-from engine.core import Game, NodeKind, State, sample_chance
+from bots.heuristic import HEURISTICS, heuristic_class, heuristic_module
+from engine.core import Game, NodeKind, State, ranks_from_scores, sample_chance
 
 DEFAULT_SIMS = 200
+DEFAULT_DEPTH = 30  # rollout decisions before the estimate stands in for the end (when there is one)
+DEFAULT_PRIOR = 10  # extra visits credited to the heuristic's move at each new node
 
 
 class Node:
     """Statistics of one information set: per action, visits, total utility and availability."""
 
-    __slots__ = ("visits", "total", "available")
+    __slots__ = ("visits", "total", "available", "hint", "bonus")
 
-    def __init__(self) -> None:
+    def __init__(self, hint: int | None = None, bonus: int = 0) -> None:
         self.visits: dict[int, int] = {}
         self.total: dict[int, float] = {}
         self.available: dict[int, int] = {}
+        self.hint = hint  # the heuristic's choice here, if any: tried first, counted `bonus` more
+        self.bonus = bonus
 
     def select(self, legal: list[int], c: float, rng: random.Random) -> int:
         """UCB1 over the actions legal in this determinization; untried actions first, at random."""
         for action in legal:
             self.available[action] = self.available.get(action, 0) + 1
+        if self.hint in legal and self.hint not in self.visits:
+            return self.hint
         untried = [a for a in legal if a not in self.visits]
         if untried:
             return rng.choice(untried)
@@ -71,16 +79,24 @@ class Node:
     def _ucb(self, action: int, c: float) -> float:
         visits = self.visits[action]
         mean = self.total[action] / visits
-        return mean + c * math.sqrt(math.log(self.available[action]) / visits)
+        counted = visits + (self.bonus if action == self.hint else 0)
+        return mean + c * math.sqrt(math.log(self.available[action]) / counted)
+
+    def best(self, legal: list[int]) -> int:
+        """The most-visited action (the hint's bonus included); ties go to the higher mean."""
+        def score(action: int) -> tuple[int, float]:
+            visits = self.visits.get(action, 0)
+            bonus = self.bonus if action == self.hint else 0
+            return visits + bonus, self.total.get(action, 0.0) / max(visits, 1)
+        return max(legal, key=score)
 
     def update(self, action: int, utility: float) -> None:
         self.visits[action] = self.visits.get(action, 0) + 1
         self.total[action] = self.total.get(action, 0.0) + utility
 
 
-def utilities(final: State, score_weight: float) -> list[float]:
+def utilities(returns: list[float], ranks: list[int], score_weight: float) -> list[float]:
     """Each seat's utility in [0, 1] from ranks (pairwise, ties half) and scaled game points."""
-    ranks, returns = final.ranks(), final.returns()
     n = len(ranks)
     low, high = min(returns), max(returns)
     result = []
@@ -112,12 +128,20 @@ class IsmctsBot(Bot):
         ms: float | None = None,
         c: float = 0.7,
         sw: float = 0.1,
+        rollout: str | None = None,
+        prior: int | None = None,
+        depth: int | None = None,
         **params: Any,
     ) -> None:
         super().__init__(game, seat, rng, **params)
         self.sims, self.ms = _check_budget(sims, ms)
         self.c = _check_number("c", c, low=0.0)
         self.score_weight = _check_number("sw", sw, low=0.0, high=1.0)
+        self.guides = _guides(game, rng, rollout, prior)
+        self.rollout = "heuristic" if self.guides and rollout != "random" else "random"
+        self.prior = 0 if prior is None and not self.guides else (DEFAULT_PRIOR if prior is None else prior)
+        self.estimate = _estimator(game, depth)
+        self.depth = 0 if self.estimate is None else (DEFAULT_DEPTH if depth is None else depth)
         self.last_simulations = 0  # how many simulations the last decision ran (for benchmarks)
 
     def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
@@ -133,8 +157,14 @@ class IsmctsBot(Bot):
         self.last_simulations = done
         root = tree.get((0, self.seat, observation_key(observation)))
         if root is None:  # the deadline came before one simulation finished
-            return self.rng.choice(legal_actions)
-        return max(legal_actions, key=lambda a: (root.visits.get(a, 0), root.total.get(a, 0.0)))
+            return self._hint(self.seat, observation, legal_actions) or self.rng.choice(legal_actions)
+        return root.best(legal_actions)
+
+    def _hint(self, seat: int, observation: dict[str, Any], legal: list[int]) -> int | None:
+        """The heuristic's action for `seat` (the prior of a new node), when there is one."""
+        if not self.guides or not self.prior:
+            return None
+        return self.guides[seat].act(observation, legal)
 
     def _simulate(self, tree: dict[tuple[int, int, str], Node], state: State) -> None:
         """One determinized simulation: select and expand in the tree, roll out, back up."""
@@ -144,7 +174,8 @@ class IsmctsBot(Bot):
             if state.kind is NodeKind.CHANCE:
                 state = state.apply_chance(sample_chance(state, self.rng))
                 continue
-            key = observation_key(state.observation(self.seat))
+            mine = state.observation(self.seat)
+            key = observation_key(mine)
             joint = {}
             for seat in state.acting_players():
                 legal = state.legal_actions(seat)
@@ -153,26 +184,68 @@ class IsmctsBot(Bot):
                     continue
                 node = tree.get((depth, seat, key))
                 if node is None:
-                    node = tree[(depth, seat, key)] = Node()
+                    seen = mine if seat == self.seat else state.observation(seat)
+                    node = tree[(depth, seat, key)] = Node(self._hint(seat, seen, legal), self.prior)
                     expanded = True
                 joint[seat] = node.select(legal, self.c, self.rng)
                 path.append((node, seat, joint[seat]))
             state = state.apply(joint)
             depth += 1
-        final = self._rollout(state)
-        values = utilities(final, self.score_weight)
+        values = utilities(*self._rollout(state), self.score_weight)
         for node, seat, action in path:
             node.update(action, values[seat])
 
-    def _rollout(self, state: State) -> State:
-        """Play to the end with uniformly random actions and chance drawn by its probabilities."""
-        rng = self.rng
+    def _rollout(self, state: State) -> tuple[list[float], list[int]]:
+        """Returns and ranks at the end of a playout by the rollout policy (chance by its odds).
+
+        With a cut-off `depth`, the playout stops after that many decisions and the game's
+        estimate of the final returns (from this seat's observation) stands in for the end.
+        """
+        rng, decisions = self.rng, 0
         while state.kind is not NodeKind.TERMINAL:
             if state.kind is NodeKind.CHANCE:
                 state = state.apply_chance(sample_chance(state, rng))
-            else:
-                state = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.acting_players()})
-        return state
+                continue
+            if self.depth and decisions >= self.depth:
+                assert self.estimate is not None
+                estimate = self.estimate(state.observation(self.seat))
+                return estimate, ranks_from_scores(estimate)
+            state = state.apply({s: self._rollout_action(state, s) for s in state.acting_players()})
+            decisions += 1
+        return state.returns(), state.ranks()
+
+    def _rollout_action(self, state: State, seat: int) -> int:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1 or self.rollout == "random":
+            return legal[0] if len(legal) == 1 else self.rng.choice(legal)
+        return self.guides[seat].act(state.observation(seat), legal)
+
+
+def _estimator(game: Game, depth: Any) -> Callable[[dict[str, Any]], list[float]] | None:
+    """The game's estimate of final returns from an observation, when its heuristic has one."""
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
+        raise ValueError(f"ismcts parameter depth={depth!r} must be a whole number of decisions >= 0")
+    module = heuristic_module(game.info.id) if game.info.id in HEURISTICS else None
+    estimate = getattr(module, "estimate_returns", None)
+    if depth and estimate is None:
+        raise ValueError(f"ismcts: depth needs an estimate of returns; {game.info.id} has none")
+    return estimate
+
+
+def _guides(game: Game, rng: random.Random, rollout: Any, prior: Any) -> list[Bot]:
+    """One heuristic player per seat when the game has a heuristic and the search may use it."""
+    if rollout not in (None, "random", "heuristic"):
+        raise ValueError(f"ismcts parameter rollout={rollout!r} must be random or heuristic")
+    if prior is not None and (isinstance(prior, bool) or not isinstance(prior, int) or prior < 0):
+        raise ValueError(f"ismcts parameter prior={prior!r} must be a whole number of visits >= 0")
+    if game.info.id not in HEURISTICS:
+        if rollout == "heuristic" or prior:
+            raise ValueError(f"ismcts: rollout=heuristic and prior need a heuristic; {game.info.id} has none")
+        return []
+    if rollout == "random" and prior == 0:
+        return []
+    player = heuristic_class(game.info.id)
+    return [player(game, seat, rng) for seat in range(game.num_players)]
 
 
 def _check_budget(sims: Any, ms: Any) -> tuple[int | None, float | None]:

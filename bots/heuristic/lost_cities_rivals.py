@@ -140,3 +140,25 @@ class RivalsHeuristic(Bot):
             if rival - mine > best_gap and BOX_BASE + kind_of(card) in legal:
                 best, best_gap = BOX_BASE + kind_of(card), rival - mine
         return best
+
+
+def estimate_returns(observation: dict[str, Any]) -> list[float]:
+    """Every seat's points as they stand, its share of the centre, and its expeditions' promise.
+
+    The promise of an expedition is what the unseen cards it can still take would add, at the
+    heuristic's future weight (the deck left, shared among the seats).
+    """
+    players, unseen = observation["num_players"], observation["unseen"]
+    weight = (DECK_SIZE - observation["cards_revealed"]) / DECK_SIZE / players
+    share = observation["centre"] / players if observation["piles_to_come"] else 0.0
+    estimates = []
+    for seat, score in enumerate(observation["scores"]):
+        promise = 0.0
+        for colour, expedition in observation["expeditions"][seat].items():
+            if not expedition["wagers"] and not expedition["numbers"]:
+                continue
+            top = max(expedition["numbers"], default=2)
+            to_come = sum(footprints(v) * unseen.get(f"{colour}{v}", 0) for v in range(top, 11))
+            promise += (1 + expedition["wagers"]) * weight * to_come
+        estimates.append(score + share + promise)
+    return estimates
