@@ -285,7 +285,7 @@ def begin_turn(s) -> None:
     s.gold_on = bool(s.pend_gold & live)
     s.reserved = tuple(m & live for m in s.pend_res)
     order = ((s.holder + i) % n for i in range(n))
-    s.adjusters = tuple(p for p in order if s.pend_adj & live >> p & 1)
+    s.adjusters = tuple(p for p in order if (s.pend_adj & live) >> p & 1)
     s.pend_gold, s.pend_res, s.pend_adj = 0, (0,) * NUM_COLOURS, 0
     s.dice, s.modified, s.rerolls = (0,) * 6, 0, 0
     s.played = ((),) * n
