@@ -8,8 +8,10 @@
     run("127.0.0.1:50051", token, act)
 
 `run` holds one stream to the gateway and plays every match the arena starts for this bot, many
-at once. A decision is answered by calling `act` (or `Bot.decide`) on a worker thread, so a slow
-decision does not hold up the others. When the connection drops, `run` dials again with
+at once. Decisions are answered one at a time on the event loop by default: Python's GIL would
+serialise CPU-bound `act` calls anyway, and a thread hop costs about 0.15 ms per decision
+(bench/gateway_latency.py). Pass `threaded=True` when `act` waits on I/O or releases the GIL
+(numpy, a subprocess): decisions then run on worker threads, concurrently. When the connection drops, `run` dials again with
 exponential backoff (0.5 s doubling up to `max_backoff_s`, with jitter); a rejected token stops
 it with `TokenRejected`. An exception inside `act` is logged and that decision is left
 unanswered (the arena records it as a timeout), so one bad position does not kill the bot.
@@ -111,6 +113,7 @@ def run(
     max_backoff_s: float = 30.0,
     max_matches: int | None = None,
     client_name: str = "arena-python-sdk",
+    threaded: bool = False,
 ) -> int:
     """Play until stopped (or `max_matches` have ended); returns the number of matches played.
 
@@ -122,15 +125,17 @@ def run(
         raise TokenRejected("no token: pass run(address, token, bot) or set ARENA_TOKEN")
     if bot is None:
         raise TypeError("run() needs a bot: a Bot subclass instance or an act(observation, legal_actions) function")
-    connection = Connection(address, token, as_bot(bot), client_name, max_matches)
+    connection = Connection(address, token, as_bot(bot), client_name, max_matches, threaded)
     return asyncio.run(connection.run_forever(reconnect, max_backoff_s))
 
 
 class Connection:
     """One bot's stream to the gateway, redialled with backoff when it drops."""
 
-    def __init__(self, address: str, token: str, bot: Bot, client_name: str, max_matches: int | None) -> None:
+    def __init__(self, address: str, token: str, bot: Bot, client_name: str, max_matches: int | None,
+                 threaded: bool = False) -> None:
         self.address, self.token, self.bot = address, token, bot
+        self.threaded = threaded
         self.client_name = client_name
         self.max_matches = max_matches
         self.matches_ended = 0
@@ -177,7 +182,9 @@ class Connection:
     def _handle(self, message: pb.ArenaMessage, outbox: asyncio.Queue[pb.BotMessage | None],
                 tasks: set[asyncio.Task[None]]) -> None:
         kind = message.WhichOneof("kind")
-        if kind == "decision":
+        if kind == "decision" and not self.threaded:
+            self._answer_now(message.decision, outbox)
+        elif kind == "decision":
             task = asyncio.create_task(self._answer(message.decision, outbox))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
@@ -191,14 +198,23 @@ class Connection:
         elif kind == "welcome":
             log.info("connected to %s as %r", self.address, message.welcome.bot_name)
 
+    def _answer_now(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
+        self._send(request, self._decide(request), outbox)
+
     async def _answer(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
-        decision = Decision.from_message(request)
+        self._send(request, await asyncio.to_thread(self._decide, request), outbox)
+
+    def _decide(self, request: pb.DecisionRequest) -> int | None:
         try:
-            action = await asyncio.to_thread(self.bot.decide, decision)
+            return int(self.bot.decide(Decision.from_message(request)))
         except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
             log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
-            return
-        outbox.put_nowait(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=int(action))))
+            return None
+
+    @staticmethod
+    def _send(request: pb.DecisionRequest, action: int | None, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
+        if action is not None:
+            outbox.put_nowait(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=action)))
 
 
 async def _drain(outbox: asyncio.Queue[pb.BotMessage | None]) -> AsyncIterator[pb.BotMessage]:

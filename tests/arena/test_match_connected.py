@@ -7,6 +7,7 @@ compared with the engine's observation of its seat at that step.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,17 @@ def test_node_bot_plays_every_game(gateway: GatewayThread, client: GatewayClient
         record = run_match(game_id, ["nodebot", *["random"] * (players - 1)], 21, gateway=client)
         check_finished(record)
         assert any(step.actions and 0 in step.actions for step in record.steps), "the bot made decisions"
+
+
+def test_simultaneous_seats_are_asked_concurrently(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                                   bots: BotProcesses) -> None:
+    for name in ("ponder1", "ponder2", "ponder3"):
+        token = store.register_bot(name)
+        process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "0.5", "--address", gateway.address, "--token", token)
+        wait_connected(gateway, name, process=process)
+    started = time.monotonic()
+    record = run_match("toy", ["ponder1", "ponder2", "ponder3"], 1, gateway=client)  # one decision, all seats at once
+    assert time.monotonic() - started < 1.2, "three 0.5 s answers asked one after another would take 1.5 s"
+    (decision,) = [step for step in record.steps if step.actions]
+    assert sorted(decision.actions) == [0, 1, 2] and all(ms >= 500 for ms in decision.elapsed_ms.values())
+    check_finished(record)

@@ -46,7 +46,8 @@ def test_a_bot_subclass_sees_labels_and_its_clock(gateway: GatewayThread, client
             decisions.append(decision)
             return decision.legal_actions[0]
 
-    thread = threading.Thread(target=run, args=(gateway.address, token, Recorder()), kwargs={"max_matches": 1})
+    thread = threading.Thread(target=run, args=(gateway.address, token, Recorder()),
+                              kwargs={"max_matches": 1, "threaded": True})
     thread.start()
     wait_connected(gateway, "labels")
     run_match("toy", ["labels", "random"], 2, gateway=client)
@@ -81,3 +82,27 @@ def test_the_bot_reconnects_after_the_gateway_restarts(store: Store, bots: BotPr
         with GatewayClient(second.address, key=HOST_KEY) as client:
             record = run_match("toy", ["phoenix", "random"], 3, gateway=client)
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
+
+
+def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThread, client: GatewayClient,
+                                                           store: Store) -> None:
+    from arena.clock import TimeControl
+
+    token = store.register_bot("fragile")
+    calls: list[int] = []
+
+    def act(observation: dict, legal_actions: list[int]) -> int:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("a bug in the bot")
+        return legal_actions[0]
+
+    thread = threading.Thread(target=run, args=(gateway.address, token, act), kwargs={"max_matches": 2})
+    thread.start()
+    wait_connected(gateway, "fragile")
+    control = TimeControl(decision_ms=200, bank_ms=0, grace_ms=100)
+    first = run_match("toy", ["fragile", "random"], 1, gateway=client, time_control=control)
+    second = run_match("toy", ["fragile", "random"], 2, gateway=client, time_control=control)
+    thread.join(10)
+    assert [f["fault"] for f in first.seats[0].faults] == ["timeout"]
+    assert second.seats[0].termination is Termination.NORMAL and not second.seats[0].faults

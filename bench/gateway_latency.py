@@ -1,0 +1,212 @@
+"""Round-trip latency and decisions per second of a connected bot through the gateway, beside a
+bare gRPC bidirectional echo on the same machine (the transport's own limit).
+
+    .venv/bin/python bench/gateway_latency.py [--decisions 3000] [--game riviera]
+
+What is measured (all on 127.0.0.1, the bot always a separate process):
+- echo: a grpc.aio server sends a DecisionRequest-sized message on a bidi stream, a minimal
+  grpc.aio client process sends it back; round trip timed at the server.
+- gateway (at the gateway): `DecideReply.elapsed_ms`, from queueing the DecisionRequest on the
+  bot's stream to resolving its Action — what the time control charges.
+- gateway (at the runner): a whole `MatchHost.Decide` call from the match runner's process
+  (runner -> gateway unary call -> bot stream -> back), what a match actually waits.
+- a full match: run_match with the bot in one seat, decisions of that seat per second.
+For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from arena.gateway.client import GatewayClient  # noqa: E402
+from arena.match import run_match  # noqa: E402
+from arena.seats import observation_json  # noqa: E402
+from arena.store import Store  # noqa: E402
+from arena.v1 import bot_pb2 as pb  # noqa: E402
+from engine import registry  # noqa: E402
+from engine.core import NodeKind, sample_chance  # noqa: E402
+
+KEY = "bench-key"
+ECHO_METHOD = "/bench.Echo/Stream"
+
+
+def percentiles(samples_ms: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_ms)
+    pick = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {"p50_ms": round(pick(0.50), 3), "p99_ms": round(pick(0.99), 3),
+            "mean_ms": round(statistics.fmean(ordered), 3), "per_s": round(1000 / statistics.fmean(ordered))}
+
+
+def sample_request(game_id: str) -> pb.DecisionRequest:
+    """A realistic DecisionRequest: the first decision of a game, with its labels."""
+    import random
+
+    game = registry.make(game_id, registry.info(game_id).min_players)
+    state, rng = game.initial_state(), random.Random(1)
+    while state.kind is NodeKind.CHANCE:
+        state = state.apply_chance(sample_chance(state, rng))
+    seat = state.acting_players()[0]
+    return pb.DecisionRequest(
+        match_id="bench", seat=seat, game_id=game_id, ruleset=game.ruleset, step=0,
+        observation_json=observation_json(state.observation(seat)),
+        legal_actions=[pb.LegalAction(id=a, label=game.action_label(a)) for a in state.legal_actions(seat)],
+        time_left_ms=11_000, decision_ms=1000, bank_ms=10_000,
+    )
+
+
+# -- the bare echo ------------------------------------------------------------------------------
+
+async def echo_server(payload: bytes, count: int) -> list[float]:
+    samples: list[float] = []
+    done = asyncio.Event()
+
+    async def stream(requests, context):  # noqa: ANN001, ANN202
+        replies = requests.__aiter__()
+        for _ in range(count):
+            started = time.perf_counter()
+            yield payload
+            await replies.__anext__()
+            samples.append((time.perf_counter() - started) * 1000)
+        done.set()
+
+    server = grpc.aio.server()
+    handler = grpc.stream_stream_rpc_method_handler(stream, request_deserializer=None, response_serializer=None)
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Echo", {"Stream": handler}),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    client = subprocess.Popen([sys.executable, __file__, "--echo-client", f"127.0.0.1:{port}"])
+    await done.wait()
+    client.terminate()
+    client.wait()
+    await server.stop(0)
+    return samples[100:]  # warm-up
+
+
+async def echo_client(address: str) -> None:
+    outbox: asyncio.Queue[bytes] = asyncio.Queue()
+
+    async def sends():  # noqa: ANN202
+        while True:
+            yield await outbox.get()
+
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream(ECHO_METHOD, request_serializer=None, response_deserializer=None)(sends())
+        async for message in call:
+            outbox.put_nowait(message)
+
+
+# -- through the gateway ------------------------------------------------------------------------
+
+def start_bot(kind: str, address: str, token: str) -> subprocess.Popen[bytes]:
+    if kind == "python-sdk":
+        argv = [sys.executable, str(ROOT / "bots/examples/python/random_bot.py"), "--address", address, "--token", token]
+    else:
+        argv = ["node", str(ROOT / "bots/examples/node/bot.js"), "--address", address, "--token", token]
+    return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id: str) -> dict[str, object]:
+    """The gateway as deployed: `arena serve` in its own process, the runner here, the bot a third."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
+        token = Store(env["ARENA_DB"]).register_bot("benchbot")
+        port = free_port()
+        address = f"127.0.0.1:{port}"
+        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port), "--log-level", "warning"],
+                                  env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        bot = start_bot(kind, address, token)
+        try:
+            with GatewayClient(address, key=KEY) as client:
+                wait_for_bot(client, request)
+                at_gateway, at_runner = [], []
+                for _ in range(count + 100):
+                    started = time.perf_counter()
+                    reply = client.decide("benchbot", request, 5000)
+                    at_runner.append((time.perf_counter() - started) * 1000)
+                    at_gateway.append(reply.elapsed_ms)
+                match = full_match(client, game_id)
+        finally:
+            for process in (bot, server):
+                process.terminate()
+                process.wait()
+    return {"at_gateway": percentiles(at_gateway[100:]), "at_runner": percentiles(at_runner[100:]), "match": match}
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_bot(client: GatewayClient, request: pb.DecisionRequest, timeout_s: float = 20.0) -> None:
+    """Until the gateway is up and the bot answers (a fault reply means: not connected yet)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            if client.decide("benchbot", request, 2000).fault == pb.TERMINATION_NORMAL:
+                return
+        except Exception:  # noqa: BLE001 - the gateway is still starting
+            pass
+        time.sleep(0.1)
+    raise SystemExit("the bot did not connect to the gateway")
+
+
+def full_match(client: GatewayClient, game_id: str) -> dict[str, float]:
+    players = registry.info(game_id).min_players
+    started = time.perf_counter()
+    decisions = 0
+    for seed in range(5):
+        record = run_match(game_id, ["benchbot", *["random"] * (players - 1)], seed, gateway=client)
+        decisions += sum(1 for step in record.steps if step.actions and 0 in step.actions)
+    seconds = time.perf_counter() - started
+    return {"bot_decisions": decisions, "seconds": round(seconds, 3), "bot_decisions_per_s": round(decisions / seconds)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=3000)
+    parser.add_argument("--game", default="riviera")
+    parser.add_argument("--echo-client", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.echo_client:
+        asyncio.run(echo_client(args.echo_client))
+        return
+    request = sample_request(args.game)
+    payload = pb.ArenaMessage(decision=request).SerializeToString()
+    echo = percentiles(asyncio.run(echo_server(payload, args.decisions + 100)))
+    results = {"message_bytes": len(payload), "echo": echo,
+               "python-sdk": through_gateway("python-sdk", request, args.decisions, args.game),
+               "node": through_gateway("node", request, args.decisions, args.game)}
+    print(json.dumps(results, indent=2))
+    print(f"\n| path | p50 ms | p99 ms | per second | vs echo p50 |\n|---|---|---|---|---|")
+    print(f"| bare gRPC bidi echo ({len(payload)} B) | {echo['p50_ms']} | {echo['p99_ms']} | {echo['per_s']} | 1.0x |")
+    for kind in ("python-sdk", "node"):
+        for where in ("at_gateway", "at_runner"):
+            row = results[kind][where]
+            print(f"| {kind} bot, {where.replace('_', ' ')} | {row['p50_ms']} | {row['p99_ms']} | {row['per_s']} "
+                  f"| {row['p50_ms'] / echo['p50_ms']:.2f}x |")
+    for kind in ("python-sdk", "node"):
+        match = results[kind]["match"]
+        print(f"\n{kind}: 5 full {args.game} matches, {match['bot_decisions']} bot decisions in {match['seconds']} s "
+              f"= {match['bot_decisions_per_s']} bot decisions/s")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("ARENA_HOST_KEY", KEY)
+    main()
