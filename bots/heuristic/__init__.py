@@ -19,6 +19,7 @@ from engine.core import Game
 
 HEURISTICS: dict[str, str] = {
     "lost_cities_rivals": "bots.heuristic.lost_cities_rivals:RivalsHeuristic",
+    "riga": "bots.heuristic.riga:RigaHeuristic",
     "riviera": "bots.heuristic.riviera:RivieraHeuristic",
 }
 
