@@ -74,12 +74,14 @@ class ConnectedSeat:
         self.bot_name = bot_name
         self.game = game
         self.clock = clock
+        self.opened = False  # only an opened seat is closed: closing releases a launched bot
         self._labels: dict[int, str] = {}
 
     def open(self, start: pb.MatchStart, connect_timeout_ms: int) -> Answer | None:
         """Get the bot connected (or launched) for the match; an Answer with a fault if it cannot be."""
         reply = self.client.open_seat(self.bot_name, start, connect_timeout_ms)
         if reply.fault == pb.TERMINATION_NORMAL:
+            self.opened = True
             return None
         return Answer(None, 0.0, FAULTS.get(reply.fault, "disconnect"), reply.reason)
 
@@ -98,7 +100,8 @@ class ConnectedSeat:
         return Answer(reply.action_id, reply.elapsed_ms)
 
     def close(self, end: pb.MatchEnd) -> None:
-        self.client.close_seat(self.bot_name, end)
+        if self.opened:
+            self.client.close_seat(self.bot_name, end)
 
     def _request(self, decision: Decision) -> pb.DecisionRequest:
         state, seat = decision.state, decision.seat

@@ -48,7 +48,12 @@ class LaunchedBot:
         code = self.process.returncode
         if code is None:
             return None
-        how = f"was killed by signal {-code}" if code < 0 else f"exited with status {code}"
+        if code < 0:
+            how = f"was killed by {_signal_name(-code)}"
+        elif code > 128:  # the shell reports a child killed by a signal as 128 + its number
+            how = f"exited with status {code} (killed by {_signal_name(code - 128)})"
+        else:
+            how = f"exited with status {code}"
         return f"launched bot {self.name!r} {how}; last output: {self.output_tail()}"
 
 
@@ -144,6 +149,13 @@ class Launcher:
         for handle in self._stoppers.values():
             handle.cancel()
         await asyncio.gather(*(self.stop(name) for name in list(self.bots)))
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return f"{signal.Signals(signum).name}, signal {signum}"
+    except ValueError:
+        return f"signal {signum}"
 
 
 def _signal_group(pid: int, signum: int) -> None:

@@ -13,12 +13,13 @@ import pytest
 
 from arena.clock import TimeControl
 from arena.gateway.client import GatewayClient
+from arena.gateway.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
 from arena.match import MatchRecord, Termination, run_match
 from arena.store import Store
 from engine import registry
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import FAULT_BOT, BotProcesses, wait_connected
+from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, BotProcesses, wait_connected
 
 FAST = TimeControl(decision_ms=300, bank_ms=0, grace_ms=100)
 LONG_GAMES = [g for g in registry.game_ids() if registry.info(g).max_decisions > 3]
@@ -160,3 +161,17 @@ def test_an_unregistered_or_absent_bot_forfeits_before_the_first_move(client: Ga
     assert record.seats[0].termination is Termination.DISCONNECT and "not connected" in record.seats[0].reason
     assert record.seats[1].termination is Termination.DISCONNECT and "no registered bot" in record.seats[1].reason
     assert record.ranks is not None and record.ranks[2] == 1
+
+
+@pytest.mark.parametrize(("mode", "words"), [("spin", "killed by SIGXCPU"), ("hog", "MemoryError")])
+def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
+    mode: str, words: str, store: Store, toy_registered: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARENA_HOST_KEY", HOST_KEY)
+    limits = LaunchLimits(cpu_seconds=2, memory_mb=768, linger_s=0.1)
+    store.register_bot("greedy", command=launched_command("--mode", mode))
+    with GatewayThread(store, host_key=HOST_KEY, limits=limits) as gateway, \
+            GatewayClient(gateway.address, key=HOST_KEY) as client:
+        record = run_match("toy", ["greedy", "random"], 1, gateway=client,
+                           time_control=TimeControl(decision_ms=10_000, bank_ms=0))
+    check_forfeit(record, 0, Termination.CRASH, words)

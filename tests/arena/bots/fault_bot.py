@@ -16,6 +16,8 @@ the N-th decision request on (0-based; earlier ones get a random legal answer):
   crash       exit with status 3 at once, after a line on stderr
   noconnect   never dial in (sleeps); for launched-bot tests
   steal       besides answering its own requests, answer request ids 1..200 (other bots')
+  spin        burn CPU forever (for the launched bots' CPU-time limit)
+  hog         allocate memory until it fails (for the launched bots' memory limit)
 --record FILE appends every DecisionRequest received, as JSON lines (the wire-level record).
 """
 
@@ -91,6 +93,13 @@ def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: 
             if request_id != request.request_id:
                 outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=0)).SerializeToString())
         answer(rng.choice(legal))
+    elif mode == "spin":
+        while True:
+            pass
+    elif mode == "hog":
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 * 1024 * 1024))
     elif mode != "silent":
         raise SystemExit(f"unknown mode {mode!r}")
 
