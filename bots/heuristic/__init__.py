@@ -18,6 +18,7 @@ from bots.base import Bot
 from engine.core import Game
 
 HEURISTICS: dict[str, str] = {
+    "gang_of_dice": "bots.heuristic.gang_of_dice:GangOfDiceHeuristic",
     "lost_cities_rivals": "bots.heuristic.lost_cities_rivals:RivalsHeuristic",
     "riga": "bots.heuristic.riga:RigaHeuristic",
     "riviera": "bots.heuristic.riviera:RivieraHeuristic",
