@@ -82,7 +82,7 @@ def match_data(request: Request) -> dict[str, Any]:
     return {
         **views.match_row(summary), "options": record.options, "seed": record.seed,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
-        "result": replay.result(), "log": replay.log(),
+        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(),
     }
 
 

@@ -71,6 +71,18 @@ class Replay:
             for seat, outcome in enumerate(self.record.seats) for fault in outcome.faults
         }
 
+    def seat_fields(self, samples: int = 16) -> list[str]:
+        """Observation fields that hold one value per seat (scores, statuses, ...): lists of one
+        scalar per seat at every sampled position, so a hand that happens to hold as many cards
+        as there are seats is not mistaken for one."""
+        n = self.record.num_players
+        step = max(1, len(self.states) // samples)
+        observations = [s.observation(0) for s in self.states[::step]]
+        return sorted(
+            key for key in observations[0]
+            if all(_one_scalar_per_seat(o.get(key), n) for o in observations)
+        )
+
     def frame(self, position: int, view: str | int) -> dict[str, Any]:
         """The position after `position` steps, as one seat saw it or as every seat saw it."""
         state = self.states[position]
@@ -130,6 +142,12 @@ class _Hidden:
 
 
 _HIDDEN: Any = _Hidden()
+
+
+def _one_scalar_per_seat(value: Any, seats: int) -> bool:
+    return isinstance(value, list) and len(value) == seats and all(
+        v is None or isinstance(v, (str, int, float, bool)) for v in value
+    )
 
 
 def _phase(state: State) -> str | None:

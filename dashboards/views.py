@@ -69,7 +69,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, An
     """The ratings of one ruleset, best first, with what the table shows beside each."""
     rows = store.leaderboard(ruleset) if ruleset else []
     played = dq.last_played(store, ruleset) if ruleset else {}
-    versions = dq.latest_versions(store)
+    versions = dq.latest_versions(store, ruleset) if ruleset else {}
     pairs = dq.pair_records(store, ruleset) if ruleset else {}
     entries = []
     for i, row in enumerate(rows):

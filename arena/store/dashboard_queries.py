@@ -170,11 +170,16 @@ def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
         return [VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)]
 
 
-def latest_versions(store: Store) -> dict[str, VersionInfo]:
-    """Each entrant's most recently recorded version."""
+def latest_versions(store: Store, ruleset: str) -> dict[str, VersionInfo]:
+    """The version each entrant last played a ruleset as (its newest recorded version there)."""
+    newest = (
+        select(SeatRow.entrant, func.max(SeatRow.bot_version_id).label("version_id"))
+        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        .where(MatchRow.ruleset == ruleset).group_by(SeatRow.entrant).subquery()
+    )
+    query = select(BotVersionRow).join(newest, newest.c.version_id == col(BotVersionRow.id))
     with Session(store.engine) as session:
-        rows = session.exec(select(BotVersionRow).order_by(BotVersionRow.id))
-        return {r.name: VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in rows}
+        return {r.name: VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)}
 
 
 def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:

@@ -85,10 +85,9 @@ function grid(rows) {
   return `<table class="grid">${head}${body}</table>`;
 }
 
-// Top-level fields with one scalar per seat become columns of a per-seat table; the rest follow.
-function renderState(state, seats, view) {
-  const n = seats.length;
-  const perSeat = Object.keys(state).filter((k) => Array.isArray(state[k]) && state[k].length === n && state[k].every(isScalar));
+// Top-level fields with one scalar per seat (the server names them) become columns of a per-seat table; the rest follow.
+function renderState(state, seats, seatFields, view) {
+  const perSeat = seatFields.filter((k) => Array.isArray(state[k]) && state[k].length === seats.length);
   const seatRows = seats.map((s, i) => `<tr><th><span class="seat-dot seat-${i}"></span>${i} · ${esc(s.bot)}</th>${perSeat.map((k) => `<td>${scalar(state[k][i])}</td>`).join("")}</tr>`).join("");
   const simple = Object.keys(state).filter((k) => !perSeat.includes(k) && isScalar(state[k]));
   const nested = Object.keys(state).filter((k) => !perSeat.includes(k) && !simple.includes(k));
@@ -148,7 +147,7 @@ class ReplayViewer {
     const frame = await response.json();
     if (ticket !== this.request) return;  // a later step was asked for meanwhile
     if (!response.ok) { this.root.querySelector("#state").textContent = frame.error; return; }
-    this.root.querySelector("#state").innerHTML = renderState(frame.state, this.meta.seats, frame.view);
+    this.root.querySelector("#state").innerHTML = renderState(frame.state, this.meta.seats, this.meta.seat_fields, frame.view);
     const result = this.root.querySelector("#result");
     result.hidden = !frame.result;
     result.innerHTML = frame.result ? renderResult(frame.result) : "";
