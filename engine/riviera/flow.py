@@ -15,7 +15,6 @@ from engine.riviera.cards import (
     CRASHED,
     DISCARD,
     GIVE,
-    GOLD,
     HAND_SIZE,
     IN,
     LAST_CHANCE,
@@ -29,6 +28,17 @@ from engine.riviera.cards import (
     VALUES,
     mask_of,
     turned,
+)
+from engine.riviera.queries import (
+    colours_in_use,
+    draw_pile,
+    fallback_size,
+    in_from_holder,
+    legal_cards,
+    power_available,
+    power_card,
+    rolled_dice,
+    swap_size,
 )
 from engine.riviera.phases import (
     ADJUST_DICE,
@@ -49,7 +59,6 @@ from engine.riviera.phases import (
 
 COLOUR_MASK = (1 << VALUES) - 1
 ALL_CARDS = (1 << (NUM_COLOURS * VALUES)) - 1
-POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
 
 
 def _set(values: tuple, index: int, value) -> tuple:
@@ -58,94 +67,6 @@ def _set(values: tuple, index: int, value) -> tuple:
 
 def _cards_mask(cards) -> int:
     return mask_of(cards)
-
-
-# -- queries ------------------------------------------------------------------------------------
-
-
-def colours_in_use(s) -> tuple[int, ...]:
-    return tuple(c for c in range(NUM_COLOURS) if s.in_use >> (c * VALUES) & 1)
-
-
-def rolled_dice(s) -> tuple[int, ...]:
-    """The dice in this turn's roll: the coloured dice in use, plus gold if an 11 switched it on."""
-    return s.colours + (GOLD,) if s.gold_on else s.colours
-
-
-def in_from_holder(s) -> tuple[int, ...]:
-    """The seats still IN, clockwise from the Holder (the order of every one-at-a-time phase)."""
-    n = s.num_players
-    seats = ((s.holder + i) % n for i in range(n))
-    return tuple(p for p in seats if s.status[p] == IN)
-
-
-def legal_cards(s, p: int) -> list[int]:
-    """The cards of p's hand that the dice allow (§3.2): a single die, or a pair of two dice.
-
-    Only dice available to p count: a coloured die reserved by someone else is off-limits, even
-    as a partner; the golden die counts only as a partner and never supplies a colour.
-    """
-    dice, reserved = s.dice, s.reserved
-    avail = [(c, dice[c]) for c in s.colours if not reserved[c] or reserved[c] >> p & 1]
-    partners = [v for _, v in avail]
-    if s.gold_on:
-        partners.append(dice[GOLD])
-    ok = 0
-    for i, (colour, value) in enumerate(avail):
-        base = colour * VALUES - 1
-        ok |= 1 << (base + value)
-        for j, other in enumerate(partners):
-            if j != i:
-                ok |= 1 << (base + value + other)
-    return [card for card in s.hands[p] if ok >> card & 1]
-
-
-def power_card(s, p: int) -> int:
-    """The card 2, 10 or 11 that p played this turn, or -1 (a player has at most one, §4.0)."""
-    for card in s.played[p]:
-        if card % VALUES + 1 in POWER_VALUES:
-            return card
-    return -1
-
-
-def swap_targets(s, p: int) -> list[int]:
-    """Card 10 targets: opponents still IN (a Last Chance user this turn included, §4.4)."""
-    return [q for q in range(s.num_players) if q != p and s.status[q] == IN]
-
-
-def draw_pile(s) -> int:
-    """The draw pile as a card mask: every card in use that is in no hand, column or discard."""
-    placed = s.discard
-    for hand in s.hands:
-        for card in hand:
-            placed |= 1 << card
-    for column in s.columns:
-        for card in column:
-            placed |= 1 << card
-    return s.in_use & ~placed
-
-
-def fallback_size(s, p: int) -> int:
-    """Card 10 with no opponent IN: k = min(2, hand, draw pile) cards out and in (§4.4)."""
-    return min(2, len(s.hands[p]), bin(draw_pile(s)).count("1"))
-
-
-def swap_size(s) -> int:
-    """Card 10 swap: k = min(2, own hand, target's hand) (§4.4)."""
-    return min(2, len(s.hands[s.queue[0]]), len(s.hands[s.target]))
-
-
-def power_available(s, p: int) -> bool:
-    card = power_card(s, p)
-    if card < 0:
-        return False
-    if card % VALUES + 1 != 10:
-        return True
-    return bool(swap_targets(s, p)) or fallback_size(s, p) > 0
-
-
-def ended_by_grand_slam(s) -> bool:
-    return s.slam
 
 
 # -- chance -------------------------------------------------------------------------------------

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.riviera import flow
-from engine.riviera.cards import COLOURS, DIE_NAMES, GOLD, NUM_COLOURS, STATUS_NAMES, bits, mask_of
+from engine.riviera import queries
+from engine.riviera.cards import COLOURS, DIE_NAMES, NUM_COLOURS, STATUS_NAMES, bits, mask_of
 from engine.riviera.phases import (
     DEAL,
     FALLBACK_DISCARD,
@@ -134,6 +134,6 @@ def _power_state(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> No
     if owner == obs["seat"]:
         s.picked = tuple(power["selected"])
     elif s.phase == SWAP_PICK:
-        s.picked = tuple(rng.sample(s.hands[owner], flow.swap_size(s)))
+        s.picked = tuple(rng.sample(s.hands[owner], queries.swap_size(s)))
     elif s.phase == FALLBACK_DISCARD:  # one of the k = 2 cards is chosen, the other is not
         s.picked = tuple(rng.sample(s.hands[owner], 1))

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 
-from engine.riviera import flow
-from engine.riviera.cards import HAND_SIZE, bits
+from engine.riviera import queries
+from engine.riviera.cards import HAND_SIZE, bits, mask_of
 from engine.riviera.phases import DEAL, HOLDER_DRAW, REMOVED_DRAW, ROLL
 
 
@@ -59,9 +59,9 @@ def _redraw_cards(s, known_to: frozenset[int], rng: random.Random) -> None:
     pinned_discard = 0
     for seat in known_to:
         pinned_discard |= s.known_disc[seat]
-    pool_mask = flow.draw_pile(s) | (s.discard & ~pinned_discard)
+    pool_mask = queries.draw_pile(s) | (s.discard & ~pinned_discard)
     for q in hidden:
-        pool_mask |= flow.mask_of(s.hands[q]) & ~pinned[q]
+        pool_mask |= mask_of(s.hands[q]) & ~pinned[q]
     pool = bits(pool_mask)
     rng.shuffle(pool)
     hands = list(s.hands)
@@ -70,7 +70,7 @@ def _redraw_cards(s, known_to: frozenset[int], rng: random.Random) -> None:
         hands[q] = tuple(sorted(bits(pinned[q]) + pool[:free]))
         pool = pool[free:]
     discard_free = bin(s.discard).count("1") - bin(pinned_discard).count("1")
-    s.discard = pinned_discard | flow.mask_of(pool[:discard_free])
+    s.discard = pinned_discard | mask_of(pool[:discard_free])
     s.hands = tuple(hands)
     _forget_stale_knowledge(s, known_to)
 
@@ -78,7 +78,7 @@ def _redraw_cards(s, known_to: frozenset[int], rng: random.Random) -> None:
 def _forget_stale_knowledge(s, known_to: frozenset[int]) -> None:
     """Seats outside `known_to` keep only what is still true after the redraw."""
     n = s.num_players
-    hand_masks = [flow.mask_of(hand) for hand in s.hands]
+    hand_masks = [mask_of(hand) for hand in s.hands]
     s.known = tuple(
         m if i // n in known_to else m & hand_masks[i % n] for i, m in enumerate(s.known)
     )

@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import NodeKind, State
-from engine.riviera import flow
+from engine.riviera import flow, queries
 from engine.riviera.cards import (
     ACTIVATE,
     ADJUST,
     CRASH,
     DISCARD,
     GIVE,
-    GOLD,
     IN,
     LAST_CHANCE,
     MORE,
@@ -35,17 +34,20 @@ from engine.riviera.phases import (
     BONUS,
     CHANCE_PHASES,
     CHOOSE,
-    DEAL,
-    DRAW,
     FALLBACK_DISCARD,
     GAME_OVER,
-    HOLDER_DRAW,
     POWERS,
     REMOVED_DRAW,
-    ROLL,
     STOP_OR_MORE,
     SWAP_GIVE,
-    SWAP_PICK,
+)
+
+
+_KIND_BY_PHASE = tuple(
+    NodeKind.CHANCE if phase in CHANCE_PHASES
+    else NodeKind.TERMINAL if phase == GAME_OVER
+    else NodeKind.DECISION
+    for phase in range(GAME_OVER + 1)
 )
 
 
@@ -141,11 +143,7 @@ class RivieraState(State):
 
     @property
     def kind(self) -> NodeKind:
-        if self.phase in CHANCE_PHASES:
-            return NodeKind.CHANCE
-        if self.phase == GAME_OVER:
-            return NodeKind.TERMINAL
-        return NodeKind.DECISION
+        return _KIND_BY_PHASE[self.phase]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         options = flow.chance_options(self)
@@ -172,12 +170,12 @@ class RivieraState(State):
     def _legal_actions(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == CHOOSE:
-            cards = flow.legal_cards(self, seat)
+            cards = queries.legal_cards(self, seat)
             if cards:
                 return [PLAY + c for c in cards]
             return [LAST_CHANCE, CRASH] if not self.lc_used[seat] else [CRASH]
         if phase == BONUS:
-            return [PLAY + c for c in flow.legal_cards(self, seat)] + [PASS]
+            return [PLAY + c for c in queries.legal_cards(self, seat)] + [PASS]
         if phase == STOP_OR_MORE:
             return [STOP, MORE]
         if phase == ADJUST_DICE:
@@ -191,14 +189,14 @@ class RivieraState(State):
         raise AssertionError(f"no decisions in phase {phase}")
 
     def _adjust_actions(self) -> list[int]:
-        dice = [d for d in flow.rolled_dice(self) if not self.modified >> d & 1]
+        dice = [d for d in queries.rolled_dice(self) if not self.modified >> d & 1]
         return sorted([PASS] + [ADJUST + 2 * d for d in dice] + [ADJUST + 2 * d + 1 for d in dice])
 
     def _power_actions(self, seat: int) -> list[int]:
-        value = value_of(flow.power_card(self, seat))
+        value = value_of(queries.power_card(self, seat))
         if value != 10:
             return [PASS, ACTIVATE]
-        targets = flow.swap_targets(self, seat)
+        targets = queries.swap_targets(self, seat)
         if targets:
             return [PASS] + [SWAP_WITH + t for t in targets]
         return [PASS] + [DISCARD + c for c in self.hands[seat]]
@@ -213,7 +211,7 @@ class RivieraState(State):
     def _returns(self) -> list[float]:
         """Stars; a Grand Slam winner gets BGA's display score max(100, best other + 1) (§5.4)."""
         scores = [float(x) for x in self.scores]
-        if self.winners and flow.ended_by_grand_slam(self):
+        if self.winners and queries.ended_by_grand_slam(self):
             others = [x for p, x in enumerate(scores) if not self.winners >> p & 1]
             top = max(100.0, max(others, default=0.0) + 1)
             return [top if self.winners >> p & 1 else x for p, x in enumerate(scores)]

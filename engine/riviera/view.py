@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.riviera import flow
+from engine.riviera import queries
 from engine.riviera.cards import COLOURS, DIE_NAMES, GOLD, STARS, STATUS_NAMES, VALUES, bits
 from engine.riviera.phases import (
     DEAL,
@@ -58,7 +58,7 @@ def observation(s, seat: int) -> dict[str, Any]:
         "acting": list(s.acting_players()),
         "queue": list(s.queue),
         "power": _power(s, seat),
-        "draw_pile_size": 0 if dealing else bin(flow.draw_pile(s)).count("1"),
+        "draw_pile_size": 0 if dealing else bin(queries.draw_pile(s)).count("1"),
         "discard_size": bin(s.discard).count("1"),
         "known_hands": [[] if dealing else bits(s.known[seat * n + q]) for q in range(n)],
         "known_discards": bits(s.known_disc[seat]),
@@ -86,13 +86,13 @@ def _power(s, seat: int) -> dict[str, Any] | None:
     if s.phase not in POWER_PHASES:
         return None
     owner = s.queue[0]
-    card = flow.power_card(s, owner)
+    card = queries.power_card(s, owner)
     swapping = s.target >= 0
     return {
         "seat": owner,
         "card": card,
         "target": s.target if swapping else None,
-        "count": flow.swap_size(s) if swapping else None,
+        "count": queries.swap_size(s) if swapping else None,
         "selected": list(s.picked) if seat == owner else [],
         "draws_left": s.draws_left,
     }

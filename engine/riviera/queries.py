@@ -1,0 +1,106 @@
+"""Questions about a Riviera state that change nothing: legality (§3), dice, powers, piles."""
+
+from __future__ import annotations
+
+from engine.riviera.cards import GOLD, IN, NUM_COLOURS, VALUES
+
+POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
+
+
+def colours_in_use(s) -> tuple[int, ...]:
+    return tuple(c for c in range(NUM_COLOURS) if s.in_use >> (c * VALUES) & 1)
+
+
+def rolled_dice(s) -> tuple[int, ...]:
+    """The dice in this turn's roll: the coloured dice in use, plus gold if an 11 switched it on."""
+    return s.colours + (GOLD,) if s.gold_on else s.colours
+
+
+def in_from_holder(s) -> tuple[int, ...]:
+    """The seats still IN, clockwise from the Holder (the order of every one-at-a-time phase)."""
+    n = s.num_players
+    seats = ((s.holder + i) % n for i in range(n))
+    return tuple(p for p in seats if s.status[p] == IN)
+
+
+def legal_cards(s, p: int) -> list[int]:
+    """The cards of p's hand that the dice allow (§3.2): a single die, or a pair of two dice.
+
+    Only dice available to p count: a coloured die reserved by someone else is off-limits, even
+    as a partner; the golden die counts only as a partner and never supplies a colour.
+    """
+    dice, reserved = s.dice, s.reserved
+    avail = tuple(c for c in s.colours if not reserved[c] or reserved[c] >> p & 1)
+    key = (dice, avail, s.gold_on)
+    ok = _PLAYABLE.get(key)
+    if ok is None:
+        if len(_PLAYABLE) > 50_000:  # keep the memo small over long runs
+            _PLAYABLE.clear()
+        ok = _PLAYABLE[key] = _playable_mask(dice, avail, s.gold_on)
+    return [card for card in s.hands[p] if ok >> card & 1]
+
+
+# A pure function of (dice, available colours, gold): memoised, as its inputs are few.
+_PLAYABLE: dict[tuple, int] = {}
+
+
+def _playable_mask(dice: tuple[int, ...], avail: tuple[int, ...], gold_on: bool) -> int:
+    """The card mask a player with these available dice may play (§3.2)."""
+    partners = [dice[c] for c in avail] + ([dice[GOLD]] if gold_on else [])
+    ok = 0
+    for i, colour in enumerate(avail):
+        value = dice[colour]
+        base = colour * VALUES - 1
+        ok |= 1 << (base + value)
+        for j, other in enumerate(partners):
+            if j != i:
+                ok |= 1 << (base + value + other)
+    return ok
+
+
+def power_card(s, p: int) -> int:
+    """The card 2, 10 or 11 that p played this turn, or -1 (a player has at most one, §4.0)."""
+    for card in s.played[p]:
+        if card % VALUES + 1 in POWER_VALUES:
+            return card
+    return -1
+
+
+def swap_targets(s, p: int) -> list[int]:
+    """Card 10 targets: opponents still IN (a Last Chance user this turn included, §4.4)."""
+    return [q for q in range(s.num_players) if q != p and s.status[q] == IN]
+
+
+def draw_pile(s) -> int:
+    """The draw pile as a card mask: every card in use that is in no hand, column or discard."""
+    placed = s.discard
+    for hand in s.hands:
+        for card in hand:
+            placed |= 1 << card
+    for column in s.columns:
+        for card in column:
+            placed |= 1 << card
+    return s.in_use & ~placed
+
+
+def fallback_size(s, p: int) -> int:
+    """Card 10 with no opponent IN: k = min(2, hand, draw pile) cards out and in (§4.4)."""
+    return min(2, len(s.hands[p]), bin(draw_pile(s)).count("1"))
+
+
+def swap_size(s) -> int:
+    """Card 10 swap: k = min(2, own hand, target's hand) (§4.4)."""
+    return min(2, len(s.hands[s.queue[0]]), len(s.hands[s.target]))
+
+
+def power_available(s, p: int) -> bool:
+    card = power_card(s, p)
+    if card < 0:
+        return False
+    if card % VALUES + 1 != 10:
+        return True
+    return bool(swap_targets(s, p)) or fallback_size(s, p) > 0
+
+
+def ended_by_grand_slam(s) -> bool:
+    return s.slam
