@@ -29,17 +29,6 @@ from engine.riviera.cards import (
     mask_of,
     turned,
 )
-from engine.riviera.queries import (
-    colours_in_use,
-    draw_pile,
-    fallback_size,
-    in_from_holder,
-    legal_cards,
-    power_available,
-    power_card,
-    rolled_dice,
-    swap_size,
-)
 from engine.riviera.phases import (
     ADJUST_DICE,
     BONUS,
@@ -55,6 +44,17 @@ from engine.riviera.phases import (
     STOP_OR_MORE,
     SWAP_GIVE,
     SWAP_PICK,
+)
+from engine.riviera.queries import (
+    colours_in_use,
+    draw_pile,
+    fallback_size,
+    in_from_holder,
+    legal_cards,
+    power_available,
+    power_card,
+    rolled_dice,
+    swap_size,
 )
 
 COLOUR_MASK = (1 << VALUES) - 1
@@ -331,7 +331,8 @@ def play_card(s, p: int, card: int, how: str) -> None:
     s.columns = _set(s.columns, p, s.columns[p] + (card,))
     s.played = _set(s.played, p, s.played[p] + (card,))
     n = s.num_players
-    s.known = tuple(m & ~(1 << card) if i % n == p else m for i, m in enumerate(s.known))
+    if any(s.known[q * n + p] >> card & 1 for q in range(n)):  # a played card is public
+        s.known = tuple(m & ~(1 << card) if i % n == p else m for i, m in enumerate(s.known))
     if card % VALUES == 8:  # a 9 queues its owner for the next ADJUST_DICE (§4.3)
         s.pend_adj |= 1 << p
     s.events += ((how, p, card),)
