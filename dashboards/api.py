@@ -113,7 +113,14 @@ def path_id(request: Request, what: str) -> int:
 
 
 def replay_of(request: Request, match_id: int) -> Replay:
-    replay = request.app.state.replays.get(match_id, lambda: store(request).match_record(match_id))
+    def load() -> tuple[dict[str, Any], list[str]] | None:
+        summary = dq.match_summary(store(request), match_id)
+        record = store(request).match_record(match_id)
+        if summary is None or record is None:
+            return None
+        return record, [seat.entrant for seat in summary.seats]
+
+    replay = request.app.state.replays.get(match_id, load)
     if replay is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
     return replay  # type: ignore[no-any-return]

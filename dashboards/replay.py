@@ -21,20 +21,24 @@ PUBLIC = "public"
 
 @dataclass
 class Replay:
-    """Every position of one match: `states[n]` is the position after `n` steps."""
+    """Every position of one match: `states[n]` is the position after `n` steps.
+
+    `names` are the seats' entrant names (`random#2`), which the record does not hold: it names
+    what played (`random`)."""
 
     record: MatchRecord
     game: Game
     states: list[State]
+    names: list[str]
 
     @classmethod
-    def from_record(cls, data: dict[str, Any]) -> Replay:
+    def from_record(cls, data: dict[str, Any], names: list[str] | None = None) -> Replay:
         record = MatchRecord.from_json(data)
         game = record.game()
         states = [game.initial_state()]
         for step in record.steps:
             states.append(advance(states[-1], step.as_step()))
-        return cls(record, game, states)
+        return cls(record, game, states, names or [seat.bot for seat in record.seats])
 
     @property
     def positions(self) -> int:
@@ -58,7 +62,7 @@ class Replay:
         times = step.elapsed_ms or {}
         entry["kind"] = "decision"
         entry["actions"] = [
-            {"seat": seat, "bot": self.record.seats[seat].bot, "action": action,
+            {"seat": seat, "bot": self.names[seat], "action": action,
              "label": self.game.action_label(action), "elapsed_ms": times.get(seat),
              "fault": faults.get((n, seat))}
             for seat, action in sorted(step.actions.items())
@@ -100,7 +104,7 @@ class Replay:
         record = self.record
         return {
             "seats": [
-                {"seat": i, "bot": s.bot, "score": (record.returns or [None] * len(record.seats))[i],
+                {"seat": i, "bot": self.names[i], "score": (record.returns or [None] * len(record.seats))[i],
                  "rank": (record.ranks or [None] * len(record.seats))[i], "termination": s.termination.value,
                  "reason": s.reason}
                 for i, s in enumerate(record.seats)
@@ -167,7 +171,8 @@ class ReplayCache:
         self._lock = threading.Lock()  # pages are served from a thread pool
 
     def get(self, match_id: int, load: Any) -> Replay | None:
-        """The replay of a match; `load()` gives its record JSON (None when there is none)."""
+        """The replay of a match; `load()` gives its record JSON and its seats' entrant names,
+        or None when there is no such match."""
         with self._lock:
             return self._get(match_id, load)
 
@@ -175,10 +180,10 @@ class ReplayCache:
         if match_id in self._replays:
             self._replays.move_to_end(match_id)
             return self._replays[match_id]
-        data = load()
-        if data is None:
+        loaded = load()
+        if loaded is None:
             return None
-        replay = Replay.from_record(data)
+        replay = Replay.from_record(*loaded)
         self._replays[match_id] = replay
         if len(self._replays) > self.size:
             self._replays.popitem(last=False)

@@ -24,6 +24,11 @@ function makeSortable(table) {
   });
 }
 
+if (window.Chart) {
+  Chart.defaults.font.family = '"Inter", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+  Chart.defaults.font.size = 12;
+}
+
 // -- charts: <canvas data-chart="ID-data"> with the series as JSON in <script id="ID-data"> ---
 function drawChart(canvas) {
   const data = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
@@ -47,7 +52,7 @@ function drawChart(canvas) {
              ticks: { color: "#6b7285" } },
       },
       plugins: {
-        legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8, color: "#3b4252", font: { family: "Inter" } } },
+        legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, padding: 18, color: "#3b4252" } },
         tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y.toFixed(0)} after match ${c.parsed.x}` } },
       },
     },
@@ -174,7 +179,8 @@ function autoRefresh(section) {
 
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("table.sortable").forEach(makeSortable);
-  document.querySelectorAll("canvas[data-chart]").forEach(drawChart);
+  // Charts draw on a canvas, which cannot re-render text once the web font arrives: wait for it.
+  document.fonts.ready.then(() => document.querySelectorAll("canvas[data-chart]").forEach(drawChart));
   const replay = document.getElementById("replay");
   if (replay) window.replayViewer = new ReplayViewer(replay);
   const refresh = document.querySelector("[data-refresh]");

@@ -128,7 +128,8 @@ def test_matches_filters_and_pages(client: TestClient, filled: Filled) -> None:
 
 
 def test_match_detail_has_the_whole_log_and_the_result(client: TestClient, filled: Filled) -> None:
-    match = filled.store.matches(tournament_id=filled.riviera)[0]
+    match = next(m for m in filled.store.matches(tournament_id=filled.riviera)
+                 if m.seats[0].entrant != m.seats[0].spec)
     record = MatchRecord.from_json(filled.store.match_record(match.id))
     data = get(client, f"/api/matches/{match.id}")
     assert len(data["log"]) == len(record.steps) == data["positions"] - 1
@@ -137,6 +138,8 @@ def test_match_detail_has_the_whole_log_and_the_result(client: TestClient, fille
     decision = next(e for e in data["log"] if e["kind"] == "decision")
     action = decision["actions"][0]
     assert action["label"] == record.game().action_label(action["action"]) and action["elapsed_ms"] is not None
+    assert action["bot"] == match.seats[action["seat"]].entrant  # random#2, not the spec it plays
+    assert [s["bot"] for s in data["result"]["seats"]] == [s.entrant for s in match.seats]
     chance = next(e for e in data["log"] if e["kind"] == "chance")
     assert chance["outcome"] == record.steps[chance["step"] - 1].chance and 0 < chance["probability"] <= 1
     assert "scores" in data["seat_fields"] and "hand" not in data["seat_fields"]
