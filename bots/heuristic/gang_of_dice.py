@@ -8,9 +8,11 @@ odds and the re-roll choices depend on the warning card, so the heuristic asks t
 - Stake: for each N, the chance that a first roll of N dice is valid and beats the leader (halved
   for every seat still to play after us), times what the table would pay; stake the N with the
   best expected gain (winning ties needs more dice, so N also breaks ties of score).
+  A yellow card is checked on the first roll like a black one on the last.
 - Re-roll: compare STOP with re-rolling whole faces (or all but one die of a face) by the chance
-  of ending valid and ahead of the leader, the score as a small tie-break; the plan is a pure
-  function of the observation, so the face-by-face PICK decisions follow one plan.
+  of ending valid and ahead of the leader, the score as a small tie-break. Samples are seeded by
+  the question asked, so a plan is a pure function of the situation: cached, and the face-by-face
+  PICK decisions follow one plan.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from __future__ import annotations
 import itertools
 import random
 import zlib
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from bots.base import Bot
 from engine.gang_of_dice.cards import CARD_BY_ID, triggered
@@ -49,77 +52,88 @@ class GangOfDiceHeuristic(Bot):
     def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
         phase = observation["phase"]
         if phase == "stake":
-            choice = self._stake(observation, legal_actions)
+            choice = self._stake(observation)
         elif phase == "decide":
             choice = REROLL if any(self._plan(observation)) else STOP
         elif phase == "pick":
-            choice = self._pick(observation, legal_actions)
+            wanted = self._plan(observation)[observation["pick_face"]]
+            picks = [a for a in legal_actions if a >= PICK_BASE]
+            choice = min(picks, key=lambda a: abs((a - PICK_BASE) % PICK_STRIDE - wanted))
         else:
             choice = None
         return choice if choice in legal_actions else legal_actions[0]
 
-    # -- judging a result --------------------------------------------------------------------
+    def _situation(self, obs: dict[str, Any]) -> Situation:
+        leader, order = obs["leader"], obs["turn_order"]
+        return Situation(
+            card=obs["card"]["id"],
+            g_distinct=obs["options"]["g_counts_as_distinct"],
+            best=leader["score"] if leader else -1,
+            best_dice=leader["dice"] if leader else 0,
+            later=len(order) - 1 - order.index(self.seat),
+        )
 
-    def _context(self, obs: dict[str, Any]) -> tuple[Any, bool, int, int, int]:
-        card = CARD_BY_ID[obs["card"]["id"]]
-        leader = obs["leader"]
-        order = obs["turn_order"]
-        later = len(order) - 1 - order.index(self.seat)
-        return card, obs["options"]["g_counts_as_distinct"], (leader["score"] if leader else -1), \
-            (leader["dice"] if leader else 0), later
-
-    def _value(self, faces: list[int], dice: int, obs: dict[str, Any], final_check: bool) -> float:
-        """Chance-like worth of ending with `faces`: 0 when busted or behind the leader."""
-        card, g_distinct, best, best_dice, later = self._context(obs)
-        if (final_check or card.colour == "yellow") and triggered(card, tuple(faces), g_distinct):
-            return 0.0
-        mine = score(faces)
-        if mine < best or (mine == best and dice <= best_dice):
-            return 0.0
-        return 0.5 ** later * (0.8 + 0.2 * mine / (5 * dice))
-
-    # -- staking -----------------------------------------------------------------------------
-
-    def _stake(self, obs: dict[str, Any], legal: list[int]) -> int:
-        rng = random.Random(self._plan_seed(obs))
+    def _stake(self, obs: dict[str, Any]) -> int:
+        situation = self._situation(obs)
         table = obs["pot"] + sum(obs["stakes"])
-        top = min(MAX_STAKE, obs["scores"][self.seat])
 
         def expected_gain(n: int) -> float:
-            wins = sum(self._value(roll(n, rng), n, obs, final_check=True) for _ in range(STAKE_SAMPLES))
-            chance = wins / STAKE_SAMPLES
+            chance = win_chance(situation, n)
             return chance * (table + n) - (1 - chance) * n
 
-        best = max(range(1, top + 1), key=lambda n: (expected_gain(n), -n))
-        return STAKE_BASE + best - 1
+        top = min(MAX_STAKE, obs["scores"][self.seat])
+        return STAKE_BASE + max(range(1, top + 1), key=lambda n: (expected_gain(n), -n)) - 1
 
-    # -- re-rolling --------------------------------------------------------------------------
+    def _plan(self, obs: dict[str, Any]) -> tuple[int, ...]:
+        return reroll_plan(self._situation(obs), tuple(obs["faces"][self.seat]))
 
-    def _plan_seed(self, obs: dict[str, Any]) -> int:
-        text = f"{self.seat}:{obs['round']}:{obs['rolls']}:{obs['faces'][self.seat]}:{obs['stakes']}"
-        return zlib.crc32(text.encode())
 
-    def _plan(self, obs: dict[str, Any]) -> list[int]:
-        """How many dice of each face [G, 1..5] to re-roll (all zero = stop)."""
-        faces = obs["faces"][self.seat]
-        dice = sum(faces)
-        rng = random.Random(self._plan_seed(obs))
-        best_plan, best_value = [0] * 6, self._value(faces, dice, obs, final_check=True)
-        for plan in candidate_plans(faces):
-            total = 0.0
-            for _ in range(REROLL_SAMPLES):
-                fresh = roll(sum(plan), rng)
-                after = [faces[f] - plan[f] + fresh[f] for f in range(6)]
-                total += self._value(after, dice, obs, final_check=True)
-            if total / REROLL_SAMPLES > best_value + 0.02:  # re-rolling must clearly pay
-                best_plan, best_value = plan, total / REROLL_SAMPLES
-        return best_plan
+class Situation(NamedTuple):
+    """What a result is judged against: the card, the leader's result, the seats still to play."""
 
-    def _pick(self, obs: dict[str, Any], legal: list[int]) -> int:
-        face = obs["pick_face"]
-        wanted = self._plan(obs)[face]
-        picks = [a for a in legal if PICK_BASE <= a]
-        return min(picks, key=lambda a: abs((a - PICK_BASE) % PICK_STRIDE - wanted))
+    card: str
+    g_distinct: bool
+    best: int
+    best_dice: int
+    later: int
+
+
+def value(situation: Situation, faces: list[int], dice: int) -> float:
+    """Chance-like worth of ending a turn on `faces`: 0 when busted or not ahead of the leader."""
+    card = CARD_BY_ID[situation.card]
+    if triggered(card, tuple(faces), situation.g_distinct):
+        return 0.0
+    mine = score(faces)
+    if mine < situation.best or (mine == situation.best and dice <= situation.best_dice):
+        return 0.0
+    return 0.5**situation.later * (0.8 + 0.2 * mine / (5 * dice))
+
+
+def _sampler(*key: object) -> random.Random:
+    """A generator seeded by the question asked, so every answer is a pure (cacheable) function."""
+    return random.Random(zlib.crc32(repr(key).encode()))
+
+
+@lru_cache(maxsize=1 << 14)
+def win_chance(situation: Situation, dice: int) -> float:
+    """The chance that a first roll of `dice` dice, kept as it lands, is valid and ahead."""
+    rng = _sampler(situation, dice)
+    return sum(value(situation, roll(dice, rng), dice) for _ in range(STAKE_SAMPLES)) / STAKE_SAMPLES
+
+
+@lru_cache(maxsize=1 << 14)
+def reroll_plan(situation: Situation, faces: tuple[int, ...]) -> tuple[int, ...]:
+    """How many dice of each face [G, 1..5] to re-roll (all zero = stop), one re-roll ahead."""
+    dice, rng = sum(faces), _sampler(situation, faces)
+    best_plan, best_value = (0,) * 6, value(situation, list(faces), dice)
+    for plan in candidate_plans(list(faces)):
+        total = 0.0
+        for _ in range(REROLL_SAMPLES):
+            fresh = roll(sum(plan), rng)
+            total += value(situation, [faces[f] - plan[f] + fresh[f] for f in range(6)], dice)
+        if total / REROLL_SAMPLES > best_value + 0.02:  # re-rolling must clearly pay
+            best_plan, best_value = tuple(plan), total / REROLL_SAMPLES
+    return best_plan
 
 
 def candidate_plans(faces: list[int]) -> list[list[int]]:
@@ -138,3 +152,12 @@ def candidate_plans(faces: list[int]) -> list[list[int]]:
             plan[face] = faces[face] - 1
             plans.append(plan)
     return plans
+
+
+def estimate_returns(observation: dict[str, Any]) -> list[float]:
+    """Dice owned, with most of the table credited to this round's leader (later seats may beat it)."""
+    estimates = [float(dice or 0) for dice in observation["scores"]]
+    leader = observation["leader"]
+    if leader is not None:
+        estimates[leader["seat"]] += 0.7 * (observation["pot"] + sum(observation["stakes"]))
+    return estimates

@@ -141,3 +141,12 @@ class RigaHeuristic(Bot):
         if goods:
             return min(goods, key=lambda a: (t.BASE_VALUE[a - DISCARD_GOOD_BASE], a))
         return min(legal, key=lambda a: (self._worth(obs, a - DISCARD_BUILDING_BASE), a))
+
+
+def estimate_returns(observation: dict[str, Any]) -> list[float]:
+    """The running score, plus what goods and buildings in hand should still turn into (roughly
+    one VP per goods card, and a building in hand is likely built rather than a -2)."""
+    return [
+        score + 1.0 * player["goods_in_hand"] + 1.5 * player["buildings_in_hand"]
+        for score, player in zip(observation["scores"], observation["players"])
+    ]

@@ -174,3 +174,12 @@ class RivieraHeuristic(Bot):
             return PASS
         base = DISCARD_BASE if cards[0] >= DISCARD_BASE else GIVE_BASE
         return min(cards, key=lambda a: (card_odds(a - base, masks), -a))
+
+
+def estimate_returns(observation: dict[str, Any]) -> list[float]:
+    """Banked stars, plus the column of a stopped seat, half the column of a seat still IN."""
+    share = {"STOPPED": 1.0, "IN": 0.5, "CRASHED": 0.0}
+    return [
+        score + share[status] * stars
+        for score, status, stars in zip(observation["scores"], observation["status"], observation["column_stars"])
+    ]

@@ -1,0 +1,199 @@
+"""Built-in bots (random, heuristic, ismcts) in play: legal moves always, reproducible, stronger up the ladder.
+
+Every registered game at every player count runs a playout with a mix of bots, each answer checked
+against the legal actions; the toy game (tests/engine/toy_game.py) stands in for a simultaneous,
+hidden-information game. The search budget is tiny here: this is about behaviour, not strength
+(bench/bot_strength.py measures that).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from typing import Any
+
+import pytest
+
+from arena.match import run_match
+from bots import make_bot
+from bots.base import Bot
+from bots.heuristic import HEURISTICS
+from engine import registry
+from engine.core import Game, play
+from tests.engine.toy_game import ToyGame
+
+TINY_ISMCTS = "ismcts:sims=3,depth=4"
+
+
+class CheckedBot:
+    """Wraps a bot and records every answer that is not one of the legal actions."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.illegal: list[tuple[int, list[int]]] = []
+        self.decisions = 0
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        action = self.bot.act(observation, list(legal_actions))
+        self.decisions += 1
+        if action not in legal_actions:
+            self.illegal.append((action, legal_actions))
+            return legal_actions[0]  # keep playing so every illegal answer is collected
+        return action
+
+
+def table_cases() -> list[Any]:
+    cases = []
+    for game_id in registry.game_ids():
+        info = registry.info(game_id)
+        for players in range(info.min_players, info.max_players + 1):
+            cases.append(pytest.param(game_id, players, id=f"{game_id}-{players}p"))
+    return cases
+
+
+def specs_for(game: Game, players: int, seed: int) -> list[str]:
+    """A mix of bots around the table, rotating so every bot meets every seat across players."""
+    ladder = ["random", "heuristic", TINY_ISMCTS]
+    return [ladder[(seat + seed) % 3] for seat in range(players)]
+
+
+def checked_playout(game: Game, specs: list[str], seed: int) -> list[CheckedBot]:
+    bots = [CheckedBot(make_bot(spec, game, seat, seed * 10 + seat)) for seat, spec in enumerate(specs)]
+    final = play(game.initial_state(), bots, random.Random(seed)).final
+    assert final.kind.value == "terminal"
+    return bots
+
+
+@pytest.mark.parametrize(("game_id", "players"), table_cases())
+def test_every_bot_answers_only_legal_actions(game_id: str, players: int) -> None:
+    game = registry.make(game_id, players)
+    bots = checked_playout(game, specs_for(game, players, seed=players), seed=players)
+    for seat, bot in enumerate(bots):
+        assert bot.decisions > 0, f"seat {seat} never decided: the check would be empty"
+        assert not bot.illegal, f"{bot.bot.name} (seat {seat}) answered illegal actions: {bot.illegal[:3]}"
+
+
+def option_cases() -> list[Any]:
+    cases = []
+    for game_id in registry.game_ids():
+        info = registry.info(game_id)
+        for name, spec in info.options.items():
+            for value in spec.choices:
+                if value != spec.default:
+                    cases.append(pytest.param(game_id, {name: value}, id=f"{game_id}-{name}={value}"))
+    return cases
+
+
+@pytest.mark.parametrize(("game_id", "options"), option_cases())
+def test_heuristic_answers_legally_under_every_option(game_id: str, options: dict[str, Any]) -> None:
+    info = registry.info(game_id)
+    game = registry.make(game_id, info.max_players, **options)
+    specs = ["heuristic" if seat % 2 == 0 else "random" for seat in range(info.max_players)]
+    for bot in checked_playout(game, specs, seed=3):
+        assert not bot.illegal, f"{bot.bot.name} answered illegal actions under {options}: {bot.illegal[:3]}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_ismcts_answers_legally_in_the_simultaneous_toy_game(players: int) -> None:
+    game = ToyGame(players)
+    for seed in range(5):
+        bots = checked_playout(game, ["ismcts:sims=20"] + ["random"] * (players - 1), seed)
+        assert not bots[0].illegal
+
+
+def test_every_registered_game_has_a_heuristic() -> None:
+    assert sorted(HEURISTICS) == registry.game_ids()
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_heuristic_beats_random(game_id: str) -> None:
+    """Seat-rotated pairs with shared seeds: the heuristic should win nearly every game."""
+    wins = []
+    for seed in range(8):
+        for specs in (["heuristic", "random"], ["random", "heuristic"]):
+            record = run_match(game_id, specs, seed)
+            me, other = specs.index("heuristic"), specs.index("random")
+            wins.append(1.0 if record.ranks[me] < record.ranks[other] else 0.5 if record.ranks[me] == record.ranks[other] else 0.0)
+    assert statistics.mean(wins) >= 0.75, f"heuristic scored only {statistics.mean(wins):.2f} against random"
+
+
+def test_ismcts_beats_random_in_the_toy_game() -> None:
+    """Show the good cards, fold the bad ones: ISMCTS must find that from samples of hidden cards."""
+    game = ToyGame(2)
+    margins = []
+    for seed in range(120):
+        search_seat = seed % 2
+        specs = ["ismcts:sims=40" if seat == search_seat else "random" for seat in range(2)]
+        bots = [make_bot(spec, game, seat, seed * 7 + seat) for seat, spec in enumerate(specs)]
+        returns = play(game.initial_state(), bots, random.Random(seed)).final.returns()
+        margins.append(returns[search_seat] - returns[1 - search_seat])
+    mean, error = statistics.mean(margins), statistics.stdev(margins) / len(margins) ** 0.5
+    assert mean > 3 * error and mean > 0.3, f"ismcts margin {mean:.2f} ± {error:.2f} over random"
+
+
+def test_ismcts_is_reproducible_from_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry.GAMES, "toy", "tests.engine.toy_game:ToyGame")
+    for game_id, players in (("toy", 3), ("lost_cities_rivals", 2)):
+        has_heuristic = game_id in HEURISTICS
+        search = "ismcts:sims=4,depth=3" if has_heuristic else "ismcts:sims=4"
+        specs = [search] + ["heuristic" if has_heuristic else "random"] * (players - 1)
+        first = run_match(game_id, specs, seed=9)
+        again = run_match(game_id, specs, seed=9)
+        assert [s.actions for s in first.steps] == [s.actions for s in again.steps]
+
+
+def test_ismcts_seed_changes_its_play() -> None:
+    game = ToyGame(2)
+    state = game.initial_state().apply_chance(3).apply_chance(5)
+    observation, legal = state.observation(0), state.legal_actions(0)
+    answers = {make_bot("ismcts:sims=1", game, 0, seed).act(observation, legal) for seed in range(20)}
+    assert answers == {0, 1}, "one simulation picks its single tried action at random"
+
+
+def test_ismcts_time_budget_is_kept() -> None:
+    import time
+
+    game = registry.make("riviera", 4)
+    bot = make_bot("ismcts:ms=30,rollout=random", game, 0, 1)
+    state = game.initial_state()
+    rng = random.Random(2)
+    from engine.core import NodeKind, sample_chance
+
+    while not (state.kind is NodeKind.DECISION and 0 in state.acting_players() and len(state.legal_actions(0)) > 1):
+        if state.kind is NodeKind.CHANCE:
+            state = state.apply_chance(sample_chance(state, rng))
+        else:
+            state = state.apply({s: state.legal_actions(s)[0] for s in state.acting_players()})
+    started = time.perf_counter()
+    action = bot.act(state.observation(0), state.legal_actions(0))
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    assert action in state.legal_actions(0)
+    assert elapsed_ms < 30 + 250, f"one decision took {elapsed_ms:.0f} ms on a 30 ms budget"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ismcts:sims=0", "sims=0"),
+        ("ismcts:sims=2.5", "sims=2.5"),
+        ("ismcts:ms=-5", "ms=-5"),
+        ("ismcts:c=-1", "c=-1"),
+        ("ismcts:sw=2", "sw=2"),
+        ("ismcts:rollout=smart", "rollout='smart'"),
+        ("ismcts:prior=-1", "prior=-1"),
+        ("ismcts:depth=x", "depth='x'"),
+        ("ismcts:speed=3", "speed"),
+        ("heuristic:level=2", "level"),
+    ],
+)
+def test_bad_parameters_are_refused_with_a_clear_message(spec: str, message: str) -> None:
+    game = registry.make("lost_cities_rivals", 2)
+    with pytest.raises(ValueError, match=message.replace(".", r"\.").replace("(", r"\(")):
+        make_bot(spec, game, 0, 1)
+
+
+def test_heuristic_for_a_game_without_one_names_those_with_one() -> None:
+    with pytest.raises(ValueError, match="no heuristic bot for game 'toy'; games with one: gang_of_dice"):
+        make_bot("heuristic", ToyGame(2), 0, 1)
+    with pytest.raises(ValueError, match="rollout=heuristic and prior need a heuristic; toy has none"):
+        make_bot("ismcts:rollout=heuristic", ToyGame(2), 0, 1)
