@@ -61,24 +61,32 @@ def builtin_version() -> str:
         return "arena-dev"
 
 
-def check_config(config: TournamentConfig) -> str:
-    """UsageError (one line) for anything that would fail later; returns the ruleset."""
+def check_config(config: TournamentConfig, store: Store) -> str:
+    """UsageError (one line) for anything that would fail later; returns the ruleset.
+
+    An entrant is a built-in bot spec, or the name of a bot registered in `store` (it connects
+    through the gateway), either optionally followed by `#label`.
+    """
     if config.game_id not in registry.GAMES:
         raise UsageError(f"unknown game {config.game_id!r}; valid games: {', '.join(registry.game_ids())}")
     try:
-        check_config_shape(config)
         game = registry.make(config.game_id, config.players_per_match, **config.options)
+        check_config_shape(config)
     except ValueError as error:
         raise UsageError(str(error)) from None
     for entrant in config.entrants:
-        _check_entrant(entrant, game)
+        _check_entrant(entrant, game, store)
     return game.ruleset
 
 
-def _check_entrant(entrant: str, game: Any) -> None:
+def _check_entrant(entrant: str, game: Any, store: Store) -> None:
     spec = bot_spec(entrant)
     if not is_builtin(spec):
-        raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: {', '.join(bot_names())}")
+        if store.bot(spec) is not None:
+            return
+        registered = ", ".join(b.name for b in store.bots()) or "none"
+        raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: "
+                         f"{', '.join(bot_names())}; registered bots: {registered}")
     try:
         make_bot(spec, game, 0, 0)
     except (TypeError, ValueError) as error:
@@ -87,7 +95,7 @@ def _check_entrant(entrant: str, game: Any) -> None:
 
 def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
     """Check the config and store the tournament (nothing is played yet); returns its id."""
-    ruleset = check_config(config)
+    ruleset = check_config(config, store)
     total = len(schedule(config))
     return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
 
@@ -101,7 +109,7 @@ def play_tournament(
     if info is None:
         raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
     config = TournamentConfig.from_json(info.config)
-    check_config(config)
+    check_config(config, store)
     planned = schedule(config)
     stored = store.stored_indexes(tournament_id)
     missing = [m for m in planned if m.index not in stored]
@@ -123,10 +131,12 @@ def play_tournament(
 
 
 def _job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:
+    specs = tuple(bot_spec(e) for e in match.seats)
     return MatchJob.for_game(
-        config.game_id, key=(tournament_id, match.index), bots=tuple(bot_spec(e) for e in match.seats),
+        config.game_id, key=(tournament_id, match.index), bots=specs,
         seed=match.seed, chance_seed=match.chance_seed, options=dict(config.options),
         time_per_move_ms=config.time_per_move_ms,
+        gateway=None if all(is_builtin(s) for s in specs) else config.gateway,
     )
 
 
@@ -164,7 +174,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome)
     seat_records = record.get("seats") or [{} for _ in match.seats]
     seats = [
         SeatResult(
-            seat=i, entrant=entrant, spec=bot_spec(entrant), kind="builtin", version=builtin_version(),
+            seat=i, entrant=entrant, spec=bot_spec(entrant), **_kind_and_version(bot_spec(entrant)),
             score=returns[i], rank=None if aborted else ranks[i],
             termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
         )
@@ -178,3 +188,11 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome)
         decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
         duration_ms=outcome.duration_ms, attempts=outcome.attempts,
     )
+
+
+def _kind_and_version(spec: str) -> dict[str, str]:
+    # A connected bot reports no version over the protocol yet: its versions are told apart
+    # only by name until it does.
+    if is_builtin(spec):
+        return {"kind": "builtin", "version": builtin_version()}
+    return {"kind": "connected", "version": "connected"}

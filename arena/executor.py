@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import socket
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -30,12 +31,14 @@ import ray  # noqa: E402
 from ray.exceptions import RayError, RayTaskError  # noqa: E402
 
 from arena.errors import UsageError  # noqa: E402
-from arena.match import run_match  # noqa: E402
+from arena.clock import TimeControl  # noqa: E402
+from arena.match import MatchAborted, run_match  # noqa: E402
 from engine import registry  # noqa: E402
 
 ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.-]+:\d{1,5}$")
 OBJECT_STORE_BYTES = 200 * 1024**2  # records are small; the default would reserve 30 % of RAM
 DEFAULT_ATTEMPTS = 3
+PROBE_SECONDS = 3.0
 
 
 @dataclass(frozen=True)
@@ -49,7 +52,8 @@ class MatchJob:
     seed: int
     chance_seed: int
     options: dict[str, Any] = field(default_factory=dict)
-    time_per_move_ms: int | None = None
+    time_per_move_ms: int | None = None  # a connected bot's allowance per decision (bank and grace: defaults)
+    gateway: str | None = None  # where connected bots are reached; None when every seat is built-in
 
     @classmethod
     def for_game(cls, game_id: str, **fields: Any) -> MatchJob:
@@ -72,12 +76,16 @@ def play_job(job: MatchJob) -> JobOutcome:
     """Play one match (in a worker or in-process); an exception becomes an aborted outcome."""
     started = time.perf_counter()
     registry.GAMES.setdefault(job.game_id, job.game_ref)
+    control = TimeControl(decision_ms=job.time_per_move_ms) if job.time_per_move_ms is not None else None
     try:
-        record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed)
+        record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
+                           time_control=control, gateway=job.gateway)
         return JobOutcome(job, record.to_json(), None, _ms_since(started))
+    except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
+        reason = aborted.record.aborted or _first_line(aborted)
+        return JobOutcome(job, aborted.record.to_json(), reason, _ms_since(started))
     except Exception as error:  # noqa: BLE001 - any failure inside a match is data, not a crash
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
-        return JobOutcome(job, None, reason, _ms_since(started), 1)
+        return JobOutcome(job, None, _first_line(error), _ms_since(started))
 
 
 def _ms_since(started: float) -> float:
@@ -172,6 +180,15 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
 
 
 def check_address(address: str) -> None:
-    """UsageError unless `address` looks like HOST:PORT (checked before anything runs)."""
+    """UsageError unless `address` is HOST:PORT where something listens (checked before anything runs).
+
+    Ray itself retries an unreachable head for ever, so the port is probed first.
+    """
     if not ADDRESS.match(address):
         raise UsageError(f"bad --ray-address {address!r}: use HOST:PORT of a Ray head, e.g. 127.0.0.1:6390")
+    host, port = address.removeprefix("ray://").rsplit(":", 1)
+    try:
+        socket.create_connection((host, int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as error:
+        raise UsageError(f"no Ray head answers at {address!r} ({error.strerror or error}); start one with "
+                         "`ray start --head --port=6390` and pass 127.0.0.1:6390") from None

@@ -54,6 +54,7 @@ class TournamentConfig:
     challenger: str | None = None  # gauntlet only: the entrant that sits at every table
     max_tables: int = DEFAULT_MAX_TABLES
     time_per_move_ms: int | None = None
+    gateway: str | None = None  # HOST:PORT of the gateway that connected entrants dial in to
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)

@@ -1,24 +1,90 @@
-"""`arena demo`: the README's main job — a match of every registered game between built-in bots."""
+"""`arena demo`: the README's main job — a round robin of the built-in bots for every game, rated.
+
+For every registered game: a round robin at the game's smallest table size between every built-in
+bot that can play that game (a bot that cannot is left out, e.g. a heuristic written for one game
+only), padded with extra random entrants (`random#2`, `random#3`, ...) so that there is a field of
+at least four. Search bots get a small budget so the demo takes a couple of minutes on two cores
+(`ismcts:sims=4`). Matches run on a local Ray and land in the database (`arena.db` by default), so
+`arena leaderboard` and the dashboard show them afterwards; the leaderboards are printed at the end.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from arena.cli.play import format_summary
-from arena.match import run_match
+from arena.cli.leaderboard import format_leaderboard
+from arena.cli.tournament import make_executor, play_with_progress
+from arena.driver import start_tournament
+from arena.store import Store
+from arena.tournament import TournamentConfig
+from bots import bot_names, make_bot
 from engine import registry
+
+DEMO_SPECS = {"ismcts": "ismcts:sims=4"}  # a budget that keeps the demo short
+MIN_FIELD = 4
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("demo", help="play every game once between built-in bots")
-    parser.add_argument("--seed", type=int, default=1)
+    parser = subparsers.add_parser("demo", help="a rated round robin of the built-in bots for every game")
+    parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds per game (default 1)")
+    parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
+    parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
+    parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
+    parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
+    parser.add_argument("--max-in-flight", type=int, help="matches submitted at once (default: 2 per worker CPU)")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.set_defaults(handler=demo_command)
 
 
 def demo_command(args: argparse.Namespace) -> int:
-    for game_id in registry.game_ids():
-        info = registry.info(game_id)
-        print(format_summary(run_match(game_id, ["random"] * info.max_players, args.seed)))
+    store = Store(args.db)
+    configs = [demo_config(game_id, args.seed, args.rounds) for game_id in demo_games(args.games)]
+    executor = make_executor(args)
+    try:
+        played = [play_with_progress(store, start_tournament(store, c, "demo"), executor, args.quiet) for c in configs]
+    finally:
+        executor.close()
+    print(f"\nleaderboards ({store.url}; every stored match of each ruleset counts):\n")
+    for info in played:
+        rows = store.leaderboard(info.ruleset)
+        print(format_leaderboard(info.ruleset, rows, store.count_matches(ruleset=info.ruleset, status="finished")))
         print()
     return 0
+
+
+def demo_games(text: str | None) -> list[str]:
+    """The games to play: the given ids (checked), else every registered game."""
+    if text is None:
+        return registry.game_ids()
+    from arena.cli.options import game_info
+
+    return [game_info(g.strip()).id for g in text.split(",") if g.strip()]
+
+
+def demo_config(game_id: str, seed: int, rounds: int) -> TournamentConfig:
+    """A round robin at the game's smallest table between every built-in bot that plays it."""
+    players = registry.info(game_id).min_players
+    entrants = demo_entrants(game_id, players)
+    return TournamentConfig(game_id=game_id, players_per_match=players, entrants=tuple(entrants),
+                            rounds=rounds, seed=seed)
+
+
+def demo_entrants(game_id: str, players: int) -> list[str]:
+    """Built-in bots that can play the game, then `random#2`, `random#3`, ... up to the field size."""
+    game = registry.make(game_id, players)
+    entrants = []
+    for name in bot_names():
+        spec = DEMO_SPECS.get(name, name)
+        try:
+            make_bot(spec, game, 0, 0)
+        except (TypeError, ValueError):  # a bot written for other games only
+            continue
+        entrants.append(spec)
+    extra = 2
+    while len(entrants) < max(MIN_FIELD, players + 2):
+        entrants.append(f"random#{extra}")
+        extra += 1
+    return entrants

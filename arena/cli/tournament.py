@@ -37,6 +37,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES,
                      help=f"tables per round before a balanced sample replaces all subsets (default {DEFAULT_MAX_TABLES})")
     run.add_argument("--time-per-move-ms", type=int, help="time budget per decision for connected bots")
+    run.add_argument("--gateway", default="127.0.0.1:50051",
+                     help="HOST:PORT of the gateway connected bots dial in to (default 127.0.0.1:50051)")
     run.add_argument("--name", default="", help="a label for the tournament")
     _add_run_options(run)
     run.set_defaults(handler=run_command)
@@ -74,7 +76,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
         game_id=args.game, players_per_match=args.players_per_match or info.min_players, entrants=entrants,
         rounds=args.rounds, seed=args.seed, options=parse_options(info, args.option),
         kind="gauntlet" if args.gauntlet else "round_robin", challenger=args.gauntlet,
-        max_tables=args.max_tables, time_per_move_ms=args.time_per_move_ms,
+        max_tables=args.max_tables, time_per_move_ms=args.time_per_move_ms, gateway=args.gateway,
     )
 
 
@@ -83,7 +85,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
     store = Store(args.db)
-    check_config(config)
+    check_config(config, store)
     executor = make_executor(args)
     try:
         tournament_id = start_tournament(store, config, args.name)
@@ -98,7 +100,7 @@ def resume_command(args: argparse.Namespace) -> int:
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
-    check_config(TournamentConfig.from_json(info.config))
+    check_config(TournamentConfig.from_json(info.config), store)
     executor = make_executor(args)
     try:
         return _play(store, info.id, executor, args.quiet)
@@ -120,6 +122,14 @@ def make_executor(args: argparse.Namespace) -> Any:
 
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
+    info = play_with_progress(store, tournament_id, executor, quiet)
+    print(format_leaderboard(info.ruleset, store.leaderboard(info.ruleset),
+                             store.count_matches(ruleset=info.ruleset, status="finished")))
+    return 0
+
+
+def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: bool = False) -> TournamentInfo:
+    """Play a stored tournament's missing matches with a progress line; print a summary line."""
     line = ProgressLine(tournament_id, enabled=not quiet)
     try:
         info = play_tournament(store, tournament_id, executor, line.update)
@@ -129,11 +139,9 @@ def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
               + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
         raise
     line.end()
-    print(f"tournament {info.id} finished: {info.done_matches} matches, {info.aborted_matches} aborted "
-          f"(on {getattr(executor, 'workers', 1)} worker CPUs)")
-    print(format_leaderboard(info.ruleset, store.leaderboard(info.ruleset),
-                             store.count_matches(ruleset=info.ruleset, status="finished")))
-    return 0
+    print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
+          f"{info.aborted_matches} aborted (on {getattr(executor, 'workers', 1)} worker CPUs)")
+    return info
 
 
 class ProgressLine:
