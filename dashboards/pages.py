@@ -73,8 +73,9 @@ def head_to_head_page(request: Request) -> Response:
     game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
     board = views.leaderboard(api.store(request), game_id, ruleset)
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
-    return render(request, "head_to_head.html", {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b")},
-                  "h2h", "Head to head")
+    context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
+               "rulesets": api.store(request).rulesets()}
+    return render(request, "head_to_head.html", context, "h2h", "Head to head")
 
 
 def tournaments_page(request: Request) -> Response:
