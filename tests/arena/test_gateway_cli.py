@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.cli import main
 from arena.cli.gateway_access import gateway_answers
+from arena.store import Store
 from engine import registry
 from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, ROOT, SDK_BOT
 from tests.bots.test_sdk import free_port
@@ -38,6 +40,20 @@ def register(env: dict[str, str], name: str, *extra: str) -> str:
     result = arena(env, "bot", "register", name, *extra)
     assert result.returncode == 0, result.stderr
     return result.stdout.splitlines()[1]
+
+
+@pytest.fixture
+def in_process(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # noqa: ANN201
+    """`arena ARGS` through the same entry point, in this process (no interpreter start-up)."""
+    for name in ("ARENA_DB", "ARENA_HOST_KEY"):
+        monkeypatch.setenv(name, env[name])
+
+    def run(*args: str) -> tuple[int, str, str]:
+        status = main(list(args))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run
 
 
 @pytest.fixture
@@ -79,26 +95,27 @@ def test_serve_then_a_node_bot_then_play(env: dict[str, str], served: str, proce
     assert check.stdout.count("PASS") == 4 and "the bot follows the protocol" in check.stdout
 
 
-def test_check_bot_reports_problems_in_words(env: dict[str, str], served: str, processes: list) -> None:
-    token = register(env, "sloppy")
+def test_check_bot_reports_problems_in_words(env: dict[str, str], served: str, processes: list,
+                                             in_process) -> None:  # noqa: ANN001
+    token = Store(env["ARENA_DB"]).register_bot("sloppy")
     processes.append(subprocess.Popen([sys.executable, str(FAULT_BOT), "--mode", "illegal", "--after", "1",
                                        "--address", served, "--token", token], env=env))
-    result = arena(env, "check-bot", "--token", token, "--game", GAME, "--gateway", served, "--matches", "1")
-    assert result.returncode == 1
-    assert "FAIL  answers only legal actions" in result.stdout
-    assert "which is not among the" in result.stdout
-    assert "PASS  answers every decision in time" in result.stdout
+    status, out, _ = in_process("check-bot", "--token", token, "--game", GAME, "--gateway", served, "--matches", "1")
+    assert status == 1
+    assert "FAIL  answers only legal actions" in out
+    assert "which is not among the" in out
+    assert "PASS  answers every decision in time" in out
 
 
-def test_play_starts_a_gateway_and_launches_a_registered_command(env: dict[str, str]) -> None:
-    register(env, "launchy", "--command", f"{sys.executable} {SDK_BOT}")
+def test_play_starts_a_gateway_and_launches_a_registered_command(in_process) -> None:  # noqa: ANN001
+    assert in_process("bot", "register", "launchy", "--command", f"{sys.executable} {SDK_BOT}")[0] == 0
     address = f"127.0.0.1:{free_port()}"
     players = registry.info(GAME).min_players
     bots = ",".join(["random"] * (players - 1) + ["launchy"])
-    result = arena(env, "play", GAME, "--bots", bots, "--gateway", address, "--json")
-    assert result.returncode == 0, result.stderr
-    assert "started one in this process" in result.stderr
-    assert json.loads(result.stdout)["seats"][-1]["termination"] == "normal"
+    status, out, err = in_process("play", GAME, "--bots", bots, "--gateway", address, "--json")
+    assert status == 0, err
+    assert "started one in this process" in err
+    assert json.loads(out)["seats"][-1]["termination"] == "normal"
 
 
 @pytest.mark.parametrize(
@@ -111,14 +128,14 @@ def test_play_starts_a_gateway_and_launches_a_registered_command(env: dict[str, 
         (["play", "{game}", "--bots", "ghost,random,random", "--gateway", "nowhere"], "unknown bot 'ghost'"),
     ],
 )
-def test_bad_input_gives_a_one_line_error(env: dict[str, str], args: list[str], message: str) -> None:
-    result = arena(env, *[a.replace("{game}", GAME) for a in args])
-    assert result.returncode == 2, result.stdout + result.stderr
-    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+def test_bad_input_gives_a_one_line_error(in_process, args: list[str], message: str) -> None:  # noqa: ANN001
+    status, out, err = in_process(*[a.replace("{game}", GAME) for a in args])
+    assert status == 2, out + err
+    assert message in err and len(err.strip().splitlines()) == 1, err
 
 
-def test_a_bad_gateway_address_is_a_one_line_error(env: dict[str, str]) -> None:
-    register(env, "somebot")
-    result = arena(env, "play", GAME, "--players", "3", "--bots", "somebot,random,random", "--gateway", "nowhere")
-    assert result.returncode == 2
-    assert "bad gateway address 'nowhere': write HOST:PORT" in result.stderr
+def test_a_bad_gateway_address_is_a_one_line_error(in_process) -> None:  # noqa: ANN001
+    assert in_process("bot", "register", "somebot")[0] == 0
+    status, _, err = in_process("play", GAME, "--players", "3", "--bots", "somebot,random,random", "--gateway", "nowhere")
+    assert status == 2
+    assert "bad gateway address 'nowhere': write HOST:PORT" in err
