@@ -48,7 +48,10 @@ async def start_gateway(
     store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None
 ) -> RunningGateway:
     """Bind and start the server (port 0 picks a free port); UsageError when the port is taken."""
+    # Ping every bot stream every 20 s (unlimited pings on an idle stream) so a bot that vanished
+    # without closing its connection is noticed within ~30 s and can dial in again.
     server = grpc.aio.server(options=[("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
+                                      ("grpc.http2.max_pings_without_data", 0),
                                       ("grpc.http2.min_ping_interval_without_data_ms", 5_000)])
     try:
         bound = server.add_insecure_port(f"{host}:{port}")

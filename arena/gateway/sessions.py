@@ -46,6 +46,8 @@ class Session:
     def send(self, message: pb.ArenaMessage) -> None:
         """Queue a message for the bot (dropped once the session has ended)."""
         if self.ended is None:
+            if log.isEnabledFor(logging.DEBUG):  # every wire message, for debugging a bot
+                log.debug("%r >> %s", self, message.WhichOneof("kind"))
             self.outbox.put_nowait(message)
 
     def notice(self, text: str, request_id: int = 0) -> None:
@@ -72,6 +74,7 @@ class Session:
             self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
             return
         kind = message.WhichOneof("kind")
+        log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
         if kind == "action":
             self._answer(message.action)
         elif kind == "hello":
