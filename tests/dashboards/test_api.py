@@ -229,3 +229,19 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
     assert client.get("/matches?page=50").status_code == 404
     assert FAULT_REASON in client.get("/bots/slowpoke").text
     assert client.get("/static/vendor/chart-4.6.1.umd.min.js").status_code == 200
+
+
+def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None:  # noqa: ANN001
+    from arena.driver import start_tournament
+    from arena.store import Store
+    from tests.dashboards.conftest import LCR
+
+    store = Store(f"sqlite:///{tmp_path / 'running.db'}")
+    tournament_id = start_tournament(store, LCR, "still going")
+    with TestClient(create_app(store)) as fresh:
+        data = get(fresh, f"/api/tournaments/{tournament_id}")
+        assert (data["status"], data["done_matches"], data["total_matches"], data["progress"]) == ("running", 0, 12, 0.0)
+        assert data["standings"] == []
+        assert 'data-refresh="5"' in fresh.get(f"/tournaments/{tournament_id}").text
+        assert get(fresh, "/api/leaderboard?game=riga")["rows"] == []
+        assert "No ratings yet" in fresh.get("/leaderboard").text
