@@ -58,6 +58,8 @@ class BotStreamService:
             while (message := await session.outbox.get()) is not None:
                 yield message
             detail = session.ended.reason if session.ended else "the bot closed its stream"
+            if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, detail)
         finally:
             reader.cancel()
             await self.gateway.disconnect(session, detail)

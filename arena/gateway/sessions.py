@@ -17,6 +17,8 @@ from arena.v1 import bot_pb2 as pb
 log = logging.getLogger("arena.gateway")
 
 PROTOCOL = "arena.v1"
+MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
+MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
 
 
 class BotFault(Exception):
@@ -39,6 +41,8 @@ class Session:
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
         self.pending: dict[int, asyncio.Future[int]] = {}
         self.ended: BotFault | None = None
+        self.malformed = 0
+        self.notices = 0
 
     def __repr__(self) -> str:
         return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
@@ -51,6 +55,9 @@ class Session:
             self.outbox.put_nowait(message)
 
     def notice(self, text: str, request_id: int = 0) -> None:
+        self.notices += 1
+        if self.notices > MAX_NOTICES:
+            return
         log.info("%r: notice: %s", self, text)
         self.send(pb.ArenaMessage(notice=pb.Notice(message=text, request_id=request_id)))
 
@@ -104,3 +111,7 @@ class Session:
         self.notice(f"protocol error: {what}; {len(waiting)} pending decision(s) count as protocol errors")
         for future in waiting:
             future.set_exception(BotFault(pb.TERMINATION_PROTOCOL_ERROR, f"the bot {what}"))
+        self.malformed += 1
+        if self.malformed >= MAX_MALFORMED:
+            self.end(BotFault(pb.TERMINATION_PROTOCOL_ERROR,
+                              f"the bot sent {self.malformed} malformed messages; the arena closed the connection"))

@@ -123,3 +123,16 @@ def test_an_unreachable_gateway_aborts_the_match_unrated(toy_registered: None) -
     record = caught.value.record
     assert record.aborted and "UNAVAILABLE" in record.aborted
     assert record.ranks is None and all(s.termination is Termination.ABORTED for s in record.seats)
+
+
+def test_a_flood_of_malformed_messages_closes_the_connection(gateway: GatewayThread, store: Store) -> None:
+    bot = RawBot(gateway.address, store.register_bot("flooder"))
+    bot.next()
+    for _ in range(100):
+        bot.outbox.put(b"\xff\xff not protobuf")
+    with pytest.raises(grpc.RpcError) as caught:
+        while True:
+            assert "protocol error" in bot.next().notice.message
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert "sent 100 malformed messages" in caught.value.details()
+    bot.close()
