@@ -36,6 +36,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of bot specs, keeping each spec's own parameters together.
+
+    `"random,ismcts:sims=500,c=1.4,heuristic"` -> `["random", "ismcts:sims=500,c=1.4", "heuristic"]`:
+    an item with `=` but no `:` is one more parameter of the spec before it.
+    """
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        if specs and "=" in item and ":" not in item and ":" in specs[-1]:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
 def _parse_value(text: str) -> Any:
     for convert in (int, float):
         try:

@@ -50,44 +50,55 @@ from engine.core import Game, NodeKind, State, ranks_from_scores, sample_chance
 
 DEFAULT_SIMS = 200
 DEFAULT_DEPTH = 30  # rollout decisions before the estimate stands in for the end (when there is one)
-DEFAULT_PRIOR = 10  # extra visits credited to the heuristic's move at each new node
+DEFAULT_PRIOR = 1.0  # progressive bias towards the heuristic's move, in utility units
 
 
 class Node:
     """Statistics of one information set: per action, visits, total utility and availability."""
 
-    __slots__ = ("visits", "total", "available", "hint", "bonus")
+    __slots__ = ("visits", "total", "available", "hint", "bonus", "count")
 
-    def __init__(self, hint: int | None = None, bonus: int = 0) -> None:
+    def __init__(self, hint: int | None = None, bonus: float = 0.0) -> None:
         self.visits: dict[int, int] = {}
         self.total: dict[int, float] = {}
         self.available: dict[int, int] = {}
-        self.hint = hint  # the heuristic's choice here, if any: tried first, counted `bonus` more
+        self.hint = hint  # the heuristic's choice here, if any: tried first, favoured by `bonus`
         self.bonus = bonus
+        self.count = 0  # selections made at this node
 
-    def select(self, legal: list[int], c: float, rng: random.Random) -> int:
-        """UCB1 over the actions legal in this determinization; untried actions first, at random."""
+    def select(self, legal: list[int], c: float, rng: random.Random, widen: float) -> int:
+        """UCB1 over the actions legal in this determinization.
+
+        The hint is tried first. A new action (at random) is tried while fewer than
+        `widen * sqrt(selections)` actions have been tried (progressive widening: a node with
+        dozens of actions does not spend a small budget trying each once); `widen` 0 tries
+        every action before repeating any.
+        """
+        self.count += 1
         for action in legal:
             self.available[action] = self.available.get(action, 0) + 1
         if self.hint in legal and self.hint not in self.visits:
             return self.hint
-        untried = [a for a in legal if a not in self.visits]
-        if untried:
-            return rng.choice(untried)
-        return max(legal, key=lambda a: self._ucb(a, c))
+        tried = [a for a in legal if a in self.visits]
+        room = not widen or len(self.visits) < max(1.0, widen * math.sqrt(self.count))
+        if len(tried) < len(legal) and (room or not tried):
+            return rng.choice([a for a in legal if a not in self.visits])
+        return max(tried, key=lambda a: self._ucb(a, c))
 
     def _ucb(self, action: int, c: float) -> float:
+        """UCB1, plus a progressive bias `bonus / (1 + visits)` towards the hint (Chaslot et al.
+        2008): the heuristic's move is explored much more at first, and the bias fades as its
+        own results come in."""
         visits = self.visits[action]
         mean = self.total[action] / visits
-        counted = visits + (self.bonus if action == self.hint else 0)
-        return mean + c * math.sqrt(math.log(self.available[action]) / counted)
+        bias = self.bonus / (1 + visits) if action == self.hint else 0.0
+        return mean + c * math.sqrt(math.log(self.available[action]) / visits) + bias
 
     def best(self, legal: list[int]) -> int:
-        """The most-visited action (the hint's bonus included); ties go to the higher mean."""
-        def score(action: int) -> tuple[int, float]:
+        """The most-visited action; ties go to the hint, then to the higher mean."""
+        def score(action: int) -> tuple[int, bool, float]:
             visits = self.visits.get(action, 0)
-            bonus = self.bonus if action == self.hint else 0
-            return visits + bonus, self.total.get(action, 0.0) / max(visits, 1)
+            return visits, action == self.hint, self.total.get(action, 0.0) / max(visits, 1)
         return max(legal, key=score)
 
     def update(self, action: int, utility: float) -> None:
@@ -96,16 +107,17 @@ class Node:
 
 
 def utilities(returns: list[float], ranks: list[int], score_weight: float) -> list[float]:
-    """Each seat's utility in [0, 1] from ranks (pairwise, ties half) and scaled game points."""
+    """Each seat's utility in [0, 1] from ranks (pairwise, ties half) and its margin in points."""
     n = len(ranks)
-    low, high = min(returns), max(returns)
+    scale = 1.0 + 0.1 * sum(abs(r) for r in returns) / n  # a typical gap, in the game's points
     result = []
     for seat in range(n):
         beaten = sum(ranks[seat] < other for other in ranks)
         tied = sum(ranks[seat] == other for other in ranks) - 1
         rank_score = (beaten + 0.5 * tied) / (n - 1) if n > 1 else 1.0
-        share = (returns[seat] - low) / (high - low) if high > low else 0.5
-        result.append((1 - score_weight) * rank_score + score_weight * share)
+        best_other = max((r for s, r in enumerate(returns) if s != seat), default=returns[seat])
+        margin = 0.5 + 0.5 * math.tanh((returns[seat] - best_other) / scale)
+        result.append((1 - score_weight) * rank_score + score_weight * margin)
     return result
 
 
@@ -129,17 +141,19 @@ class IsmctsBot(Bot):
         c: float = 0.7,
         sw: float = 0.1,
         rollout: str | None = None,
-        prior: int | None = None,
+        prior: float | None = None,
         depth: int | None = None,
+        widen: float = 1.0,
         **params: Any,
     ) -> None:
         super().__init__(game, seat, rng, **params)
         self.sims, self.ms = _check_budget(sims, ms)
         self.c = _check_number("c", c, low=0.0)
         self.score_weight = _check_number("sw", sw, low=0.0, high=1.0)
+        self.widen = _check_number("widen", widen, low=0.0)
         self.guides = _guides(game, rng, rollout, prior)
         self.rollout = "heuristic" if self.guides and rollout != "random" else "random"
-        self.prior = 0 if prior is None and not self.guides else (DEFAULT_PRIOR if prior is None else prior)
+        self.prior = 0 if prior is None and not self.guides else (DEFAULT_PRIOR if prior is None else float(prior))
         self.estimate = _estimator(game, depth)
         self.depth = 0 if self.estimate is None else (DEFAULT_DEPTH if depth is None else depth)
         self.last_simulations = 0  # how many simulations the last decision ran (for benchmarks)
@@ -187,7 +201,7 @@ class IsmctsBot(Bot):
                     seen = mine if seat == self.seat else state.observation(seat)
                     node = tree[(depth, seat, key)] = Node(self._hint(seat, seen, legal), self.prior)
                     expanded = True
-                joint[seat] = node.select(legal, self.c, self.rng)
+                joint[seat] = node.select(legal, self.c, self.rng, self.widen)
                 path.append((node, seat, joint[seat]))
             state = state.apply(joint)
             depth += 1
@@ -236,8 +250,8 @@ def _guides(game: Game, rng: random.Random, rollout: Any, prior: Any) -> list[Bo
     """One heuristic player per seat when the game has a heuristic and the search may use it."""
     if rollout not in (None, "random", "heuristic"):
         raise ValueError(f"ismcts parameter rollout={rollout!r} must be random or heuristic")
-    if prior is not None and (isinstance(prior, bool) or not isinstance(prior, int) or prior < 0):
-        raise ValueError(f"ismcts parameter prior={prior!r} must be a whole number of visits >= 0")
+    if prior is not None and (isinstance(prior, bool) or not isinstance(prior, (int, float)) or prior < 0):
+        raise ValueError(f"ismcts parameter prior={prior!r} must be a number >= 0 (the bias towards the heuristic)")
     if game.info.id not in HEURISTICS:
         if rollout == "heuristic" or prior:
             raise ValueError(f"ismcts: rollout=heuristic and prior need a heuristic; {game.info.id} has none")

@@ -17,7 +17,7 @@ from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
 from arena.match import MatchAborted, MatchRecord, run_match
 from arena.store import Store
-from bots import bot_names, is_builtin, parse_spec
+from bots import bot_names, is_builtin, parse_spec, split_specs
 
 
 def register(subparsers: Any) -> None:
@@ -54,7 +54,7 @@ def seat_bots(spec: str | None, players: int | None, default_players: int) -> li
     """The bot of every seat: built-in bot specs or registered bot names (checked later)."""
     if spec is None:
         return ["random"] * (players or default_players)
-    bots = [b.strip() for b in spec.split(",")]
+    bots = split_specs(spec)  # "ismcts:sims=500,c=1.4" stays one seat
     if players is not None and players != len(bots):
         raise UsageError(f"--players {players} but --bots names {len(bots)} bots; give one bot per seat")
     return bots

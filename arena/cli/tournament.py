@@ -20,6 +20,7 @@ from arena.errors import UsageError
 from arena.rating import error_bars, rate_matches
 from arena.store import Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
+from bots import split_specs
 from engine import registry
 
 
@@ -71,7 +72,7 @@ def config_from_args(args: argparse.Namespace) -> TournamentConfig:
     if args.game not in registry.GAMES:
         raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
     info = registry.info(args.game)
-    entrants = tuple(e.strip() for e in args.bots.split(",") if e.strip())
+    entrants = tuple(split_specs(args.bots))  # "ismcts:sims=500,c=1.4" stays one entrant
     return TournamentConfig(
         game_id=args.game, players_per_match=args.players_per_match or info.min_players, entrants=entrants,
         rounds=args.rounds, seed=args.seed, options=parse_options(info, args.option),

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from arena.match import run_match
-from bots import make_bot
+from bots import make_bot, split_specs
 from bots.base import Bot
 from bots.heuristic import HEURISTICS
 from engine import registry
@@ -197,3 +197,9 @@ def test_heuristic_for_a_game_without_one_names_those_with_one() -> None:
         make_bot("heuristic", ToyGame(2), 0, 1)
     with pytest.raises(ValueError, match="rollout=heuristic and prior need a heuristic; toy has none"):
         make_bot("ismcts:rollout=heuristic", ToyGame(2), 0, 1)
+
+
+def test_spec_lists_keep_each_specs_parameters_together() -> None:
+    assert split_specs("random, ismcts:sims=500,c=1.4,heuristic") == ["random", "ismcts:sims=500,c=1.4", "heuristic"]
+    assert split_specs("ismcts:sims=5,depth=4#b,random#2") == ["ismcts:sims=5,depth=4#b", "random#2"]
+    assert split_specs("a,b") == ["a", "b"]

@@ -1,0 +1,112 @@
+"""The ladder random < heuristic < ismcts, measured on the platform: a round robin per game.
+
+For each game this runs `arena tournament run` (seat rotations, duplicate seeds, Ray) with the
+three built-in bots into a fresh SQLite database, prints `arena leaderboard` (Elo with its error
+bar), and the decision time per bot read back from the stored match records (every decision,
+forced ones included, and the mean over decisions that took more than 0.5 ms, i.e. real thinking).
+
+Usage:
+    .venv/bin/python bench/bot_strength.py [--games riviera,riga] [--rounds 4] [--players 2]
+        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results]
+
+Record the printed tables in BENCHMARKS.md with the command line that produced them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from arena.store import Store
+from engine import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+ARENA = [sys.executable, "-m", "arena.cli"]
+ENV = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled",
+       "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+
+
+def run_tournament(game_id: str, bots: list[str], args: argparse.Namespace, db: str) -> float:
+    """Play the round robin; return its wall time in seconds."""
+    command = [*ARENA, "tournament", "run", "--game", game_id, "--bots", ",".join(bots),
+               "--players-per-match", str(args.players), "--rounds", str(args.rounds),
+               "--seed", str(args.seed), "--db", db, "--name", f"bot-strength-{game_id}", "--quiet"]
+    command += ["--local"] if args.workers == 0 else ["--workers", str(args.workers)]
+    started = time.perf_counter()
+    subprocess.run(command, check=True, env=ENV, cwd=ROOT)
+    return time.perf_counter() - started
+
+
+def leaderboard(game_id: str, db: str) -> list[dict]:
+    output = subprocess.run([*ARENA, "leaderboard", "--game", game_id, "--db", db, "--json"],
+                            check=True, env=ENV, cwd=ROOT, capture_output=True, text=True).stdout
+    data = json.loads(output)
+    return data if isinstance(data, list) else data.get("rows", data)
+
+
+def decision_times(db: str) -> dict[str, dict[str, float]]:
+    """Per entrant: decisions, mean ms, mean ms of thinking decisions (> 0.5 ms), slowest ms."""
+    store = Store(db)
+    times: dict[str, list[float]] = defaultdict(list)
+    for match in store.matches(limit=100_000):
+        record = store.match_record(match.id)
+        if not record:
+            continue
+        bots = [seat["bot"] for seat in record["seats"]]
+        for step in record["steps"]:
+            for seat, elapsed in (step.get("elapsed_ms") or {}).items():
+                times[bots[int(seat)]].append(float(elapsed))
+    return {
+        bot: {
+            "decisions": len(values),
+            "mean_ms": statistics.mean(values),
+            "thinking_mean_ms": statistics.mean([v for v in values if v > 0.5] or [0.0]),
+            "max_ms": max(values),
+        }
+        for bot, values in times.items()
+    }
+
+
+def print_game(game_id: str, rows: list[dict], times: dict[str, dict[str, float]], seconds: float) -> None:
+    print(f"\n### {game_id} ({seconds:.0f} s)\n")
+    print("| rank | bot | Elo | ± (95%) | matches | mean ms/decision | mean ms when thinking | max ms |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    for rank, row in enumerate(rows, start=1):
+        name = row.get("entrant") or row.get("bot") or row.get("name")
+        spec = row.get("spec", name)
+        t = times.get(spec) or times.get(name) or {}
+        print(f"| {rank} | {name} | {row.get('elo', row.get('rating', 0)):.0f} | "
+              f"{row.get('error', row.get('ci95', row.get('margin', 0))):.0f} | {row.get('matches', '')} | "
+              f"{t.get('mean_ms', 0):.1f} | {t.get('thinking_mean_ms', 0):.1f} | {t.get('max_ms', 0):.0f} |")
+    sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(registry.game_ids()))
+    parser.add_argument("--players", type=int, default=2, help="seats per table (default 2)")
+    parser.add_argument("--rounds", type=int, default=4, help="schedule repetitions (default 4)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ismcts", default="ismcts:sims=100", help="the search bot's spec")
+    parser.add_argument("--workers", type=int, default=2, help="Ray CPUs; 0 plays in-process (--local)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the databases go")
+    args = parser.parse_args()
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    bots = ["random", "heuristic", args.ismcts]
+    for game_id in args.games.split(","):
+        db_path = Path(args.out) / f"bot_strength_{game_id}.db"
+        db_path.unlink(missing_ok=True)
+        db = f"sqlite:///{db_path}"
+        seconds = run_tournament(game_id, bots, args, db)
+        print_game(game_id, leaderboard(game_id, db), decision_times(db), seconds)
+
+
+if __name__ == "__main__":
+    main()
