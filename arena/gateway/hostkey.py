@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 
@@ -22,11 +23,20 @@ def host_key() -> str:
     if key := os.environ.get("ARENA_HOST_KEY", "").strip():
         return key
     path = host_key_path()
-    if path.exists():
-        return path.read_text().strip()
+    if not path.exists():
+        _create(path)
+    return path.read_text().strip()
+
+
+def _create(path: Path) -> None:
+    """Write a new key atomically: several processes may race to create it; one wins, all read it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_urlsafe(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as file:
-        file.write(key + "\n")
-    return key
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".host.key.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as file:
+            file.write(secrets.token_urlsafe(32) + "\n")
+        os.link(temporary, path)  # fails if another process got there first: then use theirs
+    except FileExistsError:
+        pass
+    finally:
+        os.unlink(temporary)

@@ -136,3 +136,19 @@ def test_a_flood_of_malformed_messages_closes_the_connection(gateway: GatewayThr
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert "sent 100 malformed messages" in caught.value.details()
     bot.close()
+
+
+def test_the_host_key_comes_from_the_environment_or_one_private_file(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from concurrent.futures import ThreadPoolExecutor
+
+    from arena.gateway.hostkey import host_key, host_key_path
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("ARENA_HOST_KEY", "from-env")
+    assert host_key() == "from-env" and not host_key_path().exists()
+    monkeypatch.delenv("ARENA_HOST_KEY")
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: host_key(), range(16)))
+    assert len(keys) == 1 and len(keys.pop()) >= 32, "racing creators all end with the same key"
+    assert host_key_path().stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in host_key_path().parent.iterdir()] == ["host.key"]
