@@ -1,0 +1,124 @@
+"""The store on SQLite and on a real PostgreSQL: idempotent match writes, queries, ratings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.errors import UsageError
+from arena.rating import rerate
+from arena.store import MatchResult, RatingEntry, SeatResult, Store
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+
+BIG_SEED = 2**63 - 25  # seeds are 63-bit: a 32-bit INTEGER column would overflow
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Store(server.fresh_database())
+
+
+def result(tournament_id: int, index: int, entrants: tuple[str, ...] = ("a", "b"),
+           ranks: tuple[int, ...] = (1, 2), aborted: str | None = None) -> MatchResult:
+    seats = [SeatResult(i, e, e.split("#")[0], score=float(len(entrants) - r), rank=None if aborted else r,
+                        termination="timeout" if e == "slow" else "normal")
+             for i, (e, r) in enumerate(zip(entrants, ranks))]
+    return MatchResult(
+        tournament_id=tournament_id, match_index=index, round=0, table_no=index // 2, rotation=index % 2,
+        game_id="toy", ruleset="toy@1", seed=BIG_SEED - index, chance_seed=BIG_SEED, seats=seats,
+        record={"game_id": "toy", "seed": BIG_SEED - index, "steps": [{"chance": 3}], "ranks": list(ranks)},
+        aborted_reason=aborted, decisions=1, duration_ms=1.5,
+    )
+
+
+def new_tournament(store: Store, total: int = 10) -> int:
+    return store.create_tournament("toy", "toy@1", "round_robin", {"entrants": ["a", "b"]}, total, "t")
+
+
+def test_a_match_is_recorded_once_however_often_it_is_written(store: Store) -> None:
+    tid = new_tournament(store)
+    assert store.record_match(result(tid, 0)) is True
+    assert store.record_match(result(tid, 0)) is False
+    assert store.record_matches([result(tid, 0), result(tid, 1), result(tid, 1), result(tid, 2)]) == 2
+    second_writer = Store(store.url)  # another driver on the same database
+    assert second_writer.record_matches([result(tid, 2), result(tid, 3)]) == 1
+    assert store.stored_indexes(tid) == {0, 1, 2, 3}
+    assert store.count_matches(tournament_id=tid) == 4
+    info = store.tournament(tid)
+    assert info is not None and (info.done_matches, info.total_matches) == (4, 10)
+
+
+def test_seeds_records_and_seats_come_back_exactly(store: Store) -> None:
+    tid = new_tournament(store)
+    store.record_matches([result(tid, 0, ("a", "slow", "c#2"), (2, 3, 1))])
+    [summary] = store.matches(tournament_id=tid)
+    assert (summary.seed, summary.chance_seed) == (BIG_SEED, BIG_SEED)
+    assert summary.key == f"t{tid}:m0" and summary.status == "finished"
+    assert [(s.entrant, s.spec, s.rank, s.termination) for s in summary.seats] == [
+        ("a", "a", 2, "normal"), ("slow", "slow", 3, "timeout"), ("c#2", "c", 1, "normal")]
+    assert store.match_record(summary.id) == result(tid, 0, ("a", "slow", "c#2"), (2, 3, 1)).record
+    assert store.match_record(summary.id + 1000) is None
+
+
+def test_match_queries_filter_and_page(store: Store) -> None:
+    first, second = new_tournament(store), new_tournament(store)
+    store.record_matches([result(first, i, ("a", "b") if i % 2 else ("b", "c")) for i in range(7)])
+    store.record_matches([result(second, 0, ("a", "c")), result(second, 1, aborted="engine exploded")])
+    pages = [store.matches(tournament_id=first, limit=3, offset=o) for o in (0, 3, 6)]
+    assert [[m.match_index for m in page] for page in pages] == [[0, 1, 2], [3, 4, 5], [6]]
+    assert store.count_matches(entrant="a") == 3 + 2  # three in the first tournament, both of the second
+    assert {m.key for m in store.matches(entrant="c")} == {f"t{first}:m{i}" for i in (0, 2, 4, 6)} | {f"t{second}:m0"}
+    [aborted] = store.matches(status="aborted")
+    assert aborted.aborted_reason == "engine exploded"
+    assert [t.id for t in store.tournaments()] == [second, first], "newest first"
+    assert store.tournament(second).aborted_matches == 1  # type: ignore[union-attr]
+
+
+def test_rerate_stores_ratings_and_history_from_the_matches(store: Store) -> None:
+    tid = new_tournament(store)
+    store.record_matches([result(tid, i, ("a", "b", "c"), (1, 2, 3)) for i in range(6)]
+                         + [result(tid, 6, ("a", "b", "c"), aborted="arena error")])
+    entries = rerate(store, "toy@1")
+    board = store.leaderboard("toy@1")
+    assert [row.entrant for row in board] == ["a", "b", "c"] == [e.entrant for e in entries]
+    assert [row.place for row in board] == [1, 2, 3]
+    assert board[0].games == 6 and board[0].wins == 6 and board[0].win_rate == 1.0
+    assert all(row.error > 0 for row in board)
+    history = store.rating_history("toy@1", "a")
+    assert [p.position for p in history] == list(range(6))
+    assert history[-1].elo == pytest.approx(board[0].elo)
+    assert store.rulesets("toy") == ["toy@1"] and store.rulesets("riga") == []
+    rerate(store, "toy@1")
+    assert store.leaderboard("toy@1") == board, "rerating is idempotent"
+
+
+def test_replace_ratings_swaps_a_ruleset_atomically(store: Store) -> None:
+    tid = new_tournament(store)
+    store.record_match(result(tid, 0))
+    match_id = store.matches()[0].id
+    store.replace_ratings("toy@1", "toy", [RatingEntry("a", 1510.0, 50.0, 1, 1.0, 0)], [(0, match_id, "a", 1510.0)])
+    store.replace_ratings("toy@1", "toy", [RatingEntry("b", 1490.0, 50.0, 1, 0.0, 0)], [])
+    assert [row.entrant for row in store.leaderboard("toy@1")] == ["b"]
+    assert store.rating_history("toy@1", "a") == []
+
+
+def test_registered_bots_keep_working(store: Store) -> None:
+    token = store.register_bot("dialer", command="python bot.py")
+    info = store.bot_by_token(token)
+    assert info is not None and info.name == "dialer" and info.command == "python bot.py"
+    assert store.bot("dialer") == info and store.bot("nobody") is None
+    assert store.bot_by_token(token + "x") is None
+    with pytest.raises(UsageError, match="already registered"):
+        store.register_bot("dialer")
+
+
+@pytest.mark.parametrize("url", ["nonsense://x", "postgresql+psycopg://nobody@127.0.0.1:1/none", "sqlite:////no/such/dir/a.db"])
+def test_a_bad_url_is_one_line_that_says_what_is_valid(url: str) -> None:
+    with pytest.raises(UsageError) as error:
+        Store(url)
+    assert "use sqlite:///path.db or postgresql+psycopg://" in str(error.value)
+    assert "\n" not in str(error.value)
