@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from engine.core import NodeKind, State
@@ -38,11 +39,13 @@ from engine.riviera.phases import (
     GAME_OVER,
     POWERS,
     REMOVED_DRAW,
+    ROLL,
     STOP_OR_MORE,
     SWAP_GIVE,
 )
 
 
+_DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
 _KIND_BY_PHASE = tuple(
     NodeKind.CHANCE if phase in CHANCE_PHASES
     else NodeKind.TERMINAL if phase == GAME_OVER
@@ -146,9 +149,10 @@ class RivieraState(State):
         return _KIND_BY_PHASE[self.phase]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.phase == ROLL:
+            return list(_DIE_OUTCOMES)
         options = flow.chance_options(self)
-        p = 1.0 / len(options)
-        return [(o, p) for o in options]
+        return list(zip(options, repeat(1.0 / len(options))))
 
     def _apply_chance(self, outcome: int) -> RivieraState:
         s = self.copy()
