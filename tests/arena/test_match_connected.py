@@ -111,3 +111,18 @@ def test_simultaneous_seats_are_asked_concurrently(gateway: GatewayThread, clien
     (decision,) = [step for step in record.steps if step.actions]
     assert sorted(decision.actions) == [0, 1, 2] and all(ms >= 500 for ms in decision.elapsed_ms.values())
     check_finished(record)
+
+
+def test_one_connection_plays_several_matches_at_once(gateway: GatewayThread, client: GatewayClient, store: Store,
+                                                      bots: BotProcesses) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    token = store.register_bot("juggler")
+    process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "0.5", "--address", gateway.address, "--token", token)
+    wait_connected(gateway, "juggler", process=process)
+    started = time.monotonic()
+    with ThreadPoolExecutor(3) as pool:
+        records = list(pool.map(lambda seed: run_match("toy", ["random", "juggler"], seed, gateway=client), range(3)))
+    assert time.monotonic() - started < 1.2, "three matches waiting 0.5 s each overlapped on one stream"
+    for record in records:
+        check_finished(record)
