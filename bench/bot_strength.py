@@ -45,10 +45,10 @@ def run_tournament(game_id: str, bots: list[str], args: argparse.Namespace, db: 
 
 
 def leaderboard(game_id: str, db: str) -> list[dict]:
+    """The rows of `arena leaderboard --json` (one ruleset per game here: default options)."""
     output = subprocess.run([*ARENA, "leaderboard", "--game", game_id, "--db", db, "--json"],
                             check=True, env=ENV, cwd=ROOT, capture_output=True, text=True).stdout
-    data = json.loads(output)
-    return data if isinstance(data, list) else data.get("rows", data)
+    return [row for rows in json.loads(output).values() for row in rows]
 
 
 def decision_times(db: str) -> dict[str, dict[str, float]]:
@@ -76,15 +76,13 @@ def decision_times(db: str) -> dict[str, dict[str, float]]:
 
 def print_game(game_id: str, rows: list[dict], times: dict[str, dict[str, float]], seconds: float) -> None:
     print(f"\n### {game_id} ({seconds:.0f} s)\n")
-    print("| rank | bot | Elo | ± (95%) | matches | mean ms/decision | mean ms when thinking | max ms |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|")
-    for rank, row in enumerate(rows, start=1):
-        name = row.get("entrant") or row.get("bot") or row.get("name")
-        spec = row.get("spec", name)
-        t = times.get(spec) or times.get(name) or {}
-        print(f"| {rank} | {name} | {row.get('elo', row.get('rating', 0)):.0f} | "
-              f"{row.get('error', row.get('ci95', row.get('margin', 0))):.0f} | {row.get('matches', '')} | "
-              f"{t.get('mean_ms', 0):.1f} | {t.get('thinking_mean_ms', 0):.1f} | {t.get('max_ms', 0):.0f} |")
+    print("| place | bot | Elo | ± 95% | games | win rate | mean ms/decision | mean ms thinking | max ms |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        t = times.get(row["bot"], {})
+        print(f"| {row['place']} | {row['bot']} | {row['elo']:.0f} | {row['error95']:.0f} | {row['games']} | "
+              f"{row['win_rate']:.2f} | {t.get('mean_ms', 0):.2f} | {t.get('thinking_mean_ms', 0):.1f} | "
+              f"{t.get('max_ms', 0):.0f} |")
     sys.stdout.flush()
 
 

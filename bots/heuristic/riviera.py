@@ -66,16 +66,21 @@ def roll_masks(colours: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(legal_mask(dict(zip(colours, roll)), set(colours), None) for roll in rolls)
 
 
-def playable(hand: list[int], masks: tuple[int, ...]) -> float:
-    """The chance that some card of `hand` is legal on a fresh roll."""
+def playable(hand: list[int], colours: tuple[int, ...]) -> float:
+    """The chance that some card of `hand` is legal on a fresh roll of these colours' dice."""
     if not hand:
         return 1.0
-    bits = sum(1 << card for card in set(hand))
+    return _playable_bits(sum(1 << card for card in set(hand)), colours)
+
+
+@lru_cache(maxsize=1 << 16)
+def _playable_bits(bits: int, colours: tuple[int, ...]) -> float:
+    masks = roll_masks(colours)
     return sum(1 for mask in masks if mask & bits) / len(masks)
 
 
-def card_odds(card: int, masks: tuple[int, ...]) -> float:
-    return playable([card], masks)
+def card_odds(card: int, colours: tuple[int, ...]) -> float:
+    return playable([card], colours)
 
 
 class RivieraHeuristic(Bot):
@@ -97,7 +102,8 @@ class RivieraHeuristic(Bot):
         return choice if choice in legal_actions else legal_actions[0]
 
     def _masks(self, obs: dict[str, Any]) -> tuple[int, ...]:
-        return roll_masks(tuple(COLOURS.index(c) for c in obs["colours"]))
+        """The colours in use, as die indexes: what the roll odds depend on."""
+        return tuple(COLOURS.index(c) for c in obs["colours"])
 
     def _best_play(self, obs: dict[str, Any], cards: list[int]) -> tuple[int, float]:
         """The card to play that leaves the most playable hand (stars as a small bonus)."""
