@@ -179,6 +179,12 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
     return True
 
 
+def disconnect() -> None:
+    """Shut Ray down in this process (a local instance stops; a joined cluster stays up)."""
+    if ray.is_initialized():
+        ray.shutdown()
+
+
 def check_address(address: str) -> None:
     """UsageError unless `address` is HOST:PORT where something listens (checked before anything runs).
 

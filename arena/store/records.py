@@ -137,4 +137,5 @@ class MatchSummary:
     decisions: int
     duration_ms: float
     finished_at: datetime
+    attempts: int = 1  # more than 1 when a worker died and the match was played again
     seats: list[SeatResult] = field(default_factory=list)
