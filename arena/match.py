@@ -26,8 +26,9 @@ import json
 import logging
 import random
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -190,29 +191,16 @@ def run_match(
     return run.record
 
 
-class _NoClient:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def _gateway_client(gateway: str | GatewayClient | None, bots: Sequence[str]) -> Any:
-    """A client to close after the match, or the caller's own client (left open), or none."""
+@contextmanager
+def _gateway_client(gateway: str | GatewayClient | None, bots: Sequence[str]) -> Iterator[GatewayClient | None]:
+    """The caller's client (left open), a new one for the match (closed after it), or none."""
     if isinstance(gateway, GatewayClient):
-        return _Borrowed(gateway)
-    if all(is_builtin(spec) for spec in bots):
-        return _NoClient()
-    return GatewayClient(gateway or DEFAULT_ADDRESS)
-
-
-class _Borrowed(_NoClient):
-    def __init__(self, client: GatewayClient) -> None:
-        self.client = client
-
-    def __enter__(self) -> GatewayClient:  # type: ignore[override]
-        return self.client
+        yield gateway
+    elif all(is_builtin(spec) for spec in bots):
+        yield None
+    else:
+        with GatewayClient(gateway or DEFAULT_ADDRESS) as client:
+            yield client
 
 
 class _MatchRun:
