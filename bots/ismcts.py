@@ -12,25 +12,38 @@ Per decision the bot repeats, within its budget, one *simulation*:
    action how often it was *available*, not how often the node was visited.
    Chance nodes are sampled (they are not in the tree: what chance reveals changes the observation
    and so the key). A simultaneous node is decoupled UCT: every acting seat picks from its own node.
-3. **Expand** the first decision whose node is new, then **roll out** uniformly at random to the end.
+   Progressive widening: a node tries a new action only while fewer than `widen * sqrt(visits)`
+   have been tried, so a node with dozens of bids does not spend a small budget trying each once.
+3. **Expand** the first decision whose node is new, then **roll out**: every seat plays the game's
+   heuristic (bots/heuristic/), or uniformly at random when the game has none, chance by its odds,
+   to the end or for `depth` decisions, after which the game's `estimate_returns(observation)`
+   stands in for the final scores.
 4. **Back up** each seat's utility into the nodes where that seat chose.
 
-The bot plays the most-visited root action.
+The bot plays the most-visited root action. Where the game has a heuristic, its move at each new
+node is tried first and favoured by a progressive bias `prior / (1 + visits)` that fades as the
+move's own results come in: the search starts from the heuristic and departs from it on evidence.
 
-**Utility of a finished game for a seat** (in [0, 1]): `(1 - sw) * rank_score + sw * score_share`.
+**Utility of a finished game for a seat** (in [0, 1]): `(1 - sw) * rank_score + sw * margin`.
 `rank_score` is the share of the other seats this seat beat, a tie counting one half: exactly how
 the arena's Elo counts a k-player result (pairwise by rank), so the bot maximises what it is rated
-on. `score_share` is the seat's game points scaled between the lowest and highest seat of that
-playout (1/2 when all are equal): a small pull (`sw`, 0.1 by default) towards winning by more and
-losing by less, which gives random playouts a gradient where the rank alone is flat.
+on. `margin` is `(1 + tanh(gap / scale)) / 2`, `gap` the seat's points minus the best other seat's
+and `scale` a tenth of the mean absolute score plus one: a small pull (`sw`, 0.1 by default)
+towards winning by more and losing by less, which gives playouts a gradient where the rank alone
+is flat.
 
-**Budget** (spec parameters, `ismcts:sims=500,c=1.4,ms=200`):
+**Parameters** (spec `ismcts:sims=500,c=1.4,ms=200`):
 
 - `sims` simulations per decision (default 200 when `ms` is not given);
 - `ms` milliseconds per decision; with both, whichever runs out first. With `ms` alone the number
   of simulations depends on the machine, so only a `sims` budget is reproducible from the seed;
 - `c` the UCB exploration constant (default 0.7; utilities lie in [0, 1]);
-- `sw` the weight of the score share in the utility (default 0.1).
+- `sw` the weight of the margin in the utility (default 0.1);
+- `rollout` `heuristic` (default where the game has one) or `random`;
+- `prior` the bias towards the heuristic's move (default 1.0; 0 turns it off);
+- `depth` rollout decisions before the estimate stands in for the end (default 30 where the game
+  has `estimate_returns`; 0 plays to the end);
+- `widen` the progressive-widening factor (default 1.0; 0 tries every action first).
 
 A decision with one legal action is answered at once, without search.
 """
