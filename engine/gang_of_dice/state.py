@@ -28,6 +28,8 @@ assert BRIGHT_ROUNDS + len(DARK_CARDS) - REMOVED_PER_PILE == ROUNDS, "the two pi
 # phases
 CARD, STAKE, DECIDE, PICK, ROLL, OVER = range(6)
 PHASE_NAMES = ("card", "stake", "decide", "pick", "roll", "over")
+PHASE_KINDS = (NodeKind.CHANCE, NodeKind.DECISION, NodeKind.DECISION, NodeKind.DECISION,
+               NodeKind.CHANCE, NodeKind.TERMINAL)
 # per-seat status within a round
 WAITING, VALID, BUSTED, OUT = range(4)
 STATUS_NAMES = ("waiting", "valid", "busted", "out")
@@ -177,9 +179,7 @@ class GangOfDiceState(State):
 
     @property
     def kind(self) -> NodeKind:
-        if self.phase in (CARD, ROLL):
-            return NodeKind.CHANCE
-        return NodeKind.TERMINAL if self.phase == OVER else NodeKind.DECISION
+        return PHASE_KINDS[self.phase]
 
     @property
     def card(self):

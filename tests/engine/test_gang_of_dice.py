@@ -393,6 +393,23 @@ def test_a_turn_has_at_most_two_rerolls():
     assert actor(s) == B and obs(s)["history"] == [] and obs(s)["phase"] == "stake"
 
 
+def test_score_tie_goes_to_more_dice_even_when_rolled_later():
+    s = reveal(start(3), "W01")
+    s = stop(stake(s, [2, 2]))
+    s = stop(stake(s, [2, 2, G, G]))  # same score as A, more dice (G counts), later turn
+    s = stop(stake(s, [4]))
+    record = obs(s)["history"][-1]
+    assert [score(f) for f in record["faces"]] == [4, 4, 4]
+    assert record["winner"] == B and obs(s)["scores"] == [46, 51, 47]
+
+
+def test_higher_score_beats_more_dice():
+    s = reveal(start(2), "W01")
+    s = stop(stake(s, [1, 1, 1, G]))
+    s = stop(stake(s, [4]))
+    assert obs(s)["history"][-1]["winner"] == B
+
+
 def test_all_gangsters_score_zero_and_beat_a_bust():
     s = stake(reveal(start(2), "W18"), [1])
     s = stop(stake(s, [G, G]))
@@ -556,3 +573,23 @@ def test_unknown_options_and_values_are_refused():
         registry.make("gang_of_dice", 2, deck_mode="random")
     with pytest.raises(ValueError, match="'bga', 'physical'"):
         registry.make("gang_of_dice", 2, variant="box")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_dice_are_conserved_in_random_games(players):
+    """Rules §2.8: pools + pot + stakes = starting dice + bonus added - dice discarded."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        s = start(players)
+        total = sum(obs(s)["scores"])
+        while s.kind is not NodeKind.TERMINAL:
+            if s.kind is NodeKind.CHANCE:
+                s = s.apply_chance(rng.choice(s.chance_outcomes())[0])
+            else:
+                s = act(s, rng.choice(s.legal_actions(actor(s))))
+            o = obs(s)
+            bonus = sum(b for r, b in ((10, 3), (11, 6), (12, 9)) if r <= o["round"])
+            discarded = sum(h["discarded"] for h in o["history"])
+            assert sum(o["scores"]) + o["pot"] + sum(o["stakes"]) * (o["phase"] != "over") \
+                == total + bonus - discarded
+        assert s.returns() == [float(x) for x in obs(s)["scores"]]
