@@ -14,7 +14,9 @@ from typing import Any
 
 from engine.core import NodeKind, State
 from engine.gang_of_dice import actions as A
-from engine.gang_of_dice.cards import BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, G, YELLOW, score, triggered
+from engine.gang_of_dice.cards import (
+    BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, YELLOW, score, triggered,
+)
 
 ROUNDS = 12
 BONUS = {10: 3, 11: 6, 12: 9}  # bonus dice added to the pot at the start of these rounds
