@@ -74,7 +74,7 @@ def head_to_head_page(request: Request) -> Response:
     board = views.leaderboard(api.store(request), game_id, ruleset)
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
     context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
-               "rulesets": api.store(request).rulesets()}
+               "rulesets": views.dq.rulesets(api.store(request))}
     return render(request, "head_to_head.html", context, "h2h", "Head to head")
 
 
@@ -104,9 +104,10 @@ def bots_page(request: Request) -> Response:
 
 def bot_page(request: Request) -> Response:
     data = api.bot_data(request)
-    histories = {r["ruleset"]: views.rating_history(api.store(request), r["ruleset"], [data["bot"]])
-                 for r in data["ratings"]}
-    return render(request, "bot.html", {**data, "histories": histories}, "bots", data["bot"])
+    # One chart, one line per ruleset: Elo is on the same scale in every game.
+    series = [{**views.rating_history(api.store(request), r["ruleset"], [data["bot"]])["series"][0], "bot": r["ruleset"]}
+              for r in data["ratings"]]
+    return render(request, "bot.html", {**data, "history": {"series": series}}, "bots", data["bot"])
 
 
 def error_page(request: Request, status: int, message: str) -> Response:

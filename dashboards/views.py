@@ -34,7 +34,7 @@ def finite(value: float, digits: int = 1) -> float | None:
 
 def games(store: Store) -> list[dict[str, Any]]:
     """Every registered game with the rulesets that have stored matches."""
-    stored = store.rulesets()
+    stored = dq.rulesets(store)
     return [
         {"game": game_id, "name": registry.info(game_id).name,
          "rulesets": [r for r in stored if ruleset_game(r) == game_id]}
@@ -52,14 +52,14 @@ def pick_ruleset(store: Store, game_id: str | None, ruleset: str | None) -> tupl
     if ruleset:
         if game_id and ruleset_game(ruleset) != game_id:
             raise BadRequest(f"ruleset {ruleset!r} is not a ruleset of {game_id!r}")
-        if ruleset not in store.rulesets(ruleset_game(ruleset)):
-            known = ", ".join(store.rulesets()) or "none yet"
+        if ruleset not in dq.rulesets(store, ruleset_game(ruleset)):
+            known = ", ".join(dq.rulesets(store)) or "none yet"
             raise BadRequest(f"no matches of ruleset {ruleset!r} are stored; stored rulesets: {known}", 404)
         return ruleset_game(ruleset), ruleset
     if game_id:
-        found = store.rulesets(game_id)
+        found = dq.rulesets(store, game_id)
         return game_id, found[-1] if found else None
-    stored = store.rulesets()
+    stored = dq.rulesets(store)
     if stored:
         return ruleset_game(stored[0]), stored[0]
     return registry.game_ids()[0], None
@@ -80,7 +80,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, An
             "los_next": _pair_los(pairs, row.entrant, below) if below else None,
         })
     return {
-        "game": game_id, "ruleset": ruleset, "rulesets": store.rulesets(game_id),
+        "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
         "provisional_games": PROVISIONAL_GAMES, "rows": entries,
     }
@@ -118,9 +118,10 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
             raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
                              404)
     names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
+    histories = dq.rating_histories(store, ruleset, names)
     series = []
     for name in names:
-        points = [(p.position + 1, round(p.elo, 1)) for p in store.rating_history(ruleset, name)]
+        points = [(position + 1, round(elo, 1)) for position, elo in histories[name]]
         series.append({"bot": name, "points": [list(p) for p in downsample(points)], "matches": len(points)})
     return {"ruleset": ruleset, "series": series}
 
@@ -176,14 +177,26 @@ def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
     info = store.tournament(tournament_id)
     if info is None:
         raise BadRequest(f"no tournament {tournament_id} is stored", 404)
+    key = (store.url, info.id, info.done_matches, info.status)
+    if key not in _STANDINGS:
+        if len(_STANDINGS) >= 64:
+            _STANDINGS.pop(next(iter(_STANDINGS)))
+        _STANDINGS[key] = _standings(store, info)
+    return {**tournament_row(info), "config": info.config, "standings": _STANDINGS[key]}
+
+
+# Standings are a function of the tournament's stored matches: rated again only when more arrive.
+_STANDINGS: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
+
+
+def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
     rating = rate_matches(matches)
-    standings = [
+    return [
         {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "error95": finite(e.error), "games": e.games,
          "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0, "faults": e.faults}
         for i, e in enumerate(rating.entries(error_bars(matches)))
     ]
-    return {**tournament_row(info), "config": info.config, "standings": standings}
 
 
 # -- matches ------------------------------------------------------------------------------------

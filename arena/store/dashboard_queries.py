@@ -18,18 +18,24 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from arena.store.database import Store
-from arena.store.queries import _match_summary, _seats_of
+from arena.store.queries import _seats_of
 from arena.store.records import LeaderboardRow, MatchSummary
-from arena.store.tables import BotVersionRow, MatchRow, RatingRow, SeatRow, TournamentRow
+from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
 ANY_FAULT = "any_fault"
 
 # Head-to-head and bot pages look seats up by entrant and join on the match; the termination
-# filter of the matches list looks seats up by termination.
+# filter of the matches list looks seats up by termination. A match row carries its whole record
+# (tens of kB, stored before `finished_at`), so "last played" reads `finished_at` from a covering
+# index instead of the row (which also covers the per-ruleset counts and joins).
 DASHBOARD_INDEXES = (
+    Index("ix_match_ruleset_status_finished", MatchRow.__table__.c.ruleset, MatchRow.__table__.c.status,
+          MatchRow.__table__.c.id, MatchRow.__table__.c.finished_at),
     Index("ix_seat_entrant_match", SeatRow.__table__.c.entrant, SeatRow.__table__.c.match_id),
+    Index("ix_seat_match_cover", SeatRow.__table__.c.match_id, SeatRow.__table__.c.entrant, SeatRow.__table__.c.rank,
+          SeatRow.__table__.c.bot_version_id),
     Index("ix_seat_termination_match", SeatRow.__table__.c.termination, SeatRow.__table__.c.match_id),
     Index("ix_match_game_order", MatchRow.__table__.c.game_id, MatchRow.__table__.c.tournament_id,
           MatchRow.__table__.c.match_index),
@@ -101,21 +107,31 @@ def match_page(
                    termination=termination)
     with Session(store.engine) as session:
         total = int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
-        query = _filtered(select(MatchRow), **filters).order_by(
+        query = _filtered(select(*SUMMARY_COLUMNS), **filters).order_by(
             col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()
         ).limit(limit).offset(offset)
-        rows = list(session.exec(query))
-        seats = _seats_of(session, [row.id for row in rows if row.id is not None])
-    return [_match_summary(row, seats.get(row.id, [])) for row in rows], total
+        return _summaries(session, query), total
 
 
 def match_summary(store: Store, match_id: int) -> MatchSummary | None:
     """One stored match with its seats (without the record), or None."""
     with Session(store.engine) as session:
-        row = session.get(MatchRow, match_id)
-        if row is None:
-            return None
-        return _match_summary(row, _seats_of(session, [match_id]).get(match_id, []))
+        found = _summaries(session, select(*SUMMARY_COLUMNS).where(MatchRow.id == match_id))
+    return found[0] if found else None
+
+
+# Every column a MatchSummary needs: the record (the bulk of a row) stays on disk.
+SUMMARY_COLUMNS = (
+    MatchRow.id, MatchRow.key, MatchRow.tournament_id, MatchRow.match_index, MatchRow.game_id, MatchRow.ruleset,
+    MatchRow.status, MatchRow.aborted_reason, MatchRow.seed, MatchRow.chance_seed, MatchRow.decisions,
+    MatchRow.duration_ms, MatchRow.finished_at,
+)
+
+
+def _summaries(session: Session, query: Any) -> list[MatchSummary]:
+    rows = session.exec(query).all()
+    seats = _seats_of(session, [row[0] for row in rows])
+    return [MatchSummary(*row, seats=seats.get(row[0], [])) for row in rows]
 
 
 def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: str | None,
@@ -134,6 +150,28 @@ def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: 
         seated = select(SeatRow.match_id).where(col(SeatRow.termination).in_(wanted))
         conditions.append(col(MatchRow.id).in_(seated))
     return query.where(and_(*conditions)) if conditions else query
+
+
+def rulesets(store: Store, game_id: str | None = None) -> list[str]:
+    """Rulesets with stored matches (of one game, or of all), sorted; read from the ruleset index
+    alone, where filtering on the game would read every match row."""
+    with Session(store.engine) as session:
+        found = list(session.exec(select(MatchRow.ruleset).distinct().order_by(MatchRow.ruleset)))
+    return [r for r in found if game_id is None or r.split("@", 1)[0] == game_id]
+
+
+def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[str, list[tuple[int, float]]]:
+    """(position, elo) after each rated match of each entrant, in rating order, in one query."""
+    query = (
+        select(RatingHistoryRow.entrant, RatingHistoryRow.position, RatingHistoryRow.elo)
+        .where(RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.entrant).in_(entrants))
+        .order_by(RatingHistoryRow.entrant, RatingHistoryRow.position)
+    )
+    histories: dict[str, list[tuple[int, float]]] = {name: [] for name in entrants}
+    with Session(store.engine) as session:
+        for entrant, position, elo in session.exec(query):
+            histories[entrant].append((position, elo))
+    return histories
 
 
 def count_tournaments(store: Store) -> int:
@@ -155,12 +193,15 @@ def bot_summaries(store: Store) -> list[BotSummary]:
     """Every entrant with its match and fault counts and its last match, by name."""
     faulted = func.sum(case((col(SeatRow.termination).in_(FAULT_TERMINATIONS), 1), else_=0))
     query = (
-        select(SeatRow.entrant, func.count(col(SeatRow.id)), faulted, func.max(MatchRow.finished_at))
-        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        select(SeatRow.entrant, func.count(col(SeatRow.id)), faulted, func.max(SeatRow.match_id))
         .group_by(SeatRow.entrant).order_by(SeatRow.entrant)
     )
     with Session(store.engine) as session:
-        return [BotSummary(name, n, int(f or 0), last) for name, n, f, last in session.exec(query)]
+        rows = session.exec(query).all()
+        # Matches are stored in the order they finish, so an entrant's newest match has its highest id.
+        latest = [row[3] for row in rows]
+        finished = dict(session.exec(select(MatchRow.id, MatchRow.finished_at).where(col(MatchRow.id).in_(latest))).all())
+    return [BotSummary(name, n, int(f or 0), finished.get(last)) for name, n, f, last in rows]
 
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
@@ -273,10 +314,9 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
         .where(mine.entrant == a, theirs.entrant == b)
     )
     query = (
-        select(MatchRow).where(col(MatchRow.id).in_(ids), MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(ids), MatchRow.ruleset == ruleset,
+                                       MatchRow.status == "finished")
         .order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()).limit(limit)
     )
     with Session(store.engine) as session:
-        rows = list(session.exec(query))
-        seats = _seats_of(session, [row.id for row in rows if row.id is not None])
-    return [_match_summary(row, seats.get(row.id, [])) for row in rows]
+        return _summaries(session, query)

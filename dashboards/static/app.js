@@ -53,7 +53,7 @@ function drawChart(canvas) {
       },
       plugins: {
         legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, padding: 18, color: "#3b4252" } },
-        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y.toFixed(0)} after match ${c.parsed.x}` } },
+        tooltip: { callbacks: { label: (c) => `${c.dataset.label}: ${c.parsed.y.toFixed(0)} after rated match ${c.parsed.x}` } },
       },
     },
   });

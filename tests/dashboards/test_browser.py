@@ -138,3 +138,12 @@ def test_screenshot_of_the_leaderboard(browser: Any, server: str, tmp_path: Path
     out = tmp_path / "leaderboard.png"
     take(browser, f"{server}/leaderboard?game=lost_cities_rivals", str(out))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 20_000
+
+
+def test_bot_page_charts_its_rating_in_every_ruleset(page: Any, server: str, filled: Filled) -> None:
+    page.goto(f"{server}/bots/random")
+    page.wait_for_function("() => Chart.getChart(document.querySelector('#bot-history'))")
+    lines = page.evaluate("""() => Chart.getChart(document.querySelector('#bot-history'))
+                                   .data.datasets.map(d => [d.label, d.data.length])""")
+    assert dict(lines) == {r: len(filled.store.rating_history(r, "random"))
+                           for r in ("gang_of_dice@1", "lost_cities_rivals@1", "riviera@1")}
