@@ -1,0 +1,80 @@
+"""`arena tournament` and `arena leaderboard` through the real entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.cli import main
+from arena.store import Store
+from engine import registry
+
+
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "arena.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def quick_game() -> str:
+    games = registry.game_ids()
+    if not games:
+        pytest.skip("no game registered yet")
+    return "gang_of_dice" if "gang_of_dice" in games else games[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "chess", "--bots", "random#1,random#2"], "unknown game 'chess'; valid games: "),
+        (["--game", "{game}", "--bots", "random,genius"], "unknown bot 'genius' in 'genius'; built-in bots: "),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--players-per-match", "3"],
+         "3 players per match needs at least 3 bots, but 2 were given"),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--players-per-match", "40"], "is played by"),
+        (["--game", "{game}", "--bots", "random,random"], "entrant 'random' is listed twice"),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--db", "mysql+nodriver://x/y"], "cannot open database"),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--ray-address", "not an address"], "bad --ray-address"),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--ray-address", "127.0.0.1:1"], "no Ray head answers"),
+        (["--game", "{game}", "--bots", "random#1,random#2", "--rounds", "0"], "rounds must be at least 1"),
+    ],
+)
+def test_bad_configs_fail_with_one_line_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    game = quick_game()
+    db = ["--db", f"sqlite:///{tmp_path / 'arena.db'}"] if "--db" not in args else []
+    status = main(["tournament", "run", *[a.replace("{game}", game) for a in args], *db])  # in-process: quick
+    stderr = capsys.readouterr().err
+    assert status == 2, stderr
+    assert message in stderr
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    if db and (tmp_path / "arena.db").exists():
+        assert Store(db[1]).tournaments() == [], "nothing was stored"
+
+
+def test_run_list_show_and_leaderboard(tmp_path: Path) -> None:
+    game = quick_game()
+    db = ["--db", f"sqlite:///{tmp_path / 'arena.db'}"]
+    run = arena("tournament", "run", "--game", game, "--bots", "random#1,random#2,random#3", "--rounds", "2",
+                "--seed", "4", "--local", *db)
+    assert run.returncode == 0, run.stderr
+    assert "tournament 1 " in run.stdout and "finished: 12 matches, 0 aborted" in run.stdout
+    assert "12/12 matches (100%)" in run.stderr and "matches/s" in run.stderr and "ETA" in run.stderr
+    assert "Elo" in run.stdout and "random#3" in run.stdout
+    listing = arena("tournament", "list", *db)
+    assert listing.returncode == 0 and "finished" in listing.stdout and "12/12" in listing.stdout
+    shown = json.loads(arena("tournament", "show", "1", "--json", *db).stdout)
+    assert shown["status"] == "finished" and shown["done_matches"] == 12
+    assert sorted(s["bot"] for s in shown["standings"]) == ["random#1", "random#2", "random#3"]
+    assert "standings in this tournament" in arena("tournament", "show", "1", *db).stdout
+    board = json.loads(arena("leaderboard", "--game", game, "--json", *db).stdout)
+    [(ruleset, rows)] = board.items()
+    assert ruleset.startswith(f"{game}@")
+    assert [r["place"] for r in rows] == [1, 2, 3] and sum(r["games"] for r in rows) == 24
+    assert rows[0]["elo"] >= rows[1]["elo"] >= rows[2]["elo"]
+    text = arena("leaderboard", "--game", game, *db).stdout
+    assert "±95%" in text and "win%" in text and "faults" in text
+    missing = arena("tournament", "show", "9", *db)
+    assert missing.returncode == 2 and "no tournament 9" in missing.stderr
