@@ -50,7 +50,10 @@ async def start_gateway(
     """Bind and start the server (port 0 picks a free port); UsageError when the port is taken."""
     # Ping every bot stream every 20 s (unlimited pings on an idle stream) so a bot that vanished
     # without closing its connection is noticed within ~30 s and can dial in again.
-    server = grpc.aio.server(options=[("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
+    # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
+    # silently share the port and split the bots between two gateways.
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
+                                      ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
                                       ("grpc.http2.max_pings_without_data", 0),
                                       ("grpc.http2.min_ping_interval_without_data_ms", 5_000)])
     try:

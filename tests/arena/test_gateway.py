@@ -152,3 +152,13 @@ def test_the_host_key_comes_from_the_environment_or_one_private_file(tmp_path, m
     assert len(keys) == 1 and len(keys.pop()) >= 32, "racing creators all end with the same key"
     assert host_key_path().stat().st_mode & 0o777 == 0o600
     assert [p.name for p in host_key_path().parent.iterdir()] == ["host.key"]
+
+
+def test_a_second_gateway_on_a_taken_port_is_refused(gateway: GatewayThread, store: Store) -> None:
+    from arena.errors import UsageError
+
+    port = int(gateway.address.rsplit(":", 1)[1])
+    second = GatewayThread(store, port=port, host_key="k")
+    with pytest.raises(UsageError, match=f"cannot listen on 127.0.0.1:{port}"):
+        second.start()
+    second.stop()
