@@ -3,6 +3,8 @@
 - `sessions`: one Session per connected bot stream, and the decisions waiting on it
 - `core`: the Gateway (connections, seats, decisions), apart from gRPC
 - `launcher`: bots registered with a command, started and stopped by the gateway
+- `limits`: the exec wrapper that puts a launched bot under CPU-time and memory limits
+- `hostkey`: the shared secret that match runners present to the MatchHost service
 - `service`: thin gRPC servicers for BotGateway (bots) and MatchHost (match runners)
 - `server`: starting the grpc.aio server with health and reflection; GatewayThread
 - `client`: the synchronous MatchHost client that `run_match` uses
