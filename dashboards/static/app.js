@@ -37,8 +37,10 @@ function drawChart(canvas) {
     data: s.points.map(([x, y]) => ({ x, y })),
     borderColor: PALETTE[i % PALETTE.length],
     backgroundColor: PALETTE[i % PALETTE.length],
-    borderWidth: 2, pointRadius: s.points.length > 60 ? 0 : 2.5, pointHoverRadius: 5, tension: 0.25,
+    // A rating holds until the bot's next match: a step after each point, not a slope.
+    borderWidth: 2, pointRadius: s.points.length > 24 ? 0 : 2.5, pointHoverRadius: 5, stepped: "after",
   }));
+  const lastX = Math.max(1, ...data.series.flatMap((s) => s.points.map(([x]) => x)));
   new Chart(canvas, {
     type: "line",
     data: { datasets },
@@ -46,7 +48,7 @@ function drawChart(canvas) {
       responsive: true, maintainAspectRatio: false, animation: false, parsing: true,
       interaction: { mode: "nearest", intersect: false },
       scales: {
-        x: { type: "linear", title: { display: true, text: "rated match", color: "#6b7285" },
+        x: { type: "linear", min: 0, max: lastX, title: { display: true, text: "rated match", color: "#6b7285" },
              grid: { color: "#f0f1f5" }, ticks: { color: "#6b7285", precision: 0 } },
         y: { title: { display: true, text: "Elo", color: "#6b7285" }, grid: { color: "#f0f1f5" },
              ticks: { color: "#6b7285" } },
