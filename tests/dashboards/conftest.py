@@ -45,8 +45,11 @@ class Filled:
 
 @pytest.fixture(scope="session")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Filled:
-    path = tmp_path_factory.mktemp("dashboard") / "arena.db"
-    url = f"sqlite:///{path}"
+    return fill(f"sqlite:///{tmp_path_factory.mktemp('dashboard') / 'arena.db'}")
+
+
+def fill(url: str) -> Filled:
+    """Play the tournaments above into the database at `url` and store the forfeited match."""
     store = Store(url)
     ids = []
     for config, name in ((LCR, "LCR cup"), (RIVIERA, "Riviera open")):
