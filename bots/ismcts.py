@@ -22,7 +22,9 @@ Per decision the bot repeats, within its budget, one *simulation*:
 
 The bot plays the most-visited root action. Where the game has a heuristic, its move at each new
 node is tried first and favoured by a progressive bias `prior / (1 + visits)` that fades as the
-move's own results come in: the search starts from the heuristic and departs from it on evidence.
+move's own results come in, and at the root the search overrules it only when its best move's
+mean utility is ahead by more than `trust` standard errors: the search starts from the heuristic
+and departs from it on evidence, not on the noise of a small budget.
 
 **Utility of a finished game for a seat** (in [0, 1]): `(1 - sw) * rank_score + sw * margin`.
 `rank_score` is the share of the other seats this seat beat, a tie counting one half: exactly how
@@ -43,7 +45,9 @@ is flat.
 - `prior` the bias towards the heuristic's move (default 1.0; 0 turns it off);
 - `depth` rollout decisions before the estimate stands in for the end (default 30 where the game
   has `estimate_returns`; 0 plays to the end);
-- `widen` the progressive-widening factor (default 1.0; 0 tries every action first).
+- `widen` the progressive-widening factor (default 1.0; 0 tries every action first);
+- `trust` how many standard errors the search's best move must beat the heuristic's move by to
+  be played instead (default 1.0; 0 = always the most-visited move).
 
 A decision with one legal action is answered at once, without search.
 """
@@ -69,11 +73,12 @@ DEFAULT_PRIOR = 1.0  # progressive bias towards the heuristic's move, in utility
 class Node:
     """Statistics of one information set: per action, visits, total utility and availability."""
 
-    __slots__ = ("visits", "total", "available", "hint", "bonus", "count")
+    __slots__ = ("visits", "total", "squares", "available", "hint", "bonus", "count")
 
     def __init__(self, hint: int | None = None, bonus: float = 0.0) -> None:
         self.visits: dict[int, int] = {}
         self.total: dict[int, float] = {}
+        self.squares: dict[int, float] = {}
         self.available: dict[int, int] = {}
         self.hint = hint  # the heuristic's choice here, if any: tried first, favoured by `bonus`
         self.bonus = bonus
@@ -107,16 +112,37 @@ class Node:
         bias = self.bonus / (1 + visits) if action == self.hint else 0.0
         return mean + c * math.sqrt(math.log(self.available[action]) / visits) + bias
 
-    def best(self, legal: list[int]) -> int:
-        """The most-visited action; ties go to the hint, then to the higher mean."""
+    def best(self, legal: list[int], trust: float) -> int:
+        """The most-visited action, unless the hint holds its own.
+
+        With a hint, the search overrules the heuristic only when the most-visited action's mean
+        beats the hint's by more than `trust` standard errors of the difference: a small budget
+        cannot tell near-equal moves apart, and picking among them by noise loses to the heuristic.
+        """
         def score(action: int) -> tuple[int, bool, float]:
             visits = self.visits.get(action, 0)
             return visits, action == self.hint, self.total.get(action, 0.0) / max(visits, 1)
-        return max(legal, key=score)
+        choice = max(legal, key=score)
+        hint = self.hint
+        if hint is None or hint == choice or hint not in legal or self.visits.get(hint, 0) < 2:
+            return choice
+        gap = self._mean(choice) - self._mean(hint)
+        return choice if gap > trust * math.sqrt(self._variance_of_mean(choice) + self._variance_of_mean(hint)) else hint
+
+    def _mean(self, action: int) -> float:
+        return self.total[action] / self.visits[action]
+
+    def _variance_of_mean(self, action: int) -> float:
+        n = self.visits[action]
+        if n < 2:
+            return 0.25  # the widest a [0, 1] utility can spread
+        mean = self._mean(action)
+        return max(self.squares[action] / n - mean * mean, 0.0) / (n - 1)
 
     def update(self, action: int, utility: float) -> None:
         self.visits[action] = self.visits.get(action, 0) + 1
         self.total[action] = self.total.get(action, 0.0) + utility
+        self.squares[action] = self.squares.get(action, 0.0) + utility * utility
 
 
 def utilities(returns: list[float], ranks: list[int], score_weight: float) -> list[float]:
@@ -157,6 +183,7 @@ class IsmctsBot(Bot):
         prior: float | None = None,
         depth: int | None = None,
         widen: float = 1.0,
+        trust: float = 1.0,
         **params: Any,
     ) -> None:
         super().__init__(game, seat, rng, **params)
@@ -164,6 +191,7 @@ class IsmctsBot(Bot):
         self.c = _check_number("c", c, low=0.0)
         self.score_weight = _check_number("sw", sw, low=0.0, high=1.0)
         self.widen = _check_number("widen", widen, low=0.0)
+        self.trust = _check_number("trust", trust, low=0.0)
         self.guides = _guides(game, rng, rollout, prior)
         self.rollout = "heuristic" if self.guides and rollout != "random" else "random"
         self.prior = 0 if prior is None and not self.guides else (DEFAULT_PRIOR if prior is None else float(prior))
@@ -185,7 +213,7 @@ class IsmctsBot(Bot):
         root = tree.get((0, self.seat, observation_key(observation)))
         if root is None:  # the deadline came before one simulation finished
             return self._hint(self.seat, observation, legal_actions) or self.rng.choice(legal_actions)
-        return root.best(legal_actions)
+        return root.best(legal_actions, self.trust)
 
     def _hint(self, seat: int, observation: dict[str, Any], legal: list[int]) -> int | None:
         """The heuristic's action for `seat` (the prior of a new node), when there is one."""

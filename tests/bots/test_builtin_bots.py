@@ -182,6 +182,8 @@ def test_ismcts_time_budget_is_kept() -> None:
         ("ismcts:rollout=smart", "rollout='smart'"),
         ("ismcts:prior=-1", "prior=-1"),
         ("ismcts:depth=x", "depth='x'"),
+        ("ismcts:trust=-1", "trust=-1"),
+        ("ismcts:widen=no", "widen='no'"),
         ("ismcts:speed=3", "speed"),
         ("heuristic:level=2", "level"),
     ],
