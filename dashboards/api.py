@@ -15,7 +15,7 @@ from arena.store import Store
 from arena.store import dashboard_queries as dq
 from dashboards import params, views
 from dashboards.params import BadRequest
-from dashboards.replay import Replay
+from dashboards.replay import Replay, ReplayUnavailable
 
 
 def store(request: Request) -> Store:
@@ -77,18 +77,24 @@ def match_data(request: Request) -> dict[str, Any]:
     summary = dq.match_summary(store(request), match_id)
     if summary is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
-    replay = replay_of(request, match_id)
+    try:
+        replay = replay_of(request, match_id)
+    except ReplayUnavailable as error:
+        return {**views.match_row(summary), "seed": summary.seed, "replay_error": str(error), "positions": 0, "log": []}
     record = replay.record
     return {
         **views.match_row(summary), "options": record.options, "seed": record.seed,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
-        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(),
+        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(), "replay_error": None,
     }
 
 
 def frame_data(request: Request) -> dict[str, Any]:
     match_id = path_id(request, "match")
-    replay = replay_of(request, match_id)
+    try:
+        replay = replay_of(request, match_id)
+    except ReplayUnavailable as error:
+        raise BadRequest(f"match {match_id} cannot be replayed: {error}", 409) from None
     text = request.path_params["position"]
     if not text.isdigit() or int(text) >= replay.positions:
         raise BadRequest(f"position must be a whole number from 0 to {replay.positions - 1}, not {text!r}")

@@ -33,11 +33,20 @@ class Replay:
 
     @classmethod
     def from_record(cls, data: dict[str, Any], names: list[str] | None = None) -> Replay:
+        """Replay a stored record; ReplayUnavailable when this engine cannot (any more)."""
         record = MatchRecord.from_json(data)
-        game = record.game()
+        try:
+            game = record.game()
+        except (KeyError, ValueError) as error:
+            raise ReplayUnavailable(f"this arena cannot set up {record.ruleset}: {error}") from None
+        if game.ruleset != record.ruleset:
+            raise ReplayUnavailable(f"the match was played under {record.ruleset}; this engine plays {game.ruleset}")
         states = [game.initial_state()]
-        for step in record.steps:
-            states.append(advance(states[-1], step.as_step()))
+        for n, step in enumerate(record.steps):
+            try:
+                states.append(advance(states[-1], step.as_step()))
+            except ValueError as error:  # IllegalActionError: the record and the engine disagree
+                raise ReplayUnavailable(f"step {n + 1} of the record does not replay: {error}") from None
         return cls(record, game, states, names or [seat.bot for seat in record.seats])
 
     @property
@@ -160,6 +169,10 @@ def _phase(state: State) -> str | None:
     observation = state.observation(0)
     phase = observation.get("phase")
     return phase if isinstance(phase, str) else None
+
+
+class ReplayUnavailable(Exception):
+    """A stored record that this arena's engine cannot replay (a ruleset it no longer plays)."""
 
 
 class ReplayCache:

@@ -245,3 +245,29 @@ def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None
         assert 'data-refresh="5"' in fresh.get(f"/tournaments/{tournament_id}").text
         assert get(fresh, "/api/leaderboard?game=riga")["rows"] == []
         assert "No ratings yet" in fresh.get("/leaderboard").text
+
+
+def test_a_record_the_engine_cannot_replay_is_explained_not_a_crash(tmp_path) -> None:  # noqa: ANN001
+    from arena.store import MatchResult, SeatResult, Store
+    from arena.tournament import TournamentConfig
+
+    store = Store(f"sqlite:///{tmp_path / 'old.db'}")
+    record = run_match_json("gang_of_dice")
+    record["ruleset"] = "gang_of_dice@0"  # as if played under an older version of the rules
+    config = TournamentConfig(game_id="gang_of_dice", players_per_match=2, entrants=("random", "random#2"))
+    tournament_id = store.create_tournament("gang_of_dice", "gang_of_dice@0", "round_robin", config.to_json(), 1)
+    seats = [SeatResult(0, "random", "random", rank=1), SeatResult(1, "random#2", "random", rank=2)]
+    store.record_match(MatchResult(tournament_id, 0, 0, 0, 0, "gang_of_dice", "gang_of_dice@0", 1, 1, seats, record))
+    match_id = store.matches()[0].id
+    with TestClient(create_app(store)) as fresh:
+        data = get(fresh, f"/api/matches/{match_id}")
+        assert "played under gang_of_dice@0; this engine plays gang_of_dice@1" in data["replay_error"]
+        assert "cannot be replayed" in get(fresh, f"/api/matches/{match_id}/frames/0", 409)["error"]
+        page = fresh.get(f"/matches/{match_id}")
+        assert page.status_code == 200 and "this engine plays gang_of_dice@1" in page.text
+
+
+def run_match_json(game_id: str) -> dict:
+    from arena.match import run_match
+
+    return run_match(game_id, ["random", "random"], seed=1).to_json()
