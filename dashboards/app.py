@@ -9,13 +9,12 @@ JSON `{"error": ..., "status": ...}` under /api, an error page elsewhere.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from arena.store import Store
@@ -58,7 +57,3 @@ def _error(request: Request, status: int, message: str) -> Response:
     if request.url.path.startswith("/api/") or request.url.path == "/api":
         return JSONResponse({"error": message, "status": status}, status_code=status)
     return pages.error_page(request, status, message)
-
-
-def store_of(request: Request) -> Any:
-    return request.app.state.store
