@@ -265,6 +265,8 @@ def test_a_record_the_engine_cannot_replay_is_explained_not_a_crash(tmp_path) ->
         assert "cannot be replayed" in get(fresh, f"/api/matches/{match_id}/frames/0", 409)["error"]
         page = fresh.get(f"/matches/{match_id}")
         assert page.status_code == 200 and "this engine plays gang_of_dice@1" in page.text
+        board = fresh.get("/leaderboard?game=gang_of_dice").text  # stored, never rated
+        assert "1 match of <code>gang_of_dice@0</code> is stored; ratings are computed" in board
 
 
 def run_match_json(game_id: str) -> dict:
