@@ -99,7 +99,13 @@ Settled points beyond the rules file (see also its §7)
 - A card 10 with no opponent IN and an empty draw pile does nothing and asks no question.
 - A bonus_choose seat with no legal card still gets the decision, with `pass` as its only
   action, so that its legal actions reveal nothing to others (they are private anyway).
-- resample() keeps "card c is in place x" knowledge only; see resample.py for what it ignores.
+- resample() and Riviera.sample_state() keep "card c is in place x" knowledge only: they do not
+  condition on "that player had no legal card" (Last Chance, crash, first-roll rerolls) nor on
+  the deal's colour-spread rule; see resample.py.
+
+Package layout: cards.py (tables, action ids, labels), phases.py, state.py (the value object and
+dispatch), flow.py (transitions), queries.py (legality and other read-only questions), view.py
+(observations), resample.py / rebuild.py (hidden-information redraws), game.py (options).
 """
 
 from engine.riviera.game import Riviera

@@ -1,8 +1,9 @@
 """The Riviera state: a flat value object, copied once per step and changed only on the copy.
 
-`flow.py` holds the phase transitions, `view.py` the observation, `resample.py` the redraw of
-hidden cards. This module only dispatches: node kind, chance outcomes, acting seats, legal
-actions, and which transition an action triggers.
+`flow.py` holds the phase transitions, `queries.py` the read-only rules questions (legality,
+powers, piles), `view.py` the observation, `resample.py` and `rebuild.py` the redraw of hidden
+cards. This module only dispatches: node kind, chance outcomes, acting seats, legal actions,
+and which transition an action triggers.
 """
 
 from __future__ import annotations
