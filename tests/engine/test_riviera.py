@@ -500,14 +500,35 @@ def test_deferred_2_is_lost_when_its_owner_stops():
     assert state.observation(B)["reserved_by"]["R"] == []
 
 
-def test_deferred_9_is_lost_when_its_owner_stops():
-    state = deal(new_state(2), "R9 R3 R4 G2 G3 G4 B2 B3 B4 O2", "R6 R7 R8 G5 G6 G7 B5 B6 B7 O3")
+@pytest.mark.parametrize("require_in", [True, False])
+def test_deferred_9_of_a_stopped_owner(require_in):
+    state = new_state(2, deferredPowersRequireOwnerInRound=require_in)
+    state = deal(state, "R9 R3 R4 G2 G3 G4 B2 B3 B4 O2", "R6 R7 R8 G5 G6 G7 B5 B6 B7 O3")
     state = roll(state, "R=6 G=3 B=2 O=3")
     state = act(state, A=parse_card("R9"), B=parse_card("O3"))
     assert state.observation(B)["pending"]["adjusters"] == [A]
     state = act(state, A=STOP, B=MORE)
     state = roll(state, "R=1 G=1 B=1 O=1")
-    assert state.observation(B)["phase"] == "choose"
+    if require_in:  # the owner stopped: the 9 is lost
+        assert state.observation(B)["phase"] == "choose"
+    else:  # the stopped owner still nudges a die
+        assert state.observation(B)["phase"] == "adjust_dice" and state.acting_players() == (A,)
+        state = act(state, A=adjust_action(1, -1))
+        assert state.observation(B)["dice"]["G"] == 6
+
+
+def test_grand_slam_on_a_bonus_reveal():
+    """A's last two cards are a 1 and a card the same roll allows (hands injected, as in EX-9)."""
+    state = finish_deal(new_state(2))
+    hands = (tuple(plays("R1 G5")), tuple(plays("B5 B6 B7")))
+    rest = [c for c in state.in_deck if not any(c in h for h in hands)]
+    state = inject(state, hands=hands, columns=(tuple(rest[:8]), tuple(rest[8:15])))
+    state = roll(state, "R=1 G=5 B=5 O=6")
+    state = act(state, A=parse_card("R1"), B=parse_card("B5"))
+    assert state.observation(A)["phase"] == "bonus_choose"
+    state = act(state, A=parse_card("G5"))
+    assert state.kind is NodeKind.TERMINAL
+    assert state.observation(B)["winners"] == [A] and state.ranks() == [1, 2]
 
 
 # -- EX-12 ------------------------------------------------------------------------------------
