@@ -131,13 +131,15 @@ class RayExecutor:
                 in_flight[self._remote.remote(job)] = (job, 1)
             if not in_flight:
                 return
-            [ready], _ = ray.wait(list(in_flight), num_returns=1)
-            job, attempt = in_flight.pop(ready)
-            outcome = self._collect(ready, job, attempt)
-            if outcome is None:
-                in_flight[self._remote.remote(job)] = (job, attempt + 1)
-            else:
-                yield outcome
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            more, _ = ray.wait(list(in_flight), num_returns=len(in_flight), timeout=0)  # all done by now
+            for ref in dict.fromkeys([*ready, *more]):
+                job, attempt = in_flight.pop(ref)
+                outcome = self._collect(ref, job, attempt)
+                if outcome is None:
+                    in_flight[self._remote.remote(job)] = (job, attempt + 1)
+                else:
+                    yield outcome
 
     def _collect(self, ref: Any, job: MatchJob, attempt: int) -> JobOutcome | None:
         """The outcome of a finished task, or None when it should run again."""

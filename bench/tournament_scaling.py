@@ -37,9 +37,12 @@ from arena.tournament import TournamentConfig, bot_spec, schedule
 from engine import registry
 
 
+BOT = "random"  # set by --bot
+
+
 def bench_config(game_id: str, rounds: int) -> TournamentConfig:
     players = registry.info(game_id).min_players
-    entrants = tuple(f"random#{i}" for i in range(1, 7))
+    entrants = tuple(f"{BOT}#{i}" for i in range(1, 7))
     return TournamentConfig(game_id=game_id, players_per_match=players, entrants=entrants, rounds=rounds, seed=1)
 
 
@@ -58,6 +61,8 @@ def rate_of(run, jobs: list[MatchJob]) -> float:  # noqa: ANN001
 
 
 def scaling(args: argparse.Namespace) -> None:
+    global BOT
+    BOT = args.bot
     ray_executor = RayExecutor(address=args.ray_address, num_cpus=args.workers)
     workers = ray_executor.workers
     print(f"Ray: {workers} worker CPUs ({'cluster ' + args.ray_address if args.ray_address else 'local'}); "
@@ -137,6 +142,7 @@ def main() -> None:
     scale.add_argument("--matches", type=int, default=200)
     scale.add_argument("--workers", type=int, help="CPUs for a local Ray (default: all)")
     scale.add_argument("--ray-address")
+    scale.add_argument("--bot", default="random", help="the bot spec of every entrant (default random)")
     scale.add_argument("--with-store", action="store_true", help="also time whole stored tournaments")
     scale.set_defaults(run=scaling)
     rerate = commands.add_parser("rerate")

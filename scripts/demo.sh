@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: set up, then play a local match of every game between built-in bots.
+# The main job: set up, then a rated round robin of the built-in bots for every game (local Ray, SQLite).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh

@@ -28,7 +28,7 @@ MIN_FIELD = 4
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("demo", help="a rated round robin of the built-in bots for every game")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    parser.add_argument("--rounds", type=int, default=1, help="rounds per game (default 1)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds per game (default 4)")
     parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")

@@ -78,3 +78,18 @@ def test_run_list_show_and_leaderboard(tmp_path: Path) -> None:
     assert "±95%" in text and "win%" in text and "faults" in text
     missing = arena("tournament", "show", "9", *db)
     assert missing.returncode == 2 and "no tournament 9" in missing.stderr
+
+
+def test_demo_rates_every_built_in_bot_that_plays_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from arena.cli.demo import demo_entrants
+    from bots import bot_names
+
+    game = quick_game()
+    entrants = demo_entrants(game, registry.info(game).min_players)
+    assert {e.split(":")[0].split("#")[0] for e in entrants} <= set(bot_names())
+    assert len(entrants) >= 4 and len(set(entrants)) == len(entrants)
+    status = main(["demo", "--games", game, "--rounds", "1", "--local", "--quiet", "--db", f"sqlite:///{tmp_path / 'demo.db'}"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert f"{game}@" in out and "Elo" in out
+    assert all(entrant in out for entrant in entrants), out
