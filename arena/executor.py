@@ -24,7 +24,7 @@ from typing import Any
 # Loopback only, no usage statistics, no token files (../shared/notes/dependencies.md). They must
 # be in the environment before Ray starts its processes, which inherit it. Ray also starts its
 # workers at niceness 15; here the matches are the work, and a niced worker on a busy machine
-# loses its core to any other process (measured: half the throughput of one plain process).
+# yields its core to every other process on the machine.
 for _name, _value in (("RAY_USAGE_STATS_ENABLED", "0"), ("RAY_AUTH_MODE", "disabled"),
                       ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0"), ("RAY_worker_niceness", "0")):
     os.environ.setdefault(_name, _value)
