@@ -76,6 +76,8 @@ def check_config(config: TournamentConfig, store: Store) -> str:
         raise UsageError(str(error)) from None
     for entrant in config.entrants:
         _check_entrant(entrant, game, store)
+    if config.time_per_move_ms is not None and config.time_per_move_ms < 1:
+        raise UsageError(f"--time-per-move-ms must be at least 1, not {config.time_per_move_ms}")
     return game.ruleset
 
 

@@ -24,13 +24,15 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import tempfile
 import time
+from dataclasses import replace
 
 from arena import executor as executors
 from arena.driver import play_tournament, start_tournament
-from arena.executor import LocalExecutor, MatchJob, RayExecutor, play_job
+from arena.executor import JobOutcome, LocalExecutor, MatchJob, RayExecutor, play_job
 from arena.rating import error_bars, rate_matches
 from arena.store import MatchResult, SeatResult, Store
 from arena.tournament import TournamentConfig, bot_spec, schedule
@@ -60,6 +62,39 @@ def rate_of(run, jobs: list[MatchJob]) -> float:  # noqa: ANN001
     return done / (time.perf_counter() - started)
 
 
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def play_job_with_cpu(job: MatchJob) -> JobOutcome:
+    """play_job, plus the worker process's pid and its CPU seconds so far (Ray's own share included)."""
+    outcome = play_job(job)
+    return replace(outcome, record={"pid": os.getpid(), "cpu": process_cpu(), "ranks": (outcome.record or {}).get("ranks")})
+
+
+def cpu_per_match(outcomes: list[JobOutcome]) -> float:
+    """Worker CPU per match: per process, the CPU between its first and last match over the matches between."""
+    by_pid: dict[int, list[float]] = {}
+    for outcome in outcomes:
+        by_pid.setdefault(outcome.record["pid"], []).append(outcome.record["cpu"])  # type: ignore[index]
+    spent = sum(max(c) - min(c) for c in by_pid.values())
+    return spent / max(1, sum(len(c) - 1 for c in by_pid.values()))
+
+
+def overheads(jobs: list[MatchJob]) -> tuple[float, float, float]:
+    """CPU ms per match: in one plain process, in a Ray worker, in the Ray driver."""
+    started = process_cpu()
+    for job in jobs:
+        play_job(job)
+    local = (process_cpu() - started) / len(jobs)
+    timed = RayExecutor(task=play_job_with_cpu)  # reuses this process's Ray connection
+    started = process_cpu()
+    outcomes = list(timed.run(jobs))
+    driver = (process_cpu() - started) / len(jobs)
+    return 1000 * local, 1000 * cpu_per_match(outcomes), 1000 * driver
+
+
 def scaling(args: argparse.Namespace) -> None:
     global BOT
     BOT = args.bot
@@ -67,14 +102,17 @@ def scaling(args: argparse.Namespace) -> None:
     workers = ray_executor.workers
     print(f"Ray: {workers} worker CPUs ({'cluster ' + args.ray_address if args.ray_address else 'local'}); "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'game':<20} {'matches':>7} {'ms/match':>9} {'1 process/s':>12} {'Ray/s':>8} {'efficiency':>10}")
+    print(f"{'game':<20} {'matches':>7} {'ms/match':>9} {'1 process/s':>12} {'Ray/s':>8} {'efficiency':>10}"
+          f"   CPU ms/match: {'plain':>6} {'worker':>7} {'driver':>7}  CPU efficiency")
     for game_id in args.games.split(","):
         jobs = jobs_for(game_id, args.matches)
         list(ray_executor.run(jobs[: 2 * workers]))  # warm the workers up (imports)
         plain = rate_of(lambda js: (play_job(j) for j in js), jobs)
         on_ray = rate_of(ray_executor.run, jobs)
+        local_cpu, worker_cpu, driver_cpu = overheads(jobs)
         print(f"{game_id:<20} {len(jobs):>7} {1000 / plain:>9.1f} {plain:>12.1f} {on_ray:>8.1f} "
-              f"{on_ray / (workers * plain):>10.0%}")
+              f"{on_ray / (workers * plain):>10.0%}   {'':>13} {local_cpu:>6.1f} {worker_cpu:>7.1f} {driver_cpu:>7.1f}"
+              f"  {local_cpu / worker_cpu:>14.0%}")
         if args.with_store:
             whole(game_id, ray_executor, workers)
     ray_executor.close()

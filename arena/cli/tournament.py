@@ -141,8 +141,12 @@ def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: b
         raise
     line.end()
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
-          f"{info.aborted_matches} aborted (on {getattr(executor, 'workers', 1)} worker CPUs)")
+          f"{info.aborted_matches} aborted (on {_cpus(getattr(executor, 'workers', 1))})")
     return info
+
+
+def _cpus(count: int) -> str:
+    return f"{count} worker CPU{'' if count == 1 else 's'}"
 
 
 class ProgressLine:
