@@ -5,6 +5,9 @@ an executor (Ray or in-process), and writes each result as it comes back — in 
 results arrive faster than every 0.2 s, so a kill -9 loses at most that much, which resume then
 plays again. A result already stored is never stored twice (the store's unique match key).
 
+Ratings are recomputed from the stored matches at the end and, during a long run, every 30 s (less
+often when that takes long), so the leaderboard follows the tournament.
+
 `start_tournament` + `play_tournament` is a run; `play_tournament` alone on an existing id is a
 resume: the schedule is rebuilt from the stored config and seed, and exactly the matches that
 are not in the store are played.
@@ -27,6 +30,7 @@ from bots import bot_names, is_builtin, make_bot, parse_spec
 from engine import registry
 
 FLUSH_SECONDS = 0.2
+RERATE_SECONDS = 30.0  # ratings follow a long run at least this often (the dashboard reads them)
 
 
 class Executor(Protocol):
@@ -151,7 +155,8 @@ class _ResultWriter:
         self.planned = {m.index: m for m in planned}
         self.done, self.played = already, 0
         self.buffer: list[MatchResult] = []
-        self.started = self.last_flush = time.monotonic()
+        self.started = self.last_flush = self.last_rerate = time.monotonic()
+        self.rerate_cost = 0.0
 
     def add(self, outcome: JobOutcome) -> None:
         self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome))
@@ -164,8 +169,20 @@ class _ResultWriter:
         self.played += len(self.buffer)
         self.buffer = []
         self.last_flush = time.monotonic()
+        self._maybe_rerate()
         if self.on_progress:
             self.on_progress(Progress(self.done, self.info.total_matches, self.played, self.last_flush - self.started))
+
+
+    def _maybe_rerate(self) -> None:
+        # Every RERATE_SECONDS, or less often when rerating is slow (a large ruleset): the
+        # driver never spends more than a tenth of its time on live ratings.
+        if time.monotonic() - self.last_rerate < max(RERATE_SECONDS, 10 * self.rerate_cost):
+            return
+        started = time.monotonic()
+        rerate(self.store, self.info.ruleset)
+        self.last_rerate = time.monotonic()
+        self.rerate_cost = self.last_rerate - started
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome) -> MatchResult:
