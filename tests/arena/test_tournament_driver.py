@@ -198,3 +198,15 @@ def test_the_same_seed_plays_the_same_match_as_run_match(tmp_path: Path) -> None
 def without_times(record: dict | None) -> dict:
     assert record is not None
     return {**record, "steps": [{**step, "elapsed_ms": None} for step in record["steps"]]}
+
+
+def test_ratings_follow_a_long_run_before_it_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.driver
+
+    monkeypatch.setattr(arena.driver, "RERATE_SECONDS", 0.0)
+    store = new_store(tmp_path)
+    tid = start_tournament(store, toy_config())
+    with pytest.raises(KeyboardInterrupt):
+        play_tournament(store, tid, StopAfter(9))
+    board = store.leaderboard("toy@1")
+    assert sum(row.games for row in board) == 9 * 3, "rated from the 9 stored matches, before the end"
