@@ -12,7 +12,8 @@ them are in, so both give the same numbers.
 The error bar beside each rating is the half-width of a 95 % interval from a maximum-likelihood
 Bradley-Terry fit of the same pairwise results (each pair weighted 1/(k-1) like the K factor),
 measured relative to the field's mean strength: ±1.96 standard errors from the inverse Fisher
-information, with a weak Gaussian prior (sd 1000 Elo) that keeps an undefeated bot finite.
+information. As in bayeselo, every pair of bots that met gets one virtual draw (a prior that
+keeps an undefeated bot's strength and error bar finite without pulling well-measured gaps).
 Aborted matches are not rated; a seat that faulted keeps the rank the match gave it and the fault
 is counted beside the rating.
 """
@@ -32,7 +33,8 @@ K_FACTOR = 16.0
 INITIAL = 1500.0
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strength
-PRIOR_SD_ELO = 1000.0
+PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
+RIDGE = 1e-6  # only fixes the field's mean (which the relative error bars do not depend on)
 Z95 = 1.96
 
 
@@ -124,6 +126,9 @@ def error_bars(matches: Sequence[RatedMatch]) -> dict[str, float]:
         return {name: math.inf for name in names}
     index = {name: i for i, name in enumerate(names)}
     weights, scores = _pairwise_totals(matches, index)
+    for pair in weights:
+        weights[pair] += PRIOR_DRAWS
+        scores[pair] += PRIOR_DRAWS / 2
     theta, hessian = _fit(len(names), weights, scores)
     variance = _relative_variances(_inverse(hessian))
     return {name: Z95 * math.sqrt(max(variance[i], 0.0)) * ELO_PER_NATURAL for name, i in index.items()}
@@ -146,8 +151,8 @@ def _pairwise_totals(matches: Sequence[RatedMatch], index: dict[str, int]):  # n
 
 
 def _fit(n: int, weights: dict, scores: dict) -> tuple[list[float], list[list[float]]]:
-    """Newton's method on the penalised log-likelihood; returns strengths and the Hessian."""
-    prior = (ELO_PER_NATURAL / PRIOR_SD_ELO) ** 2
+    """Newton's method on the log-likelihood (with the virtual draws); strengths and the Hessian."""
+    prior = RIDGE
     theta = [0.0] * n
     for _ in range(100):
         gradient = [-prior * t for t in theta]
