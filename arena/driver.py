@@ -196,6 +196,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome)
             seat=i, entrant=entrant, spec=bot_spec(entrant), **_kind_and_version(bot_spec(entrant)),
             score=returns[i], rank=None if aborted else ranks[i],
             termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
+            faults=len(seat_records[i].get("faults", [])),
         )
         for i, entrant in enumerate(match.seats)
     ]

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import delete, event, insert, update
+from sqlalchemy import delete, event, insert, inspect, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlmodel import Session, SQLModel, col, create_engine, select
@@ -155,7 +155,7 @@ class Store(Queries):
         ids = {key: match_id for match_id, key in returned}
         seats = [
             dict(match_id=ids[r.key], seat=seat.seat, entrant=seat.entrant, score=seat.score, rank=seat.rank,
-                 termination=seat.termination, reason=seat.reason,
+                 termination=seat.termination, reason=seat.reason, faults=seat.faults,
                  bot_version_id=self._bot_version_id(session, seat.entrant, seat.spec, seat.kind, seat.version))
             for r in results for seat in r.seats
         ]
@@ -217,11 +217,20 @@ def open_engine(url: str) -> Engine:
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         SQLModel.metadata.create_all(engine)
+        _add_missing_columns(engine)
     except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
         raise UsageError(
             f"cannot open database {url!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"
         ) from None
     return engine
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """Columns added after a database was created (create_all only makes missing tables)."""
+    columns = {column["name"] for column in inspect(engine).get_columns("seat")}
+    if "faults" not in columns:
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

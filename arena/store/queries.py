@@ -89,7 +89,7 @@ class Queries:
         """The finished matches of a ruleset in rating order: (tournament id, match index)."""
         query = (
             select(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
-                   SeatRow.rank, SeatRow.termination)
+                   SeatRow.rank, SeatRow.termination, SeatRow.faults)
             .join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id))
             .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
@@ -160,7 +160,7 @@ def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResu
     for seat, version in session.exec(query):
         seats[seat.match_id].append(SeatResult(
             seat.seat, seat.entrant, version.spec, version.kind, version.version,
-            seat.score, seat.rank, seat.termination, seat.reason,
+            seat.score, seat.rank, seat.termination, seat.reason, seat.faults,
         ))
     return seats
 
@@ -210,5 +210,5 @@ def _rated(rows: list[Any]) -> RatedMatch:
     match_id, tournament_id, match_index = rows[0][0], rows[0][1], rows[0][2]
     return RatedMatch(
         match_id, (tournament_id, match_index),
-        tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[5] != "normal" for r in rows),
+        tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[5] != "normal" or r[6] > 0 for r in rows),
     )

@@ -30,6 +30,7 @@ class SeatResult:
     rank: int | None = None
     termination: str = "normal"
     reason: str = ""
+    faults: int = 0  # faulty decisions that did not end the seat (strikes)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class RatedMatch:
     order: tuple[int, int]  # (tournament id, match index): the rating order
     entrants: tuple[str, ...]
     ranks: tuple[int, ...]
-    faults: tuple[bool, ...]
+    faults: tuple[bool, ...]  # the seat ended in a fault or had a faulty decision
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,25 @@ def test_a_bad_url_is_one_line_that_says_what_is_valid(url: str) -> None:
         Store(url)
     assert "use sqlite:///path.db or postgresql+psycopg://" in str(error.value)
     assert "\n" not in str(error.value)
+
+
+def test_a_seat_with_faulty_decisions_counts_as_a_fault_even_when_it_finished(store: Store) -> None:
+    tid = new_tournament(store)
+    clean, struck = result(tid, 0), result(tid, 1)
+    struck = MatchResult(**{**struck.__dict__, "seats": [struck.seats[0], SeatResult(1, "b", "b", rank=2, faults=2)]})
+    store.record_matches([clean, struck])
+    assert [m.faults for m in store.rated_matches("toy@1")] == [(False, False), (False, True)]
+    assert store.matches(limit=1, offset=1)[0].seats[1].faults == 2
+    rerate(store, "toy@1")
+    assert {row.entrant: row.faults for row in store.leaderboard("toy@1")} == {"a": 0, "b": 1}
+
+
+def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:
+    from sqlalchemy import text
+
+    with store.engine.begin() as connection:
+        connection.execute(text("ALTER TABLE seat DROP COLUMN faults"))
+    reopened = Store(store.url)
+    tid = new_tournament(reopened)
+    assert reopened.record_match(result(tid, 0))
+    assert reopened.matches()[0].seats[0].faults == 0
