@@ -31,6 +31,7 @@ from engine import registry
 
 FLUSH_SECONDS = 0.2
 RERATE_SECONDS = 30.0  # ratings follow a long run at least this often (the dashboard reads them)
+HEARTBEAT_SECONDS = 5.0  # how often a running driver marks its tournament alive
 
 
 class Executor(Protocol):
@@ -155,7 +156,7 @@ class _ResultWriter:
         self.planned = {m.index: m for m in planned}
         self.done, self.played = already, 0
         self.buffer: list[MatchResult] = []
-        self.started = self.last_flush = self.last_rerate = time.monotonic()
+        self.started = self.last_flush = self.last_rerate = self.last_touch = time.monotonic()
         self.rerate_cost = 0.0
 
     def add(self, outcome: JobOutcome) -> None:
@@ -169,6 +170,9 @@ class _ResultWriter:
         self.played += len(self.buffer)
         self.buffer = []
         self.last_flush = time.monotonic()
+        if self.last_flush - self.last_touch >= HEARTBEAT_SECONDS:
+            self.store.touch_tournament(self.info.id)
+            self.last_touch = self.last_flush
         self._maybe_rerate()
         if self.on_progress:
             self.on_progress(Progress(self.done, self.info.total_matches, self.played, self.last_flush - self.started))

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 from arena.cli.leaderboard import format_leaderboard
@@ -195,9 +196,10 @@ def list_command(args: argparse.Namespace) -> int:
         print(f"no tournaments in {store.url} yet")
         return 0
     print(f"{'id':>4}  {'game':<20} {'kind':<11} {'status':<11} {'matches':>13}  created")
+    now = datetime.now(UTC)
     for t in rows:
         print(f"{t.id:>4}  {t.game_id:<20} {t.kind:<11} {t.status:<11} {t.done_matches:>6}/{t.total_matches:<6}  "
-              f"{t.created_at:%Y-%m-%d %H:%M}")
+              f"{t.created_at:%Y-%m-%d %H:%M}" + ("  (no progress for a minute: resume it?)" if t.seems_stopped(now) else ""))
     return 0
 
 
@@ -213,6 +215,8 @@ def show_command(args: argparse.Namespace) -> int:
           f"{config['players_per_match']} per match, {config['rounds']} round(s), seed {config['seed']}")
     print(f"bots: {', '.join(config['entrants'])}")
     print(f"status: {info.status}; {info.done_matches}/{info.total_matches} matches stored, {info.aborted_matches} aborted")
+    if info.seems_stopped(datetime.now(UTC)):
+        print(f"no progress for over a minute: its driver was probably stopped; `arena tournament resume {info.id}`")
     if standings:
         print("standings in this tournament alone (Elo from its matches only):")
         for s in standings:

@@ -116,6 +116,12 @@ class Store(Queries):
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
             session.commit()
 
+    def touch_tournament(self, tournament_id: int) -> None:
+        """Mark a running tournament as alive (`arena tournament list` flags one that stops)."""
+        with Session(self.engine) as session:
+            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(updated_at=now()))
+            session.commit()
+
     def stored_indexes(self, tournament_id: int) -> set[int]:
         """The match indexes of a tournament that are already stored (finished or aborted)."""
         with Session(self.engine) as session:

@@ -76,6 +76,14 @@ class TournamentInfo:
     aborted_matches: int
     created_at: datetime
     finished_at: datetime | None
+    updated_at: datetime | None = None  # a running driver touches it every few seconds
+
+    def seems_stopped(self, now: datetime, after_s: float = 60.0) -> bool:
+        """Status `running` but no sign of life for `after_s`: its driver was probably killed."""
+        if self.status != "running" or self.updated_at is None:
+            return False
+        updated = self.updated_at if self.updated_at.tzinfo else self.updated_at.replace(tzinfo=now.tzinfo)
+        return (now - updated).total_seconds() > after_s
 
 
 @dataclass(frozen=True)

@@ -210,3 +210,19 @@ def test_ratings_follow_a_long_run_before_it_ends(tmp_path: Path, monkeypatch: p
         play_tournament(store, tid, StopAfter(9))
     board = store.leaderboard("toy@1")
     assert sum(row.games for row in board) == 9 * 3, "rated from the 9 stored matches, before the end"
+
+
+def test_a_running_tournament_without_a_heartbeat_seems_stopped(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    store = new_store(tmp_path)
+    tid = start_tournament(store, toy_config())
+    info = store.tournament(tid)
+    assert info is not None and info.status == "running"
+    now = datetime.now(UTC)
+    assert not info.seems_stopped(now)
+    assert info.seems_stopped(now + timedelta(minutes=2))
+    store.touch_tournament(tid)
+    assert not store.tournament(tid).seems_stopped(now + timedelta(seconds=30))  # type: ignore[union-attr]
+    play_tournament(store, tid, LocalExecutor())
+    assert not store.tournament(tid).seems_stopped(now + timedelta(days=1))  # type: ignore[union-attr]
