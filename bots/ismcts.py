@@ -36,18 +36,18 @@ is flat.
 
 **Parameters** (spec `ismcts:sims=500,c=1.4,ms=200`):
 
-- `sims` simulations per decision (default 200 when `ms` is not given);
+- `sims` simulations per decision (default 100 when `ms` is not given);
 - `ms` milliseconds per decision; with both, whichever runs out first. With `ms` alone the number
   of simulations depends on the machine, so only a `sims` budget is reproducible from the seed;
 - `c` the UCB exploration constant (default 0.7; utilities lie in [0, 1]);
 - `sw` the weight of the margin in the utility (default 0.1);
 - `rollout` `heuristic` (default where the game has one) or `random`;
 - `prior` the bias towards the heuristic's move (default 1.0; 0 turns it off);
-- `depth` rollout decisions before the estimate stands in for the end (default 30 where the game
+- `depth` rollout decisions before the estimate stands in for the end (default 10 where the game
   has `estimate_returns`; 0 plays to the end);
 - `widen` the progressive-widening factor (default 1.0; 0 tries every action first);
 - `trust` how many standard errors the search's best move must beat the heuristic's move by to
-  be played instead (default 1.0; 0 = always the most-visited move).
+  be played instead (default 2.0; 0 = always the most-visited move).
 
 A decision with one legal action is answered at once, without search.
 """
@@ -65,8 +65,8 @@ from bots.base import Bot
 from bots.heuristic import HEURISTICS, heuristic_class, heuristic_module
 from engine.core import Game, NodeKind, State, ranks_from_scores, sample_chance
 
-DEFAULT_SIMS = 200
-DEFAULT_DEPTH = 30  # rollout decisions before the estimate stands in for the end (when there is one)
+DEFAULT_SIMS = 100
+DEFAULT_DEPTH = 10  # rollout decisions before the estimate stands in for the end (when there is one)
 DEFAULT_PRIOR = 1.0  # progressive bias towards the heuristic's move, in utility units
 
 
@@ -183,7 +183,7 @@ class IsmctsBot(Bot):
         prior: float | None = None,
         depth: int | None = None,
         widen: float = 1.0,
-        trust: float = 1.0,
+        trust: float = 2.0,
         **params: Any,
     ) -> None:
         super().__init__(game, seat, rng, **params)
@@ -304,7 +304,7 @@ def _guides(game: Game, rng: random.Random, rollout: Any, prior: Any) -> list[Bo
 
 
 def _check_budget(sims: Any, ms: Any) -> tuple[int | None, float | None]:
-    """Resolve the budget: simulations, milliseconds or both; 200 simulations when neither is set."""
+    """Resolve the budget: simulations, milliseconds or both; 100 simulations when neither is set."""
     if ms is not None:
         ms = _check_number("ms", ms, low=1.0)
     if sims is None:
