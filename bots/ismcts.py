@@ -166,7 +166,7 @@ def observation_key(observation: dict[str, Any]) -> str:
 
 
 class IsmctsBot(Bot):
-    """Single-observer ISMCTS with availability-aware UCB1 and random playouts (module docstring)."""
+    """Single-observer ISMCTS, guided by the game's heuristic where it has one (module docstring)."""
 
     name = "ismcts"
 
@@ -212,7 +212,8 @@ class IsmctsBot(Bot):
         self.last_simulations = done
         root = tree.get((0, self.seat, observation_key(observation)))
         if root is None:  # the deadline came before one simulation finished
-            return self._hint(self.seat, observation, legal_actions) or self.rng.choice(legal_actions)
+            hint = self._hint(self.seat, observation, legal_actions)
+            return self.rng.choice(legal_actions) if hint is None else hint
         return root.best(legal_actions, self.trust)
 
     def _hint(self, seat: int, observation: dict[str, Any], legal: list[int]) -> int | None:
