@@ -22,6 +22,7 @@ Usage: .venv/bin/python bench/tournament_scaling.py scaling [--games gang_of_dic
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import resource
@@ -102,15 +103,19 @@ def scaling(args: argparse.Namespace) -> None:
     workers = ray_executor.workers
     print(f"Ray: {workers} worker CPUs ({'cluster ' + args.ray_address if args.ray_address else 'local'}); "
           f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'game':<20} {'matches':>7} {'ms/match':>9} {'1 process/s':>12} {'Ray/s':>8} {'efficiency':>10}"
+    print(f"{'game':<20} {'matches':>7} {'ms/match':>9} {'1 process/s':>12} {'pool/s':>7} {'Ray/s':>8} {'efficiency':>10}"
           f"   CPU ms/match: {'plain':>6} {'worker':>7} {'driver':>7}  CPU efficiency")
     for game_id in args.games.split(","):
         jobs = jobs_for(game_id, args.matches)
         list(ray_executor.run(jobs[: 2 * workers]))  # warm the workers up (imports)
         plain = rate_of(lambda js: (play_job(j) for j in js), jobs)
+        # The same matches over W plain processes (no Ray; spawned, since this process runs Ray).
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            list(pool.imap_unordered(play_job, jobs[: 2 * workers]))  # warm up (imports)
+            pooled = rate_of(lambda js: pool.imap_unordered(play_job, js), jobs)
         on_ray = rate_of(ray_executor.run, jobs)
         local_cpu, worker_cpu, driver_cpu = overheads(jobs)
-        print(f"{game_id:<20} {len(jobs):>7} {1000 / plain:>9.1f} {plain:>12.1f} {on_ray:>8.1f} "
+        print(f"{game_id:<20} {len(jobs):>7} {1000 / plain:>9.1f} {plain:>12.1f} {pooled:>7.1f} {on_ray:>8.1f} "
               f"{on_ray / (workers * plain):>10.0%}   {'':>13} {local_cpu:>6.1f} {worker_cpu:>7.1f} {driver_cpu:>7.1f}"
               f"  {local_cpu / worker_cpu:>14.0%}")
         if args.with_store:
@@ -128,7 +133,7 @@ def whole(game_id: str, ray_executor: RayExecutor, workers: int) -> None:
             started = time.perf_counter()
             info = play_tournament(store, tid, executor)
             rates.append(info.total_matches / (time.perf_counter() - started))
-    print(f"{'  with store':<20} {'':>7} {'':>9} {rates[0]:>12.1f} {rates[1]:>8.1f} {rates[1] / (workers * rates[0]):>10.0%}")
+    print(f"{'  with store':<20} {'':>7} {'':>9} {rates[0]:>12.1f} {'':>7} {rates[1]:>8.1f} {rates[1] / (workers * rates[0]):>10.0%}")
 
 
 def synthetic_results(count: int, seed: int) -> list[MatchResult]:
