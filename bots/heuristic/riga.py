@@ -57,12 +57,12 @@ class RigaHeuristic(Bot):
         card = t.CARDS[card_id]
         years_left = obs["years"] - obs["year"] + (0.5 if obs["season"] in ("setup", "spring", "summer") else 0)
         benefit = {
-            t.FACTOR: 0.8 * years_left,
-            t.DISCOUNT: 0.6 * years_left,
-            t.EXTRA_DRAW: 0.9 * years_left,
-            t.CREDIT: 2.0,
-            t.HAND_LIMIT: 0.3 * years_left,
-            t.EXCHANGE: 0.4 * years_left,
+            t.FACTOR: 0.3 * years_left,
+            t.DISCOUNT: 0.25 * years_left,
+            t.EXTRA_DRAW: 0.35 * years_left,
+            t.CREDIT: 1.0,
+            t.HAND_LIMIT: 0.1 * years_left,
+            t.EXCHANGE: 0.15 * years_left,
         }.get(card.benefit, 0.0)
         tiles = {tile["tile"] for tile in obs["tiles"]}
         city_tile = any(CITY_TILES.get(name) == card.city for name in tiles)
