@@ -2,12 +2,13 @@
 
 For each game this runs `arena tournament run` (seat rotations, duplicate seeds, Ray) with the
 three built-in bots into a fresh SQLite database, prints `arena leaderboard` (Elo with its error
-bar), and the decision time per bot read back from the stored match records (every decision,
-forced ones included, and the mean over decisions that took more than 0.5 ms, i.e. real thinking).
+bar), the decision time per bot read back from the stored match records (every decision, forced
+ones included, and the mean over decisions that took more than 0.5 ms, i.e. real thinking), and
+each rung's head-to-head score against the rung below with a 95% interval.
 
 Usage:
     .venv/bin/python bench/bot_strength.py [--games riviera,riga] [--rounds 4] [--players 2]
-        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results]
+        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results] [--report]
 
 Record the printed tables in BENCHMARKS.md with the command line that produced them.
 """
@@ -51,14 +52,42 @@ def leaderboard(game_id: str, db: str) -> list[dict]:
     return [row for rows in json.loads(output).values() for row in rows]
 
 
-def decision_times(db: str) -> dict[str, dict[str, float]]:
-    """Per entrant: decisions, mean ms, mean ms of thinking decisions (> 0.5 ms), slowest ms."""
+def stored_records(db: str) -> list[dict]:
     store = Store(db)
-    times: dict[str, list[float]] = defaultdict(list)
-    for match in store.matches(limit=100_000):
-        record = store.match_record(match.id)
-        if not record:
+    return [r for r in (store.match_record(m.id) for m in store.matches(limit=100_000)) if r]
+
+
+def head_to_head(records: list[dict]) -> dict[tuple[str, str], list[float]]:
+    """Per ordered pair of bots at one table: the first's pairwise score (1 ahead, 1/2 tied, 0)."""
+    scores: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for record in records:
+        bots, ranks = [seat["bot"] for seat in record["seats"]], record.get("ranks")
+        if not ranks:
             continue
+        for i, a in enumerate(bots):
+            for j, b in enumerate(bots):
+                if i != j:
+                    scores[(a, b)].append(1.0 if ranks[i] < ranks[j] else 0.5 if ranks[i] == ranks[j] else 0.0)
+    return scores
+
+
+def print_head_to_head(scores: dict[tuple[str, str], list[float]], ladder: list[str]) -> None:
+    """Each rung against the one below: mean pairwise score with a 95% normal interval."""
+    print("\n| pair | games | score of the first | 95% interval |")
+    print("|---|---:|---:|---:|")
+    for upper, lower in ((ladder[2], ladder[1]), (ladder[1], ladder[0]), (ladder[2], ladder[0])):
+        values = scores.get((upper, lower), [])
+        if len(values) < 2:
+            continue
+        mean = statistics.mean(values)
+        half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
+        print(f"| {upper} vs {lower} | {len(values)} | {mean:.2f} | {max(0, mean - half):.2f}–{min(1, mean + half):.2f} |")
+
+
+def decision_times(records: list[dict]) -> dict[str, dict[str, float]]:
+    """Per entrant: decisions, mean ms, mean ms of thinking decisions (> 0.5 ms), slowest ms."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for record in records:
         bots = [seat["bot"] for seat in record["seats"]]
         for step in record["steps"]:
             for seat, elapsed in (step.get("elapsed_ms") or {}).items():
@@ -95,15 +124,20 @@ def main() -> None:
     parser.add_argument("--ismcts", default="ismcts:sims=100", help="the search bot's spec")
     parser.add_argument("--workers", type=int, default=2, help="Ray CPUs; 0 plays in-process (--local)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the databases go")
+    parser.add_argument("--report", action="store_true", help="only print the tables of the stored databases")
     args = parser.parse_args()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     bots = ["random", "heuristic", args.ismcts]
     for game_id in args.games.split(","):
         db_path = Path(args.out) / f"bot_strength_{game_id}.db"
-        db_path.unlink(missing_ok=True)
         db = f"sqlite:///{db_path}"
-        seconds = run_tournament(game_id, bots, args, db)
-        print_game(game_id, leaderboard(game_id, db), decision_times(db), seconds)
+        seconds = 0.0
+        if not args.report:
+            db_path.unlink(missing_ok=True)
+            seconds = run_tournament(game_id, bots, args, db)
+        records = stored_records(db)
+        print_game(game_id, leaderboard(game_id, db), decision_times(records), seconds)
+        print_head_to_head(head_to_head(records), bots)
 
 
 if __name__ == "__main__":
