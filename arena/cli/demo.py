@@ -14,7 +14,7 @@ import argparse
 from typing import Any
 
 from arena.cli.leaderboard import format_leaderboard
-from arena.cli.tournament import make_executor, play_with_progress
+from arena.cli.tournament import add_run_options, make_executor, play_with_progress
 from arena.driver import start_tournament
 from arena.store import Store
 from arena.tournament import TournamentConfig
@@ -30,12 +30,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     parser.add_argument("--rounds", type=int, default=4, help="rounds per game (default 4)")
     parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
-    parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
-    parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
-    parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
-    parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
-    parser.add_argument("--max-in-flight", type=int, help="matches submitted at once (default: 2 per worker CPU)")
-    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    add_run_options(parser)
     parser.set_defaults(handler=demo_command)
 
 

@@ -42,7 +42,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--gateway", default="127.0.0.1:50051",
                      help="HOST:PORT of the gateway connected bots dial in to (default 127.0.0.1:50051)")
     run.add_argument("--name", default="", help="a label for the tournament")
-    _add_run_options(run)
+    add_run_options(run)
     run.set_defaults(handler=run_command)
     listing = commands.add_parser("list", help="stored tournaments, newest first")
     listing.add_argument("--game", help="only this game")
@@ -55,11 +55,12 @@ def register(subparsers: Any) -> None:
     show.set_defaults(handler=show_command)
     resume = commands.add_parser("resume", help="play the matches a stopped tournament is missing")
     resume.add_argument("id", type=int)
-    _add_run_options(resume)
+    add_run_options(resume)
     resume.set_defaults(handler=resume_command)
 
 
-def _add_run_options(parser: argparse.ArgumentParser) -> None:
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Where a run plays and stores its matches: shared by tournament run/resume and demo."""
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
