@@ -10,10 +10,15 @@ never in the order they finished: `rate_matches` recomputes them from the store,
 them are in, so both give the same numbers.
 
 The error bar beside each rating is the half-width of a 95 % interval from a maximum-likelihood
-Bradley-Terry fit of the same pairwise results (each pair weighted 1/(k-1) like the K factor),
-measured relative to the field's mean strength: ±1.96 standard errors from the inverse Fisher
-information. As in bayeselo, every pair of bots that met gets one virtual draw (a prior that
-keeps an undefeated bot's strength and error bar finite without pulling well-measured gaps).
+Bradley-Terry fit of the same pairwise results (each pair weighted 1/(k-1) like the K factor):
+±1.96 standard errors of the bot's strength with the other bots' strengths held at their fitted
+values, i.e. from the bot's own Fisher information (as bayeselo reports its margins). So a bar
+measures how well the bot's own games pin its rating and shrinks as 1/sqrt(games). (Measured
+against the field's mean instead, every bar carries a share of the least-known bot's
+uncertainty: one bot that never wins keeps everyone's bar above ±110 however many games are
+played.) To compare two bots directly, read the LOS column or the head-to-head page. As in
+bayeselo, every pair of bots that met gets one virtual draw (a prior that keeps an undefeated
+bot's strength and error bar finite without pulling well-measured gaps).
 Aborted matches are not rated; a seat that faulted keeps the rank the match gave it and the fault
 is counted beside the rating.
 """
@@ -34,7 +39,7 @@ INITIAL = 1500.0
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
 ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strength
 PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
-RIDGE = 1e-6  # only fixes the field's mean (which the relative error bars do not depend on)
+RIDGE = 1e-6  # only fixes the field's mean: strengths are defined up to a constant
 Z95 = 1.96
 
 
@@ -129,9 +134,8 @@ def error_bars(matches: Sequence[RatedMatch]) -> dict[str, float]:
     for pair in weights:
         weights[pair] += PRIOR_DRAWS
         scores[pair] += PRIOR_DRAWS / 2
-    theta, hessian = _fit(len(names), weights, scores)
-    variance = _relative_variances(_inverse(hessian))
-    return {name: Z95 * math.sqrt(max(variance[i], 0.0)) * ELO_PER_NATURAL for name, i in index.items()}
+    _, hessian = _fit(len(names), weights, scores)
+    return {name: Z95 * ELO_PER_NATURAL / math.sqrt(hessian[i][i]) for name, i in index.items()}
 
 
 def _pairwise_totals(matches: Sequence[RatedMatch], index: dict[str, int]):  # noqa: ANN202
@@ -173,23 +177,9 @@ def _fit(n: int, weights: dict, scores: dict) -> tuple[list[float], list[list[fl
     return theta, hessian
 
 
-def _relative_variances(cov: list[list[float]]) -> list[float]:
-    """Var(θ_a − mean θ) from the covariance of θ."""
-    n = len(cov)
-    row_means = [sum(row) / n for row in cov]
-    grand = sum(row_means) / n
-    return [cov[a][a] - 2 * row_means[a] + grand for a in range(n)]
-
-
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     augmented = [row[:] + [v] for row, v in zip(matrix, vector)]
     return [row[-1] for row in _gauss_jordan(augmented, len(vector))]
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    n = len(matrix)
-    augmented = [row[:] + [1.0 if i == j else 0.0 for j in range(n)] for i, row in enumerate(matrix)]
-    return [row[n:] for row in _gauss_jordan(augmented, n)]
 
 
 def _gauss_jordan(rows: list[list[float]], n: int) -> list[list[float]]:

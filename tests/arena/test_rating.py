@@ -109,3 +109,21 @@ def test_a_bot_that_always_wins_has_a_finite_error_bar() -> None:
     bars = error_bars(matches)
     assert all(0 < bar < 2000 for bar in bars.values())
     assert error_bars([]) == {}
+
+
+def test_a_winless_bot_does_not_keep_the_other_bars_wide() -> None:
+    """`h` and `i` meet each other often; both always beat `r`, which never wins. Their bars must
+    shrink as 1/sqrt(games): a bar measures the bot's own games, not the least-known bot's."""
+
+    def field(rounds: int) -> list[RatedMatch]:
+        matches = []
+        for r in range(rounds):
+            matches += [match(3 * r, "h r", (1, 2)), match(3 * r + 1, "i r", (1, 2)),
+                        match(3 * r + 2, "i h", (1, 2) if r % 3 else (2, 1))]
+        return matches
+
+    few, many = error_bars(field(40)), error_bars(field(640))
+    for name in "hi":
+        assert many[name] / few[name] == pytest.approx(0.25, abs=0.03), "16x the games, 1/4 the bar"
+    assert many["h"] < 35
+    assert many["r"] > 200, "how bad a bot that never wins is stays uncertain"
