@@ -47,10 +47,17 @@ def footprints(value: int) -> int:
     return 1 if value <= 5 else 2
 
 
-def card_label(kind: int) -> str:
-    """"R7" for the red 7, "R*" for a red wager."""
+def _label(kind: int) -> str:
     colour = COLOURS[colour_of(kind)]
     return colour + ("*" if is_wager(kind) else str(value_of(kind)))
+
+
+LABELS = tuple(_label(kind) for kind in range(NUM_KINDS))  # built once: observations need thousands
+
+
+def card_label(kind: int) -> str:
+    """"R7" for the red 7, "R*" for a red wager."""
+    return LABELS[kind]
 
 
 def parse_card(label: str) -> int:
