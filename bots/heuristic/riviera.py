@@ -28,6 +28,7 @@ from bots.base import Bot
 
 COLOURS = "RGPBO"
 STARS = (2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 3, 5)
+NUM_CARDS = 60  # card ids 0..59: colour * 12 + value - 1
 LAST_CHANCE, CRASH, PASS, STOP, MORE, ACTIVATE = 60, 61, 62, 63, 64, 77
 ADJUST_BASE, SWAP_BASE, GIVE_BASE, DISCARD_BASE = 65, 78, 84, 144
 AVERAGE_STARS = sum(STARS) / len(STARS)
@@ -73,10 +74,27 @@ def playable(hand: list[int], colours: tuple[int, ...]) -> float:
     return _playable_bits(sum(1 << card for card in set(hand)), colours)
 
 
+@lru_cache(maxsize=8)
+def rolls_by_card(colours: tuple[int, ...]) -> tuple[int, ...]:
+    """Per card id, the set of rolls (bit i = roll i of `roll_masks`) on which that card is legal."""
+    sets = [0] * NUM_CARDS
+    for index, mask in enumerate(roll_masks(colours)):
+        while mask:
+            low = mask & -mask
+            sets[low.bit_length() - 1] |= 1 << index
+            mask ^= low
+    return tuple(sets)
+
+
 @lru_cache(maxsize=1 << 16)
 def _playable_bits(bits: int, colours: tuple[int, ...]) -> float:
-    masks = roll_masks(colours)
-    return sum(1 for mask in masks if mask & bits) / len(masks)
+    """The share of rolls on which some card of `bits` is legal: the union of the cards' roll sets."""
+    sets, rolls = rolls_by_card(colours), 0
+    while bits:
+        low = bits & -bits
+        rolls |= sets[low.bit_length() - 1]
+        bits ^= low
+    return rolls.bit_count() / len(roll_masks(colours))
 
 
 def card_odds(card: int, colours: tuple[int, ...]) -> float:
