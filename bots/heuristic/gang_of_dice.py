@@ -3,23 +3,25 @@
 Rationale. The round's best valid result takes the whole table, so a stake of N dice is a bet:
 it gains the pot and the other stakes with the chance of winning, and loses N otherwise. Both the
 odds and the re-roll choices depend on the warning card, so the heuristic asks the card itself
-(the engine's printed card table and predicates) over a small fixed sample of dice rolls:
+(the engine's printed card table and predicates) over the rolls of the dice: every distinct
+roll, weighted by its probability, when there are few (up to three re-rolled dice), else a fixed
+sample of rolls drawn once:
 
 - Stake: for each N, the chance that a first roll of N dice is valid and beats the leader (halved
   for every seat still to play after us), times what the table would pay; stake the N with the
   best expected gain (winning ties needs more dice, so N also breaks ties of score).
   A yellow card is checked on the first roll like a black one on the last.
 - Re-roll: compare STOP with re-rolling whole faces (or all but one die of a face) by the chance
-  of ending valid and ahead of the leader, the score as a small tie-break. Samples are seeded by
-  the question asked, so a plan is a pure function of the situation: cached, and the face-by-face
+  of ending valid and ahead of the leader, the score as a small tie-break. Every plan is judged
+  on the same rolls, and a plan is a pure function of the situation: cached, and the face-by-face
   PICK decisions follow one plan.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import random
-import zlib
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -32,16 +34,38 @@ STAKE_SAMPLES = 120
 REROLL_SAMPLES = 60
 
 
-def score(faces: list[int]) -> int:
+def score(faces: tuple[int, ...] | list[int]) -> int:
     return sum(value * faces[value] for value in range(1, 6))
 
 
-def roll(n: int, rng: random.Random) -> list[int]:
-    """Face counts [G, 1..5] of n fresh dice."""
-    faces = [0] * 6
-    for _ in range(n):
-        faces[rng.randrange(6)] += 1
-    return faces
+@lru_cache(maxsize=None)
+def outcomes(n: int, samples: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    """Face counts [G, 1..5] of n fresh dice with their probabilities: every distinct outcome when
+    there are at most `samples` of them, else `samples` draws (a fixed seed, weight 1/samples each).
+
+    Fixed draws make every answer a pure function, and compare every plan on the same rolls."""
+    if math.comb(n + 5, 5) <= samples:  # the number of distinct rolls of n dice
+        total = 6**n
+        return tuple((faces, math.factorial(n) / math.prod(map(math.factorial, faces)) / total)
+                     for faces in _compositions(n, 6))
+    rng = random.Random(n)
+    drawn = []
+    for _ in range(samples):
+        faces = [0] * 6
+        for _ in range(n):
+            faces[rng.randrange(6)] += 1
+        drawn.append((tuple(faces), 1 / samples))
+    return tuple(drawn)
+
+
+def _compositions(n: int, parts: int):  # noqa: ANN202 - a generator of tuples
+    """Every way to split n dice over `parts` faces."""
+    if parts == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _compositions(n - first, parts - 1):
+            yield (first, *rest)
 
 
 class GangOfDiceHeuristic(Bot):
@@ -98,10 +122,10 @@ class Situation(NamedTuple):
     later: int
 
 
-def value(situation: Situation, faces: list[int], dice: int) -> float:
+def value(situation: Situation, faces: tuple[int, ...], dice: int) -> float:
     """Chance-like worth of ending a turn on `faces`: 0 when busted or not ahead of the leader."""
     card = CARD_BY_ID[situation.card]
-    if triggered(card, tuple(faces), situation.g_distinct):
+    if triggered(card, faces, situation.g_distinct):
         return 0.0
     mine = score(faces)
     if mine < situation.best or (mine == situation.best and dice <= situation.best_dice):
@@ -109,30 +133,23 @@ def value(situation: Situation, faces: list[int], dice: int) -> float:
     return 0.5**situation.later * (0.8 + 0.2 * mine / (5 * dice))
 
 
-def _sampler(*key: object) -> random.Random:
-    """A generator seeded by the question asked, so every answer is a pure (cacheable) function."""
-    return random.Random(zlib.crc32(repr(key).encode()))
-
-
 @lru_cache(maxsize=1 << 14)
 def win_chance(situation: Situation, dice: int) -> float:
     """The chance that a first roll of `dice` dice, kept as it lands, is valid and ahead."""
-    rng = _sampler(situation, dice)
-    return sum(value(situation, roll(dice, rng), dice) for _ in range(STAKE_SAMPLES)) / STAKE_SAMPLES
+    return sum(p * value(situation, faces, dice) for faces, p in outcomes(dice, STAKE_SAMPLES))
 
 
 @lru_cache(maxsize=1 << 14)
 def reroll_plan(situation: Situation, faces: tuple[int, ...]) -> tuple[int, ...]:
     """How many dice of each face [G, 1..5] to re-roll (all zero = stop), one re-roll ahead."""
-    dice, rng = sum(faces), _sampler(situation, faces)
-    best_plan, best_value = (0,) * 6, value(situation, list(faces), dice)
+    dice = sum(faces)
+    best_plan, best_value = (0,) * 6, value(situation, faces, dice)
     for plan in candidate_plans(list(faces)):
-        total = 0.0
-        for _ in range(REROLL_SAMPLES):
-            fresh = roll(sum(plan), rng)
-            total += value(situation, [faces[f] - plan[f] + fresh[f] for f in range(6)], dice)
-        if total / REROLL_SAMPLES > best_value + 0.02:  # re-rolling must clearly pay
-            best_plan, best_value = tuple(plan), total / REROLL_SAMPLES
+        kept = [faces[f] - plan[f] for f in range(6)]
+        expected = sum(p * value(situation, tuple(k + f for k, f in zip(kept, fresh)), dice)
+                       for fresh, p in outcomes(sum(plan), REROLL_SAMPLES))
+        if expected > best_value + 0.02:  # re-rolling must clearly pay
+            best_plan, best_value = tuple(plan), expected
     return best_plan
 
 
