@@ -20,11 +20,20 @@ Per decision the bot repeats, within its budget, one *simulation*:
    stands in for the final scores.
 4. **Back up** each seat's utility into the nodes where that seat chose.
 
-The bot plays the most-visited root action. Where the game has a heuristic, its move at each new
-node is tried first and favoured by a progressive bias `prior / (1 + visits)` that fades as the
-move's own results come in, and at the root the search overrules it only when its best move's
-mean utility is ahead by more than `trust` standard errors: the search starts from the heuristic
-and departs from it on evidence, not on the noise of a small budget.
+**Root: sequential halving over shared worlds** (default, `root=halving`). The root is not
+chosen by UCB: the budget is split into `ceil(log2(actions))` rounds; in each, every surviving
+root action is simulated in the same worlds (one determinization and one seed for every random
+choice after it), then the worse half is dropped (Karnin, Koren & Somekh 2013, as in Gumbel
+MuZero's root). Playing every action in the same worlds makes the comparison *paired*: the luck of
+the dice or the deal is the same on both sides of a difference, so a small budget can tell moves
+apart that independent samples could not. Below the root the simulations are ISMCTS as above.
+With `root=ucb` the root is one more UCB1 node and the most-visited action is played.
+
+Where the game has a heuristic, its move at each new node is tried first and favoured by a
+progressive bias `prior / (1 + visits)` that fades as the move's own results come in; at the root
+the heuristic's move survives every halving, and the search plays its best action instead only
+when the mean paired gain over the heuristic's move exceeds `trust` standard errors: the search
+starts from the heuristic and departs from it on evidence, not on the noise of a small budget.
 
 **Utility of a finished game for a seat** (in [0, 1]): `(1 - sw) * rank_score + sw * margin`.
 `rank_score` is the share of the other seats this seat beat, a tie counting one half: exactly how
@@ -36,7 +45,8 @@ is flat.
 
 **Parameters** (spec `ismcts:sims=500,c=1.4,ms=200`):
 
-- `sims` simulations per decision (default 100 when `ms` is not given);
+- `sims` simulations per decision (default 100 when `ms` is not given; sequential halving gives
+  every root action at least one world per round, so with many actions it may run a few more);
 - `ms` milliseconds per decision; with both, whichever runs out first. With `ms` alone the number
   of simulations depends on the machine, so only a `sims` budget is reproducible from the seed;
 - `c` the UCB exploration constant (default 0.7; utilities lie in [0, 1]);
@@ -47,7 +57,12 @@ is flat.
   has `estimate_returns`; 0 plays to the end);
 - `widen` the progressive-widening factor (default 1.0; 0 tries every action first);
 - `trust` how many standard errors the search's best move must beat the heuristic's move by to
-  be played instead (default 2.0; 0 = always the most-visited move).
+  be played instead (default 2.0; 0 = always the search's best move);
+- `root` `halving` (default) or `ucb`, how the root action is chosen (above);
+- `tree` 1 to search below the root as above, 0 to evaluate each root action by playouts alone
+  (the heuristic plays every later decision). The default is the game's: a heuristic module may
+  set `SEARCH_DEFAULTS = {"tree": 0}` where playouts alone measured stronger for the same time
+  (BENCHMARKS.md, "Bot strength"); otherwise 1.
 
 A decision with one legal action is answered at once, without search.
 """
@@ -57,6 +72,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -184,6 +200,8 @@ class IsmctsBot(Bot):
         depth: int | None = None,
         widen: float = 1.0,
         trust: float = 2.0,
+        root: str = "halving",
+        tree: int | None = None,
         **params: Any,
     ) -> None:
         super().__init__(game, seat, rng, **params)
@@ -192,6 +210,13 @@ class IsmctsBot(Bot):
         self.score_weight = _check_number("sw", sw, low=0.0, high=1.0)
         self.widen = _check_number("widen", widen, low=0.0)
         self.trust = _check_number("trust", trust, low=0.0)
+        if root not in ("halving", "ucb"):
+            raise ValueError(f"ismcts parameter root={root!r} must be halving or ucb")
+        self.root = root
+        tree = _search_defaults(game).get("tree", 1) if tree is None else tree
+        if tree not in (0, 1) or isinstance(tree, bool):
+            raise ValueError(f"ismcts parameter tree={tree!r} must be 1 (search below the root) or 0 (playouts only)")
+        self.tree = bool(tree)
         self.guides = _guides(game, rng, rollout, prior)
         self.rollout = "heuristic" if self.guides and rollout != "random" else "random"
         self.prior = 0 if prior is None and not self.guides else (DEFAULT_PRIOR if prior is None else float(prior))
@@ -203,38 +228,104 @@ class IsmctsBot(Bot):
         if len(legal_actions) == 1:
             self.last_simulations = 0
             return legal_actions[0]
-        tree: dict[tuple[int, int, str], Node] = {}
         deadline = None if self.ms is None else time.perf_counter() + self.ms / 1000
+        if self.root == "halving":
+            return self._act_by_halving(observation, legal_actions, deadline)
+        return self._act_by_ucb(observation, legal_actions, deadline)
+
+    def _act_by_ucb(self, observation: dict[str, Any], legal: list[int], deadline: float | None) -> int:
+        """Root by UCB1 like every other node; play the most-visited action (or the hint)."""
+        tree: dict[tuple[int, int, str], Node] = {}
         done = 0
         while (self.sims is None or done < self.sims) and (deadline is None or time.perf_counter() < deadline):
-            self._simulate(tree, self.game.sample_state(observation, self.rng))
+            self._simulate(tree, self.game.sample_state(observation, self.rng), self.rng)
             done += 1
         self.last_simulations = done
         root = tree.get((0, self.seat, observation_key(observation)))
         if root is None:  # the deadline came before one simulation finished
-            hint = self._hint(self.seat, observation, legal_actions)
-            return self.rng.choice(legal_actions) if hint is None else hint
-        return root.best(legal_actions, self.trust)
+            return self._fallback(observation, legal)
+        return root.best(legal, self.trust)
 
+    def _act_by_halving(self, observation: dict[str, Any], legal: list[int], deadline: float | None) -> int:
+        """Sequential halving at the root over shared worlds (module docstring, "Root")."""
+        tree: dict[tuple[int, int, str], Node] = {}
+        hint = self._hint(self.seat, observation, legal)
+        arms, worlds = list(legal), _Worlds(self.game, observation, self.rng)
+        values: dict[int, list[float]] = {action: [] for action in arms}
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        done = 0
+        for round_ in range(rounds):
+            left = rounds - round_
+            round_end = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / left
+            target = len(values[arms[0]]) + (
+                1 if self.sims is None else max(1, (self.sims - done) // left // len(arms)))
+            while self.sims is None or len(values[arms[0]]) < target:
+                if round_end is not None and time.perf_counter() >= round_end:
+                    break
+                state, seed = worlds.get(len(values[arms[0]]))
+                for action in arms:  # the same world and chance seed for every arm: paired results
+                    values[action].append(self._evaluate(tree, state, random.Random(seed), action))
+                done += len(arms)
+            arms = _halve(arms, values, hint)
+        self.last_simulations = done
+        return self._choose(values, arms, hint, observation, legal)
     def _hint(self, seat: int, observation: dict[str, Any], legal: list[int]) -> int | None:
         """The heuristic's action for `seat` (the prior of a new node), when there is one."""
         if not self.guides or not self.prior:
             return None
         return self.guides[seat].act(observation, legal)
 
-    def _simulate(self, tree: dict[tuple[int, int, str], Node], state: State) -> None:
-        """One determinized simulation: select and expand in the tree, roll out, back up."""
+    def _fallback(self, observation: dict[str, Any], legal: list[int]) -> int:
+        """The move when the deadline came before any simulation finished: the heuristic's, or random."""
+        hint = self._hint(self.seat, observation, legal)
+        return self.rng.choice(legal) if hint is None else hint
+
+    def _choose(self, values: dict[int, list[float]], arms: list[int], hint: int | None,
+                observation: dict[str, Any], legal: list[int]) -> int:
+        """The best surviving arm, unless the heuristic's move holds its own (paired test)."""
+        worlds = min(len(values[action]) for action in arms)
+        if worlds == 0:
+            return self._fallback(observation, legal)
+        best = max(arms, key=lambda action: (statistics.fmean(values[action][:worlds]), action == hint))
+        if hint is None or best == hint:
+            return best
+        gaps = [b - h for b, h in zip(values[best][:worlds], values[hint][:worlds])]
+        if worlds < 2:
+            return hint
+        spread = statistics.stdev(gaps) / math.sqrt(worlds)
+        return best if statistics.fmean(gaps) > self.trust * spread else hint
+
+    def _evaluate(self, tree: dict[tuple[int, int, str], Node], state: State, rng: random.Random,
+                  root_action: int) -> float:
+        """This seat's utility of playing `root_action` in one world: a simulation through the tree,
+        or with `tree=0` a playout straight after the root (the other seats at the root included)."""
+        if self.tree:
+            return self._simulate(tree, state, rng, root_action)[self.seat]
+        joint = {seat: root_action if seat == self.seat else self._rollout_action(state, seat, rng)
+                 for seat in state.acting_players()}
+        return utilities(*self._rollout(state.apply(joint), rng), self.score_weight)[self.seat]
+
+    def _simulate(self, tree: dict[tuple[int, int, str], Node], state: State, rng: random.Random,
+                  root_action: int | None = None) -> list[float]:
+        """One determinized simulation: select and expand in the tree, roll out, back up.
+
+        Every random choice (chance, untried actions, playouts) draws on `rng`. With `root_action`,
+        this seat plays it at the root instead of choosing there. Returns every seat's utility.
+        """
         path: list[tuple[Node, int, int]] = []
         depth, expanded = 0, False
         while state.kind is not NodeKind.TERMINAL and not expanded:
             if state.kind is NodeKind.CHANCE:
-                state = state.apply_chance(sample_chance(state, self.rng))
+                state = state.apply_chance(sample_chance(state, rng))
                 continue
             mine = state.observation(self.seat)
             key = observation_key(mine)
             joint = {}
             for seat in state.acting_players():
                 legal = state.legal_actions(seat)
+                if depth == 0 and seat == self.seat and root_action is not None:
+                    joint[seat] = root_action
+                    continue
                 if len(legal) == 1:  # forced: nothing to learn, no node needed
                     joint[seat] = legal[0]
                     continue
@@ -243,21 +334,22 @@ class IsmctsBot(Bot):
                     seen = mine if seat == self.seat else state.observation(seat)
                     node = tree[(depth, seat, key)] = Node(self._hint(seat, seen, legal), self.prior)
                     expanded = True
-                joint[seat] = node.select(legal, self.c, self.rng, self.widen)
+                joint[seat] = node.select(legal, self.c, rng, self.widen)
                 path.append((node, seat, joint[seat]))
             state = state.apply(joint)
             depth += 1
-        values = utilities(*self._rollout(state), self.score_weight)
+        values = utilities(*self._rollout(state, rng), self.score_weight)
         for node, seat, action in path:
             node.update(action, values[seat])
+        return values
 
-    def _rollout(self, state: State) -> tuple[list[float], list[int]]:
+    def _rollout(self, state: State, rng: random.Random) -> tuple[list[float], list[int]]:
         """Returns and ranks at the end of a playout by the rollout policy (chance by its odds).
 
         With a cut-off `depth`, the playout stops after that many decisions and the game's
         estimate of the final returns (from this seat's observation) stands in for the end.
         """
-        rng, decisions = self.rng, 0
+        decisions = 0
         while state.kind is not NodeKind.TERMINAL:
             if state.kind is NodeKind.CHANCE:
                 state = state.apply_chance(sample_chance(state, rng))
@@ -266,15 +358,46 @@ class IsmctsBot(Bot):
                 assert self.estimate is not None
                 estimate = self.estimate(state.observation(self.seat))
                 return estimate, ranks_from_scores(estimate)
-            state = state.apply({s: self._rollout_action(state, s) for s in state.acting_players()})
+            state = state.apply({s: self._rollout_action(state, s, rng) for s in state.acting_players()})
             decisions += 1
         return state.returns(), state.ranks()
 
-    def _rollout_action(self, state: State, seat: int) -> int:
+    def _rollout_action(self, state: State, seat: int, rng: random.Random) -> int:
         legal = state.legal_actions(seat)
         if len(legal) == 1 or self.rollout == "random":
-            return legal[0] if len(legal) == 1 else self.rng.choice(legal)
+            return legal[0] if len(legal) == 1 else rng.choice(legal)
         return self.guides[seat].act(state.observation(seat), legal)
+
+
+class _Worlds:
+    """The determinizations of one decision, drawn on demand: world i is a state sampled from the
+    observation and a seed for every random choice after it, the same for every root action."""
+
+    def __init__(self, game: Game, observation: dict[str, Any], rng: random.Random) -> None:
+        self.game, self.observation, self.rng = game, observation, rng
+        self.drawn: list[tuple[State, int]] = []
+
+    def get(self, index: int) -> tuple[State, int]:
+        while len(self.drawn) <= index:
+            self.drawn.append((self.game.sample_state(self.observation, self.rng), self.rng.getrandbits(64)))
+        return self.drawn[index]
+
+
+def _halve(arms: list[int], values: dict[int, list[float]], hint: int | None) -> list[int]:
+    """The better half of the arms by mean utility over their shared worlds; the hint always stays
+    (the final choice compares the best arm with it)."""
+    if len(arms) <= 1 or not values[arms[0]]:
+        return arms
+    ranked = sorted(arms, key=lambda action: -statistics.fmean(values[action]))
+    kept = ranked[: math.ceil(len(arms) / 2)]
+    return kept + [hint] if hint in arms and hint not in kept else kept
+
+
+def _search_defaults(game: Game) -> dict[str, Any]:
+    """Parameter defaults the game's heuristic module sets for the search (`SEARCH_DEFAULTS`)."""
+    if game.info.id not in HEURISTICS:
+        return {}
+    return dict(getattr(heuristic_module(game.info.id), "SEARCH_DEFAULTS", {}))
 
 
 def _estimator(game: Game, depth: Any) -> Callable[[dict[str, Any]], list[float]] | None:

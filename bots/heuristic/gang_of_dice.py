@@ -34,6 +34,11 @@ STAKE_SAMPLES = 120
 REROLL_SAMPLES = 60
 
 
+# How ISMCTS searches this game (bots/ismcts.py): each root action judged by heuristic playouts
+# alone, no tree below the root. With 200 simulations, playouts alone scored higher against this
+# heuristic than a tree search and took less time (BENCHMARKS.md, "Bot strength": tuning runs).
+SEARCH_DEFAULTS = {"tree": 0}
+
 def score(faces: tuple[int, ...] | list[int]) -> int:
     return sum(value * faces[value] for value in range(1, 6))
 

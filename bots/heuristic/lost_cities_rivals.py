@@ -30,6 +30,11 @@ DENIAL_SHARE = 0.4  # how much of a rival's gain we pay to deny it
 MARGIN = 1.0  # never pay all a lot is worth
 
 
+# How ISMCTS searches this game (bots/ismcts.py): each root action judged by heuristic playouts
+# alone, no tree below the root. With 200 simulations, playouts alone scored higher against this
+# heuristic than a tree search and took less time (BENCHMARKS.md, "Bot strength": tuning runs).
+SEARCH_DEFAULTS = {"tree": 0}
+
 def kind_of(card: str) -> int:
     """The engine's card kind: 10 * colour + (0 for a wager, value - 1 for a number)."""
     rank = 0 if card[1:] == "*" else int(card[1:]) - 1

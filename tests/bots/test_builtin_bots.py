@@ -171,6 +171,52 @@ def test_ismcts_time_budget_is_kept() -> None:
     assert elapsed_ms < 30 + 250, f"one decision took {elapsed_ms:.0f} ms on a 30 ms budget"
 
 
+def test_a_deadline_before_any_simulation_falls_back_to_the_heuristic_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from bots.ismcts import IsmctsBot
+
+    game = registry.make("lost_cities_rivals", 2)
+    state = game.initial_state()
+    rng = random.Random(4)
+    from engine.core import NodeKind, sample_chance
+
+    while not (state.kind is NodeKind.DECISION and len(state.legal_actions(state.acting_players()[0])) > 1):
+        state = state.apply_chance(sample_chance(state, rng)) if state.kind is NodeKind.CHANCE else \
+            state.apply({s: state.legal_actions(s)[0] for s in state.acting_players()})
+    seat = state.acting_players()[0]
+    observation, legal = state.observation(seat), state.legal_actions(seat)
+    heuristic_move = make_bot("heuristic", game, seat, 1).act(observation, legal)
+    slow_hint = IsmctsBot._hint
+
+    def hint_after_the_deadline(self: IsmctsBot, *args: Any) -> int | None:
+        time.sleep(0.003)  # the 1 ms budget is gone before the first world
+        return slow_hint(self, *args)
+
+    monkeypatch.setattr(IsmctsBot, "_hint", hint_after_the_deadline)
+    bot = make_bot("ismcts:ms=1", game, seat, 1)
+    assert bot.act(observation, legal) == heuristic_move
+    assert bot.last_simulations == 0
+
+
+def test_halving_departs_from_the_heuristic_only_on_a_significant_paired_gain() -> None:
+    bot = make_bot("ismcts:trust=2", registry.make("lost_cities_rivals", 2), 0, 1)
+    hint, other = 0, 5
+    base = [0.1 * (i % 7) for i in range(40)]  # world luck, shared by both moves
+    steady = {hint: base, other: [v + 0.02 for v in base]}
+    assert bot._choose(steady, [other, hint], hint, {}, [hint, other]) == other, "a small gain in every world"
+    noisy = {hint: base, other: [v + (0.3 if i % 2 else -0.28) for i, v in enumerate(base)]}
+    assert bot._choose(noisy, [other, hint], hint, {}, [hint, other]) == hint, "ahead on average, by noise"
+
+
+def test_the_search_below_the_root_is_the_games_default_unless_given() -> None:
+    lost_cities, riga = registry.make("lost_cities_rivals", 2), registry.make("riga", 2)
+    assert not make_bot("ismcts", lost_cities, 0, 1).tree, "lost_cities_rivals sets SEARCH_DEFAULTS tree=0"
+    assert make_bot("ismcts:tree=1", lost_cities, 0, 1).tree
+    assert make_bot("ismcts", riga, 0, 1).tree
+    assert make_bot("ismcts", ToyGame(2), 0, 1).tree, "a game without a heuristic searches the tree"
+
+
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
@@ -184,6 +230,8 @@ def test_ismcts_time_budget_is_kept() -> None:
         ("ismcts:depth=x", "depth='x'"),
         ("ismcts:trust=-1", "trust=-1"),
         ("ismcts:widen=no", "widen='no'"),
+        ("ismcts:root=best", "root='best' must be halving or ucb"),
+        ("ismcts:tree=2", "tree=2 must be 1"),
         ("ismcts:speed=3", "speed"),
         ("heuristic:level=2", "level"),
     ],
