@@ -16,7 +16,7 @@ from arena.cli.options import game_info, parse_options
 from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
 from arena.match import MatchAborted, MatchRecord, run_match
-from arena.store import Store
+from arena.store import Store, default_db_url, sqlite_file
 from bots import bot_names, is_builtin, parse_spec, split_specs
 
 
@@ -65,14 +65,28 @@ def check_registered(bots: list[str], store: Store) -> None:
     for bot in bots:
         if not is_builtin(bot) and store.bot(bot) is None:
             registered = ", ".join(b.name for b in store.bots()) or "none (add one with `arena bot register NAME`)"
-            raise UsageError(
-                f"unknown bot {parse_spec(bot)[0]!r}; built-in bots: {', '.join(bot_names())}; registered bots: {registered}"
-            )
+            raise unknown_bot(bot, registered)
+
+
+def open_registry(db: str | None, bots: list[str]) -> Store:
+    """The database of registered bots; a missing SQLite file is not created just to look a name up."""
+    url = db or default_db_url()
+    path = sqlite_file(url)
+    if path is not None and not path.exists():
+        unknown = next(bot for bot in bots if not is_builtin(bot))
+        raise unknown_bot(unknown, f"none (no database at {path}; add one with `arena bot register NAME`)")
+    return Store(url)
+
+
+def unknown_bot(bot: str, registered: str) -> UsageError:
+    return UsageError(
+        f"unknown bot {parse_spec(bot)[0]!r}; built-in bots: {', '.join(bot_names())}; registered bots: {registered}"
+    )
 
 
 def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, options: dict[str, Any]) -> MatchRecord:
     """A match with registered bots, through the gateway at --gateway (or one started here)."""
-    store = Store(args.db)
+    store = open_registry(args.db, bots)
     check_registered(bots, store)
     with gateway_client(args.gateway, store) as client:
         waiting = ", ".join(sorted({b for b in bots if not is_builtin(b)}))

@@ -9,7 +9,7 @@ played each seat), tournament (config JSON, status), match (unique key, seeds, r
 seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine
+from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
 from arena.store.records import (
     BotInfo,
     HistoryPoint,
@@ -40,4 +40,5 @@ __all__ = [
     "hash_token",
     "match_key",
     "open_engine",
+    "sqlite_file",
 ]

@@ -12,10 +12,11 @@ import os
 import re
 import secrets
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, event, insert, inspect, text, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
@@ -42,6 +43,17 @@ URL_HELP = "use sqlite:///path.db or postgresql+psycopg://user@host:port/dbname"
 def default_db_url() -> str:
     """`$ARENA_DB` when set, else `arena.db` in the current folder."""
     return os.environ.get("ARENA_DB", DEFAULT_DB_URL)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite URL (None for another database or an in-memory one)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
 
 
 def _bot_info(row: BotRow) -> BotInfo:

@@ -49,3 +49,12 @@ def test_bad_arguments_give_one_line_errors(args: list[str], message: str) -> No
     assert message in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_bot_does_not_create_a_database_to_look_itself_up(tmp_path: object) -> None:
+    missing = tmp_path / "none.db"  # type: ignore[operator]
+    game_id = registry.game_ids()[0]
+    result = arena("play", game_id, "--bots", "random,genius", "--db", f"sqlite:///{missing}")
+    assert result.returncode == 2
+    assert f"unknown bot 'genius'; built-in bots: heuristic, ismcts, random; registered bots: none (no database at {missing}" in result.stderr
+    assert not missing.exists()
