@@ -45,8 +45,8 @@ is flat.
 
 **Parameters** (spec `ismcts:sims=500,c=1.4,ms=200`):
 
-- `sims` simulations per decision (default 100 when `ms` is not given; sequential halving gives
-  every root action at least one world per round, so with many actions it may run a few more);
+- `sims` simulations per decision (default 100 when `ms` is not given; every root action gets at
+  least one, so a budget below the number of legal actions runs one per action);
 - `ms` milliseconds per decision; with both, whichever runs out first. With `ms` alone the number
   of simulations depends on the machine, so only a `sims` budget is reproducible from the seed;
 - `c` the UCB exploration constant (default 0.7; utilities lie in [0, 1]);
@@ -257,8 +257,11 @@ class IsmctsBot(Bot):
         for round_ in range(rounds):
             left = rounds - round_
             round_end = None if deadline is None else time.perf_counter() + (deadline - time.perf_counter()) / left
-            target = len(values[arms[0]]) + (
-                1 if self.sims is None else max(1, (self.sims - done) // left // len(arms)))
+            # Worlds per arm this round: its share of what is left; at least one in the first
+            # round (every move needs a value), none when a small budget is spent: the halvings
+            # then go by the values already in.
+            share = 1 if self.sims is None else (self.sims - done) // left // len(arms)
+            target = len(values[arms[0]]) + (max(1, share) if round_ == 0 else share)
             while self.sims is None or len(values[arms[0]]) < target:
                 if round_end is not None and time.perf_counter() >= round_end:
                     break

@@ -199,6 +199,28 @@ def test_a_deadline_before_any_simulation_falls_back_to_the_heuristic_move(monke
     assert bot.last_simulations == 0
 
 
+@pytest.mark.parametrize("sims", [4, 50])
+def test_the_simulation_budget_is_kept(sims: int) -> None:
+    """At most `sims` simulations, or one per legal move when there are more moves than that."""
+    from engine.core import NodeKind, sample_chance
+
+    game = registry.make("lost_cities_rivals", 2)
+    bots = [make_bot(f"ismcts:sims={sims}", game, seat, 1) for seat in range(2)]
+    rng, state, checked = random.Random(6), game.initial_state(), 0
+    while state.kind is not NodeKind.TERMINAL and checked < 15:
+        if state.kind is NodeKind.CHANCE:
+            state = state.apply_chance(sample_chance(state, rng))
+            continue
+        seat = state.acting_players()[0]
+        legal = state.legal_actions(seat)
+        action = bots[seat].act(state.observation(seat), legal)
+        if len(legal) > 1:
+            assert 0 < bots[seat].last_simulations <= max(sims, len(legal)), (len(legal), bots[seat].last_simulations)
+            checked += 1
+        state = state.apply({seat: action})
+    assert checked == 15
+
+
 def test_halving_departs_from_the_heuristic_only_on_a_significant_paired_gain() -> None:
     bot = make_bot("ismcts:trust=2", registry.make("lost_cities_rivals", 2), 0, 1)
     hint, other = 0, 5
