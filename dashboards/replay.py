@@ -55,7 +55,8 @@ class Replay:
         return len(self.states)
 
     def log(self) -> list[dict[str, Any]]:
-        """Every step: what chance drew, or what each acting seat played and how long it took."""
+        """Every step: what chance drew (id and label), or what each acting seat played and how
+        long it took."""
         faults = self._faults_by_step()
         return [self._log_entry(n, faults) for n in range(len(self.record.steps))]
 
@@ -65,7 +66,8 @@ class Replay:
         if step.chance is not None:
             outcomes = before.chance_outcomes()
             probability = dict(outcomes).get(step.chance)
-            entry.update(kind="chance", outcome=step.chance, choices=len(outcomes), probability=probability)
+            entry.update(kind="chance", outcome=step.chance, label=before.chance_label(step.chance),
+                         choices=len(outcomes), probability=probability)
             return entry
         assert step.actions is not None
         times = step.elapsed_ms or {}

@@ -6,6 +6,8 @@ and two states are equal (`==`) when they describe the same position.
 
 Chance is explicit: dice, deals and draws are CHANCE nodes whose outcome the caller picks, so
 the engine never touches a random generator and a game is a pure function of its history.
+Outcomes are integers; `state.chance_label(outcome)` names one for people, as
+`game.action_label(action)` names an action.
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
@@ -152,6 +154,10 @@ class State(ABC):
     def _apply_chance(self, outcome: int) -> State:
         raise NotImplementedError
 
+    def _chance_label(self, outcome: int) -> str:
+        """A short human string for a chance outcome; games override this fallback."""
+        return f"outcome {outcome}"
+
     def _acting_players(self) -> tuple[int, ...]:
         raise NotImplementedError
 
@@ -191,12 +197,18 @@ class State(ABC):
     def apply_chance(self, outcome: int) -> State:
         """The state after chance picks `outcome` (one of `chance_outcomes()`)."""
         self._require(NodeKind.CHANCE, "apply_chance")
-        outcomes = [o for o, _ in self._chance_outcomes()]
-        if outcome not in outcomes:
-            raise IllegalActionError(
-                f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
-            )
+        self._check_outcome(outcome)
         return self._apply_chance(outcome)
+
+    def chance_label(self, outcome: int) -> str:
+        """A short human string for `outcome` at this CHANCE node, e.g. "red die: 5", "revealed R7".
+
+        Like `game.action_label(action)`: stable across versions. It names what the outcome is,
+        with public context (which die, which seat draws), and reveals nothing else.
+        """
+        self._require(NodeKind.CHANCE, "chance_label")
+        self._check_outcome(outcome)
+        return self._chance_label(outcome)
 
     def acting_players(self) -> tuple[int, ...]:
         """The seats that must act now (several at a simultaneous decision); () elsewhere."""
@@ -261,6 +273,13 @@ class State(ABC):
         if self.kind is not kind:
             raise IllegalActionError(
                 f"{method}() needs a {kind.value} node, but this is a {self.kind.value} node"
+            )
+
+    def _check_outcome(self, outcome: int) -> None:
+        outcomes = [o for o, _ in self._chance_outcomes()]
+        if outcome not in outcomes:
+            raise IllegalActionError(
+                f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
             )
 
     def _check_seat(self, seat: int) -> None:

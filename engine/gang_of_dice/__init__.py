@@ -32,6 +32,7 @@ Chance nodes
 phase "card": outcome = card number 1..18 (W01 = 1 ... W18 = 18), uniform over the cards still
 possible this round. phase "roll": one node per die, outcome = face code (0 = G, 1..5 = value),
 each 1/6. A roll of N dice is N chance nodes; a re-roll of k dice is k chance nodes.
+Labels (state.chance_label): "warning card: W05 (X X+1 X+2, black)", "die: 4", "die: G".
 
 Actions (num_actions = 1142)
 ----------------------------

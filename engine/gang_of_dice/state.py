@@ -223,6 +223,12 @@ class GangOfDiceState(State):
             s._roll_landed()
         return s
 
+    def _chance_label(self, outcome: int) -> str:
+        if self.phase == ROLL:
+            return f"die: {A.face_name(outcome)}"
+        card = CARDS[outcome - 1]
+        return f"warning card: {card.id} ({card.art}, {card.colour})"
+
     # -- decisions --------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:

@@ -108,6 +108,12 @@ class RivalsState(State):
             new._reveal(outcome)
         return new
 
+    def _chance_label(self, outcome: int) -> str:
+        if self.phase == DEAL:
+            wager = C.card_label(10 * outcome + C.WAGER_RANK)
+            return f"seat {self._seat_dealt_to()} draws starting wager {wager}"
+        return f"revealed {C.card_label(outcome)}"
+
     # -- dealing the starting wagers (rules §1.2 step 1, OUR CHOICE procedure) ---------------
 
     def wager_pool(self) -> list[int]:
@@ -129,7 +135,7 @@ class RivalsState(State):
         """Seat by seat, two each; a second card of the first card's colour goes under the stack."""
         if not sum(self.wager_pool()):
             self.wager_bottom = self.wager_bottom[1:]
-        seat = next(s for s, got in enumerate(self.starting) if len(got) < 2)
+        seat = self._seat_dealt_to()
         if self.starting[seat] == (colour,):
             self.wager_bottom += (colour,)
             return
@@ -139,6 +145,10 @@ class RivalsState(State):
         self.wagers = _bump(self.wagers, seat * C.NUM_COLOURS + colour)
         if seat == self.num_players - 1 and len(starting[seat]) == 2:
             self.phase = TURN
+
+    def _seat_dealt_to(self) -> int:
+        """The seat the next starting wager is drawn for: seat by seat, two each."""
+        return next(s for s, got in enumerate(self.starting) if len(got) < 2)
 
     # -- revealing a pile card and what follows (rules §2.6) -----------------------------------
 

@@ -44,6 +44,8 @@ Merchant; a taken tile shows "1." exactly when it was turned over); every goods 
 (good 0..3, weighted by the deck's contents); every building card drawn from the shuffled part
 of the deck (card id). Set-up order: start player, tiles, then each player's starting goods,
 two building draws and the keep decision, then year 1 spring.
+Labels (state.chance_label): "start player: seat 1", "tile turned over: Money", "tile to the
+supply: Knight", "goods card for a row: wine", "building card: V05" (engine/riga/actions.py).
 
 Observation (JSON object)
 -------------------------

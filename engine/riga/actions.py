@@ -1,4 +1,5 @@
-"""Riga action ids: one fixed integer space (the table is in the package docstring)."""
+"""Riga action ids: one fixed integer space (the table is in the package docstring); the labels
+of actions and of chance outcomes."""
 
 from __future__ import annotations
 
@@ -42,3 +43,30 @@ def label(action: int) -> str:
     if action < DISCARD_BUILDING:
         return f"discard {t.GOOD_NAMES[action - DISCARD_GOOD]}"
     return f"discard building {t.CARDS[action - DISCARD_BUILDING].code}"
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def _card(card: int) -> str:
+    return t.CARDS[card].code
+
+
+# What each chance node draws, by phase name: what the label says and how the outcome is named.
+_CHANCE_NODES = {
+    "start_player": ("start player", _seat),
+    "tile_flip": ("tile turned over", t.TILE_NAMES.__getitem__),
+    "tile_draw": ("tile to the supply", t.TILE_NAMES.__getitem__),
+    "setup_goods": ("starting goods card", t.GOOD_NAMES.__getitem__),
+    "spring_rows": ("goods card for a row", t.GOOD_NAMES.__getitem__),
+    "extra_draw": ("extra goods card", t.GOOD_NAMES.__getitem__),
+    "setup_buildings": ("start building card", _card),
+    "spring_display": ("building card", _card),
+}
+
+
+def chance_label(phase: str, outcome: int) -> str:
+    """A short stable label for a chance outcome at a node of `phase` (its observation name)."""
+    what, name = _CHANCE_NODES[phase]
+    return f"{what}: {name(outcome)}"

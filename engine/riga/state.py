@@ -169,6 +169,9 @@ class RigaState(State):
         s._settle()
         return s
 
+    def _chance_label(self, outcome: int) -> str:
+        return a.chance_label(PHASE_NAMES[self.phase], outcome)
+
     def _receive_good(self, good: int) -> None:
         if self.phase == SPRING_ROWS:
             slot = self._row_target()

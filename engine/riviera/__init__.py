@@ -50,7 +50,9 @@ removedColour=random), the first Holder (a seat, startPlayer=-1), each dealt car
 0 gets the first 10 cards, seat 1 the next 10, ...; a deal breaking the colour-spread rule is
 redone), each die of a roll (1..6; coloured dice in colour order, then gold; a busting first
 roll is redone while rerollBustingFirstRolls allows), each card taken in a swap and each card
-drawn in the fallback (card ids).
+drawn in the fallback (card ids). Labels (state.chance_label): "colour removed: purple", "first
+holder: seat 2", "dealt R7 to seat 1", "red die: 5", "golden die: 3", "seat 0 takes G5 from
+seat 2", "seat 0 draws B3".
 
 Decision nodes: adjust_dice (one 9 owner, clockwise from the Holder), choose (simultaneous: all
 IN seats at once; sequential: one seat at a time clockwise from the Holder), bonus_choose (all
@@ -105,7 +107,8 @@ Settled points beyond the rules file (see also its §7)
 
 Package layout: cards.py (tables, action ids, labels), phases.py, state.py (the value object and
 dispatch), flow.py (transitions), queries.py (legality and other read-only questions), view.py
-(observations), resample.py / rebuild.py (hidden-information redraws), game.py (options).
+(observations, chance labels), resample.py / rebuild.py (hidden-information redraws), game.py
+(options).
 """
 
 from engine.riviera.game import Riviera

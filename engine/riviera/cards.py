@@ -7,11 +7,13 @@ A die index is the colour (0..4) for a coloured die and GOLD (5) for the golden 
 from __future__ import annotations
 
 COLOURS = ("R", "G", "P", "B", "O")  # red, green, purple, blue, orange (labels only, §0)
+COLOUR_NAMES = ("red", "green", "purple", "blue", "orange")
 NUM_COLOURS = 5
 VALUES = 12
 NUM_CARDS = NUM_COLOURS * VALUES
 GOLD = 5  # die index of the golden die
 DIE_NAMES = COLOURS + ("Au",)
+DIE_LONG_NAMES = tuple(f"{name} die" for name in COLOUR_NAMES) + ("golden die",)
 HAND_SIZE = 10
 
 # Stars per card value 1..12 (§1.2); index = value - 1.

@@ -47,13 +47,14 @@ from engine.riviera.phases import (
 )
 from engine.riviera.queries import (
     colours_in_use,
+    dealt_to,
+    dice_to_roll,
     draw_pile,
     fallback_size,
     in_from_holder,
     legal_cards,
     power_available,
     power_card,
-    rolled_dice,
     swap_size,
 )
 
@@ -174,7 +175,7 @@ def deal_card(s, card: int) -> None:
     colour, the whole deal is silently redone (§1.5 step 3).
     """
     deck = s.deck
-    seat = (len(s.in_deck) - len(deck)) // HAND_SIZE
+    seat = dealt_to(s)
     i = deck.index(card)
     s.deck = deck[:i] + deck[i + 1 :]
     s.hands = _set(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
@@ -216,9 +217,8 @@ def begin_turn(s) -> None:
 
 def roll_die(s, value: int) -> None:
     """Set the next unrolled die; after the last one, maybe reroll (§6.2), else go on."""
-    dice = s.dice
-    pending = [d for d in rolled_dice(s) if not dice[d]]
-    s.dice = _set(dice, pending[0], value)
+    pending = dice_to_roll(s)
+    s.dice = _set(s.dice, pending[0], value)
     if len(pending) > 1:
         return
     if _reroll_needed(s):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.riviera.cards import GOLD, IN, NUM_COLOURS, VALUES
+from engine.riviera.cards import GOLD, HAND_SIZE, IN, NUM_COLOURS, VALUES
 
 POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
 
@@ -14,6 +14,16 @@ def colours_in_use(s) -> tuple[int, ...]:
 def rolled_dice(s) -> tuple[int, ...]:
     """The dice in this turn's roll: the coloured dice in use, plus gold if an 11 switched it on."""
     return s.colours + (GOLD,) if s.gold_on else s.colours
+
+
+def dice_to_roll(s) -> list[int]:
+    """The dice of this turn's roll still to land, in rolling order (colour order, then gold)."""
+    return [d for d in rolled_dice(s) if not s.dice[d]]
+
+
+def dealt_to(s) -> int:
+    """The seat the next card of the deal goes to: seat 0 gets the first 10 cards, and so on."""
+    return (len(s.in_deck) - len(s.deck)) // HAND_SIZE
 
 
 def in_from_holder(s) -> tuple[int, ...]:

@@ -160,6 +160,11 @@ class RivieraState(State):
         flow.apply_chance(s, outcome)
         return s
 
+    def _chance_label(self, outcome: int) -> str:
+        from engine.riviera.view import chance_label
+
+        return chance_label(self, outcome)
+
     # -- decisions ----------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:

@@ -1,4 +1,5 @@
-"""What one seat sees (rules §2.3): its own hand, everything public, nothing else.
+"""What one seat sees (rules §2.3): its own hand, everything public, nothing else; and how a
+chance outcome reads in a replay (`chance_label`).
 
 The field list is documented in the package docstring (engine/riviera/__init__.py).
 """
@@ -8,7 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine.riviera import queries
-from engine.riviera.cards import COLOURS, DIE_NAMES, GOLD, STARS, STATUS_NAMES, VALUES, bits
+from engine.riviera.cards import (
+    COLOUR_NAMES,
+    COLOURS,
+    DIE_LONG_NAMES,
+    DIE_NAMES,
+    GOLD,
+    STARS,
+    STATUS_NAMES,
+    VALUES,
+    bits,
+    card_name,
+)
 from engine.riviera.phases import (
     DEAL,
     DRAW,
@@ -117,3 +129,19 @@ def _event(event: tuple, seat: int) -> dict[str, Any]:
     elif kind == "fallback":
         out["count"] = event[2]
     return out
+
+
+def chance_label(s, outcome: int) -> str:
+    """A short label for a chance outcome: "red die: 5", "dealt R7 to seat 1", ..."""
+    phase = s.phase
+    if phase == ROLL:
+        return f"{DIE_LONG_NAMES[queries.dice_to_roll(s)[0]]}: {outcome}"
+    if phase == DEAL:
+        return f"dealt {card_name(outcome)} to seat {queries.dealt_to(s)}"
+    if phase == SWAP_PICK:
+        return f"seat {s.queue[0]} takes {card_name(outcome)} from seat {s.target}"
+    if phase == DRAW:
+        return f"seat {s.queue[0]} draws {card_name(outcome)}"
+    if phase == REMOVED_DRAW:
+        return f"colour removed: {COLOUR_NAMES[outcome]}"
+    return f"first holder: seat {outcome}"  # HOLDER_DRAW

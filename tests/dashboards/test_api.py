@@ -142,6 +142,7 @@ def test_match_detail_has_the_whole_log_and_the_result(client: TestClient, fille
     assert [s["bot"] for s in data["result"]["seats"]] == [s.entrant for s in match.seats]
     chance = next(e for e in data["log"] if e["kind"] == "chance")
     assert chance["outcome"] == record.steps[chance["step"] - 1].chance and 0 < chance["probability"] <= 1
+    assert chance["label"].startswith(("colour removed: ", "first holder: seat "))  # Riviera's set-up
     assert "scores" in data["seat_fields"] and "hand" not in data["seat_fields"]
 
 
@@ -228,6 +229,7 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
     assert response.status_code == 400 and "unknown game &#39;chess&#39;" in response.text
     assert client.get("/matches?page=50").status_code == 404
     assert FAULT_REASON in client.get("/bots/slowpoke").text
+    assert "<b>warning card: W" in client.get(f"/matches/{filled.fault_match}").text  # a chance label
     assert client.get("/static/vendor/chart-4.6.1.umd.min.js").status_code == 200
 
 

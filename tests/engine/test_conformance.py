@@ -148,6 +148,32 @@ def test_chance_probabilities_sum_to_one(game: Game) -> None:
                 assert len({o for o, _ in outcomes}) == len(outcomes)
 
 
+def test_every_chance_outcome_has_its_own_label(game: Game) -> None:
+    """Labels are the game's own words (not the fallback "outcome N"), one per outcome of a node."""
+    for seed in SEEDS[:2]:
+        for state in walk(game, seed):
+            if state.kind is NodeKind.CHANCE:
+                outcomes = [o for o, _ in state.chance_outcomes()]
+                labels = [state.chance_label(o) for o in outcomes]
+                assert all(isinstance(label, str) and label for label in labels)
+                fallbacks = [f"outcome {o}" for o in outcomes]
+                assert not set(labels) & set(fallbacks), f"the game does not label its outcomes: {labels}"
+                assert len(set(labels)) == len(labels), f"two outcomes share a label: {labels}"
+
+
+def test_chance_label_refuses_decision_nodes_and_outcomes_not_offered(game: Game) -> None:
+    states = walk(game, SEEDS[0])  # every game deals or rolls before its first decision
+    chance = next(s for s in states if s.kind is NodeKind.CHANCE)
+    offered = [o for o, _ in chance.chance_outcomes()]
+    missing = max(offered) + 1
+    with pytest.raises(ValueError, match=rf"chance outcome {missing} is not possible here; possible: \["):
+        chance.chance_label(missing)
+    decision = next(s for s in states if s.kind is NodeKind.DECISION)
+    wrong_node = r"chance_label\(\) needs a chance node, but this is a decision node"
+    with pytest.raises(ValueError, match=wrong_node):
+        decision.chance_label(offered[0])
+
+
 def test_observations_are_json_for_every_seat(game: Game) -> None:
     for seed in SEEDS:
         for state in walk(game, seed):

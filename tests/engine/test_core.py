@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import registry
-from engine.core import IllegalActionError, NodeKind, ranks_from_scores
-from tests.engine.toy_game import ToyGame
+from engine.core import IllegalActionError, NodeKind, State, ranks_from_scores
+from tests.engine.toy_game import ToyGame, ToyState
 
 
 @pytest.fixture
@@ -52,6 +52,15 @@ def test_wrong_node_kind_is_a_clear_error() -> None:
         state.returns()
     with pytest.raises(IllegalActionError, match="seat 2 does not exist; seats are 0 to 1"):
         state.legal_actions(2)
+
+
+def test_a_game_without_chance_labels_falls_back_to_the_outcome_id() -> None:
+    class Unlabelled(ToyState):
+        _chance_label = State._chance_label
+
+    state = Unlabelled(num_players=2, bonus=0)
+    assert state.chance_label(3) == "outcome 3"
+    assert ToyGame(2).initial_state().chance_label(3) == "dealt 3 to seat 0"
 
 
 def test_ranks_share_places_on_ties() -> None:

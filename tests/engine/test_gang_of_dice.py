@@ -429,6 +429,14 @@ def test_action_labels():
         label(act_ids.NUM_ACTIONS)
 
 
+def test_chance_labels_name_the_warning_card_and_the_die_face():
+    s = start(2)
+    assert s.chance_label(CARD_BY_ID["W05"].number) == "warning card: W05 (X X+1 X+2, black)"
+    assert s.chance_label(CARD_BY_ID["W18"].number) == "warning card: W18 (1, yellow)"
+    s = act(reveal(s, "W01"), act_ids.stake_action(2))
+    assert s.chance_label(4) == "die: 4" and s.chance_label(G) == "die: G"
+
+
 # -- rounds: pot, elimination, start player ---------------------------------------------------
 
 

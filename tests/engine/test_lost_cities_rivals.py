@@ -580,3 +580,13 @@ def test_action_labels() -> None:
     assert labels[:3] == ["uncover", "pass", "bid 1"] and labels[37] == "bid 36"
     assert cards.action_label(place("R7")) == "place R7" and cards.action_label(box("W*")) == "box W*"
     assert labels[END_TAKE] == "end take" and labels[SKIP_BOX] == "skip box"
+
+
+def test_chance_labels_name_the_starting_wager_and_the_revealed_card() -> None:
+    state = game(2).initial_state()
+    assert state.chance_label(cards.COLOURS.index("B")) == "seat 0 draws starting wager B*"
+    state = state.apply_chance(0).apply_chance(1)
+    assert state.chance_label(cards.COLOURS.index("W")) == "seat 1 draws starting wager W*"
+    state = act(game(2).start_with(["RG", "GB"]), UNCOVER)
+    assert state.chance_label(cards.parse_card("R7")) == "revealed R7"
+    assert state.chance_label(cards.parse_card("G*")) == "revealed G*"

@@ -632,6 +632,22 @@ def test_registry_options_and_labels() -> None:
     assert len({game.action_label(x) for x in range(a.NUM_ACTIONS)}) == a.NUM_ACTIONS
 
 
+def test_chance_labels_say_what_each_set_up_and_spring_draw_is() -> None:
+    state = Riga(3).initial_state()
+    assert state.chance_label(B) == "start player: seat 1"
+    state = chance(state, A)
+    assert state.chance_label(t.T_MONEY) == "tile turned over: Money"
+    state = chance(state, t.T_VISBY, t.T_STOCKHOLM, t.T_TALLINN, t.T_DANZIG)
+    assert state.chance_label(t.T_KNIGHT) == "tile to the supply: Knight"
+    state = chance(state, t.T_VISBY, t.T_KNIGHT, t.T_MERCHANT, t.T_MONEY)
+    assert state.chance_label(WINE) == "starting goods card: wine"
+    state = chance(state, GLASS, GLASS)
+    assert state.chance_label(card("V05")) == "start building card: V05"
+    spring = set_up(3)
+    assert spring.chance_label(WINE) == "goods card for a row: wine"
+    assert deal_any_rows(spring).chance_label(card("V05")) == "building card: V05"
+
+
 def test_card_tables_match_the_rules() -> None:
     city_cards = [c for c in t.CARDS if c.city != t.RIGA]
     assert len(city_cards) == 48 and len(t.CARDS) == 52

@@ -265,6 +265,7 @@ def test_ex6_card_10_swap():
     state = act(state, A=GIVE + parse_card("O4"))
     assert state.kind is NodeKind.CHANCE
     assert sorted(o for o, _ in state.chance_outcomes()) == plays("B5 R8 G12 O2 B9 G7 G8 O6 O7")
+    assert state.chance_label(parse_card("G12")) == "seat 0 takes G12 from seat 1"
     state = state.apply_chance(parse_card("G12"))
     state = state.apply_chance(parse_card("B5"))
     seen_a, seen_b, seen_c = (state.observation(seat) for seat in (A, B, C))
@@ -298,6 +299,7 @@ def test_card_10_fallback_when_no_opponent_is_in():
     assert state.kind is NodeKind.CHANCE
     pile = sorted(o for o, _ in state.chance_outcomes())
     assert len(pile) == 48 - 20  # the 20 cards dealt; plays and discards never refill it
+    assert state.chance_label(pile[0]).startswith("seat 0 draws ")
     state = state.apply_chance(pile[0])
     state = state.apply_chance(pile[1])
     seen_a, seen_b = state.observation(A), state.observation(B)
@@ -674,6 +676,23 @@ def test_action_labels():
     assert action_label(SWAP_WITH + 2) == "swap with seat 2"
     assert action_label(GIVE + parse_card("O12")) == "give O12"
     assert action_label(DISCARD + parse_card("G1")) == "discard G1"
+
+
+def test_chance_labels_name_the_colour_the_seat_the_card_and_the_die():
+    state = Riviera(3).initial_state()  # removed colour and first Holder drawn by chance
+    assert state.chance_label(2) == "colour removed: purple"
+    state = state.apply_chance(2)
+    assert state.chance_label(1) == "first holder: seat 1"
+    state = new_state(2)
+    assert state.chance_label(parse_card("R7")) == "dealt R7 to seat 0"
+    state = deal(state, EX2_A)
+    assert state.chance_label(parse_card("R2")) == "dealt R2 to seat 1"
+    state = _ex2_turn2(activate=True)
+    assert state.chance_label(5) == "red die: 5"
+    for outcome in (5, 5, 4):  # R, G, B land; O and the golden die are still to roll
+        state = state.apply_chance(outcome)
+    assert state.chance_label(3) == "orange die: 3"
+    assert state.apply_chance(3).chance_label(6) == "golden die: 6"
 
 
 # -- invariants over random games; hidden information ---------------------------------------------

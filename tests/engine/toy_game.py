@@ -70,6 +70,9 @@ class ToyState(State):
     def _apply_chance(self, outcome: int) -> ToyState:
         return replace(self, cards=self.cards + (outcome,))
 
+    def _chance_label(self, outcome: int) -> str:
+        return f"dealt {outcome} to seat {len(self.cards)}"
+
     def _acting_players(self) -> tuple[int, ...]:
         return tuple(range(self.num_players))
 
