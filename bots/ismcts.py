@@ -272,6 +272,7 @@ class IsmctsBot(Bot):
             arms = _halve(arms, values, hint)
         self.last_simulations = done
         return self._choose(values, arms, hint, observation, legal)
+
     def _hint(self, seat: int, observation: dict[str, Any], legal: list[int]) -> int | None:
         """The heuristic's action for `seat` (the prior of a new node), when there is one."""
         if not self.guides or not self.prior:
