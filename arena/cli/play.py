@@ -17,7 +17,8 @@ from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
 from arena.match import MatchAborted, MatchRecord, run_match
 from arena.store import Store, default_db_url, sqlite_file
-from bots import bot_names, is_builtin, parse_spec, split_specs
+from bots import bot_names, is_builtin, make_bot, parse_spec, split_specs
+from engine import registry
 
 
 def register(subparsers: Any) -> None:
@@ -42,6 +43,7 @@ def play_command(args: argparse.Namespace) -> int:
             f"{info.id} is played by {info.min_players} to {info.max_players} players, not {len(bots)}"
         )
     options = parse_options(info, args.option)
+    check_builtin(bots, registry.make(info.id, len(bots), **options))
     if all(is_builtin(bot) for bot in bots):
         record = run_match(info.id, bots, args.seed, options)
     else:
@@ -58,6 +60,16 @@ def seat_bots(spec: str | None, players: int | None, default_players: int) -> li
     if players is not None and players != len(bots):
         raise UsageError(f"--players {players} but --bots names {len(bots)} bots; give one bot per seat")
     return bots
+
+
+def check_builtin(bots: list[str], game: Any) -> None:
+    """Every built-in spec must make a bot for this game (bad parameters are a one-line error)."""
+    for seat, spec in enumerate(bots):
+        if is_builtin(spec):
+            try:
+                make_bot(spec, game, seat, 0)
+            except (TypeError, ValueError) as error:
+                raise UsageError(f"bot {spec!r}: {str(error).splitlines()[0]}") from None
 
 
 def check_registered(bots: list[str], store: Store) -> None:

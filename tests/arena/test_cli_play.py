@@ -38,6 +38,9 @@ def test_play_json_reports_a_finished_match(game_id: str) -> None:
         (["play", "{game}", "--bots", "random,genius"], "unknown bot 'genius'; built-in bots: "),
         (["play", "{game}", "--option", "nonsense=1"], "has no option 'nonsense'; valid options:"),
         (["play", "{game}", "--option", "nonsense"], "must be NAME=VALUE"),
+        (["play", "{game}", "--bots", "random,ismcts:sims=0"],
+         "bot 'ismcts:sims=0': ismcts parameter sims=0 must be a whole number of simulations >= 1"),
+        (["play", "{game}", "--bots", "random,heuristic:level=2"], "bot 'heuristic:level=2': "),
     ],
 )
 def test_bad_arguments_give_one_line_errors(args: list[str], message: str) -> None:
