@@ -26,7 +26,7 @@ from arena.executor import JobOutcome, MatchJob
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
 from arena.tournament import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
-from bots import bot_names, is_builtin, make_bot, parse_spec
+from bots import bot_names, check_spec, is_builtin, parse_spec
 from engine import registry
 
 FLUSH_SECONDS = 0.2
@@ -95,9 +95,9 @@ def _check_entrant(entrant: str, game: Any, store: Store) -> None:
         raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: "
                          f"{', '.join(bot_names())}; registered bots: {registered}")
     try:
-        make_bot(spec, game, 0, 0)
-    except (TypeError, ValueError) as error:
-        raise UsageError(f"bot {entrant!r}: {str(error).splitlines()[0]}") from None
+        check_spec(spec, game)
+    except ValueError as error:
+        raise UsageError(f"bot {entrant!r}: {error}") from None
 
 
 def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:

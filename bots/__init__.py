@@ -75,6 +75,14 @@ def bot_class(name: str) -> type[Bot]:
     return getattr(importlib.import_module(module_name), class_name)  # type: ignore[no-any-return]
 
 
+def check_spec(spec: str, game: Game) -> None:
+    """ValueError (its first line only) when a built-in spec cannot make a bot for this game."""
+    try:
+        make_bot(spec, game, 0, 0)
+    except (TypeError, ValueError) as error:
+        raise ValueError(str(error).splitlines()[0]) from None
+
+
 def make_bot(spec: str, game: Game, seat: int, seed: int) -> Bot:
     """A built-in bot for one seat, seeded so the same seed plays the same moves."""
     name, params = parse_spec(spec)

@@ -17,7 +17,7 @@ from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
 from arena.match import MatchAborted, MatchRecord, run_match
 from arena.store import Store, default_db_url, sqlite_file
-from bots import bot_names, is_builtin, make_bot, parse_spec, split_specs
+from bots import bot_names, check_spec, is_builtin, parse_spec, split_specs
 from engine import registry
 
 
@@ -64,12 +64,11 @@ def seat_bots(spec: str | None, players: int | None, default_players: int) -> li
 
 def check_builtin(bots: list[str], game: Any) -> None:
     """Every built-in spec must make a bot for this game (bad parameters are a one-line error)."""
-    for seat, spec in enumerate(bots):
-        if is_builtin(spec):
-            try:
-                make_bot(spec, game, seat, 0)
-            except (TypeError, ValueError) as error:
-                raise UsageError(f"bot {spec!r}: {str(error).splitlines()[0]}") from None
+    for spec in filter(is_builtin, bots):
+        try:
+            check_spec(spec, game)
+        except ValueError as error:
+            raise UsageError(f"bot {spec!r}: {error}") from None
 
 
 def check_registered(bots: list[str], store: Store) -> None:
