@@ -31,6 +31,7 @@ from engine import registry
 
 FLUSH_SECONDS = 0.2
 RERATE_SECONDS = 30.0  # ratings follow a long run at least this often (the dashboard reads them)
+RERATE_COST_FACTOR = 10  # ... but wait at least this many times as long as the last rerate took
 HEARTBEAT_SECONDS = 5.0  # how often a running driver marks its tournament alive
 
 
@@ -181,7 +182,7 @@ class _ResultWriter:
     def _maybe_rerate(self) -> None:
         # Every RERATE_SECONDS, or less often when rerating is slow (a large ruleset): the
         # driver never spends more than a tenth of its time on live ratings.
-        if time.monotonic() - self.last_rerate < max(RERATE_SECONDS, 10 * self.rerate_cost):
+        if time.monotonic() - self.last_rerate < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.rerate_cost):
             return
         started = time.monotonic()
         rerate(self.store, self.info.ruleset)

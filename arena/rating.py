@@ -1,26 +1,31 @@
-"""Elo ratings (the `elo` package) per game ruleset, and how sure each rating is.
+"""Elo ratings per game ruleset: Elo's model fitted to all stored results, with likelihood intervals.
 
 A k-player result counts as the pairwise results by rank: against each other seat a bot scores
-1 (ranked better), ½ (tied) or 0 (ranked worse). The K factor is divided by k-1, so a k-player
-match moves a rating at most as far as one two-player game (K = 16).
+1 (ranked better), ½ (tied) or 0 (ranked worse), each weighted 1/(k-1), so one k-player match
+weighs as much as one two-player game.
 
-Ratings are a function of the stored matches taken in rating order, (tournament id, match index),
-never in the order they finished: `rate_matches` recomputes them from the store, and the
-`InOrderRater` used while a tournament runs holds back early finishers until the matches before
-them are in, so both give the same numbers.
+The rating is the one that fits Elo's model best to every stored result of the ruleset at once:
+the ratings at which each bot's expected score (Elo's formula on the 400-point scale, from the
+`elo` package) summed over its games equals the score it made. This is the maximum-likelihood
+Bradley-Terry fit that bayeselo and Ordo rate chess engines with. Sequential Elo (each result
+moving two ratings by K) is not used for the table: for bots of fixed strength its numbers depend
+on the order the results came in and never settle (two bots with a true score of 0.7, K = 16: the
+gap between them keeps a standard deviation of 54 Elo however many games are played). The fit
+depends only on the results and tightens as 1/sqrt(games). The field's mean is 1500. As in
+bayeselo, every pair of bots that met gets one virtual draw: a prior that keeps the rating of a
+bot that never lost (or never won) finite.
 
-The error bar beside each rating is the half-width of a 95 % interval from a maximum-likelihood
-Bradley-Terry fit of the same pairwise results (each pair weighted 1/(k-1) like the K factor):
-±1.96 standard errors of the bot's strength with the other bots' strengths held at their fitted
-values, i.e. from the bot's own Fisher information (as bayeselo reports its margins). So a bar
-measures how well the bot's own games pin its rating and shrinks as 1/sqrt(games). (Measured
-against the field's mean instead, every bar carries a share of the least-known bot's
-uncertainty: one bot that never wins keeps everyone's bar above ±110 however many games are
-played.) To compare two bots directly, read the LOS column or the head-to-head page. As in
-bayeselo, every pair of bots that met gets one virtual draw (a prior that keeps an undefeated
-bot's strength and error bar finite without pulling well-measured gaps).
-Aborted matches are not rated; a seat that faulted keeps the rank the match gave it and the fault
-is counted beside the rating.
+The interval beside each rating is a 95 % likelihood interval: the ratings at which the
+log-likelihood falls 1.92 (half the 95 % point of chi-square with one degree of freedom) below
+its best, moving that bot alone with the others at their fitted ratings, so it measures how well
+the bot's own games pin its rating (as bayeselo's margins do). Where the data are one-sided it is
+one-sided too: a bot that lost every game is bounded sharply from above and only loosely (by the
+prior) from below.
+
+The rating history is the same fit over the first n matches in rating order (tournament id, match
+index), at up to HISTORY_POINTS evenly spaced n; the last point uses every match, so a chart ends
+at the table's number. Aborted matches are not rated; a seat that faulted keeps the rank the match
+gave it and the fault is counted beside the rating.
 """
 
 from __future__ import annotations
@@ -34,13 +39,14 @@ from elo import Elo
 
 from arena.store import RatedMatch, RatingEntry, Store
 
-K_FACTOR = 16.0
-INITIAL = 1500.0
+INITIAL = 1500.0  # the field's mean rating
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
-ELO_PER_NATURAL = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strength
+PER_ELO = math.log(10) / 400  # d/dR of the logistic's argument, in natural units per Elo point
 PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
-RIDGE = 1e-6  # only fixes the field's mean: strengths are defined up to a constant
-Z95 = 1.96
+HALF_CHI2_95 = 1.920729  # log-likelihood drop at the ends of a 95 % interval (3.841459 / 2)
+HISTORY_POINTS = 200
+TOLERANCE = 1e-4  # Elo points: the fit stops when no rating moves by more
+MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
 def pair_score(rank: int, other_rank: int) -> float:
@@ -48,158 +54,160 @@ def pair_score(rank: int, other_rank: int) -> float:
     return 1.0 if rank < other_rank else 0.5 if rank == other_rank else 0.0
 
 
-@dataclass
-class EloRating:
-    """Sequential Elo over matches applied in order; keeps games, wins, faults and the history."""
+def expected(rating: float, other: float) -> float:
+    """Elo's expected score of `rating` against `other`."""
+    return MODEL.expect(rating, other)
 
-    k_factor: float = K_FACTOR
-    initial: float = INITIAL
-    ratings: dict[str, float] = field(default_factory=dict)
+
+@dataclass
+class Results:
+    """Pairwise results accumulated match by match, with each bot's games, wins and faults."""
+
+    weight: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # (a, b), a < b
+    score: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # a's against b
     games: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     faults: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    history: list[tuple[int, int, str, float]] = field(default_factory=list)  # position, match, entrant, elo
-    matches: int = 0  # matches applied so far: the position of the next one
-    _envs: dict[int, Elo] = field(default_factory=dict)
 
-    def apply(self, match: RatedMatch) -> None:
-        """Rate one match: every seat against every other seat by rank, K scaled by 1/(k-1)."""
-        before = [self.ratings.get(e, self.initial) for e in match.entrants]
-        env = self._env(len(match.entrants))
+    def add(self, match: RatedMatch) -> None:
+        k = len(match.entrants)
         winners = sum(rank == 1 for rank in match.ranks)
-        for i, entrant in enumerate(match.entrants):
-            series = [(pair_score(match.ranks[i], match.ranks[j]), before[j])
-                      for j in range(len(before)) if j != i]
-            self.ratings[entrant] = float(env.rate(before[i], series))
-            self.games[entrant] += 1
-            self.wins[entrant] += 1 / winners if match.ranks[i] == 1 else 0.0
-            self.faults[entrant] += match.faults[i]
-            self.history.append((self.matches, match.match_id, entrant, self.ratings[entrant]))
-        self.matches += 1
-
-    def _env(self, players: int) -> Elo:
-        if players not in self._envs:
-            self._envs[players] = Elo(k_factor=self.k_factor / (players - 1), initial=self.initial, beta=BETA)
-        return self._envs[players]
-
-    def entries(self, errors: dict[str, float]) -> list[RatingEntry]:
-        """The rating table, best first."""
-        return sorted(
-            (RatingEntry(e, r, errors.get(e, math.inf), self.games[e], self.wins[e], self.faults[e])
-             for e, r in self.ratings.items()),
-            key=lambda entry: (-entry.elo, entry.entrant),
-        )
-
-
-def rate_matches(matches: Iterable[RatedMatch], k_factor: float = K_FACTOR) -> EloRating:
-    """Elo from scratch over matches sorted into rating order."""
-    rating = EloRating(k_factor=k_factor)
-    for match in sorted(matches, key=lambda m: m.order):
-        rating.apply(match)
-    return rating
-
-
-class InOrderRater:
-    """Online Elo for results arriving in any order: applies them strictly in rating order.
-
-    `expected` is every order key that will arrive (rated or not); `add(key, match)` with
-    match None marks a key that will not be rated (an aborted match).
-    """
-
-    def __init__(self, expected: Iterable[tuple[int, int]], rating: EloRating | None = None) -> None:
-        self.rating = rating or EloRating()
-        self._waiting = sorted(expected, reverse=True)  # next key to apply at the end
-        self._arrived: dict[tuple[int, int], RatedMatch | None] = {}
-
-    def add(self, key: tuple[int, int], match: RatedMatch | None) -> None:
-        self._arrived[key] = match
-        while self._waiting and self._waiting[-1] in self._arrived:
-            ready = self._arrived.pop(self._waiting.pop())
-            if ready is not None:
-                self.rating.apply(ready)
-
-    @property
-    def pending(self) -> int:
-        """Results held back until an earlier match finishes."""
-        return len(self._arrived)
-
-
-def error_bars(matches: Sequence[RatedMatch]) -> dict[str, float]:
-    """95 % half-widths in Elo points from a Bradley-Terry fit of the pairwise results."""
-    names = sorted({e for m in matches for e in m.entrants})
-    if len(names) < 2:
-        return {name: math.inf for name in names}
-    index = {name: i for i, name in enumerate(names)}
-    weights, scores = _pairwise_totals(matches, index)
-    for pair in weights:
-        weights[pair] += PRIOR_DRAWS
-        scores[pair] += PRIOR_DRAWS / 2
-    _, hessian = _fit(len(names), weights, scores)
-    return {name: Z95 * ELO_PER_NATURAL / math.sqrt(hessian[i][i]) for name, i in index.items()}
-
-
-def _pairwise_totals(matches: Sequence[RatedMatch], index: dict[str, int]):  # noqa: ANN202
-    weights: dict[tuple[int, int], float] = defaultdict(float)  # (a, b) with a < b
-    scores: dict[tuple[int, int], float] = defaultdict(float)  # a's weighted score against b
-    for match in matches:
-        w = 1 / (len(match.entrants) - 1)
         for i, a in enumerate(match.entrants):
-            for j in range(i + 1, len(match.entrants)):
-                ia, ib = index[a], index[match.entrants[j]]
-                s = pair_score(match.ranks[i], match.ranks[j])
-                if ia > ib:
-                    ia, ib, s = ib, ia, 1 - s
-                weights[ia, ib] += w
-                scores[ia, ib] += w * s
-    return weights, scores
+            self.games[a] += 1
+            self.wins[a] += 1 / winners if match.ranks[i] == 1 else 0.0
+            self.faults[a] += match.faults[i]
+            for j in range(i + 1, k):
+                pair, score = (a, match.entrants[j]), pair_score(match.ranks[i], match.ranks[j])
+                if pair[1] < pair[0]:
+                    pair, score = (pair[1], pair[0]), 1 - score
+                self.weight[pair] += 1 / (k - 1)
+                self.score[pair] += score / (k - 1)
+
+    def opponents(self) -> dict[str, list[tuple[str, float, float]]]:
+        """Per bot: (opponent, games, score against it), with the virtual draw added."""
+        table: dict[str, list[tuple[str, float, float]]] = defaultdict(list)
+        for (a, b), w in self.weight.items():
+            s = self.score[a, b]
+            table[a].append((b, w + PRIOR_DRAWS, s + PRIOR_DRAWS / 2))
+            table[b].append((a, w + PRIOR_DRAWS, w - s + PRIOR_DRAWS / 2))
+        return table
 
 
-def _fit(n: int, weights: dict, scores: dict) -> tuple[list[float], list[list[float]]]:
-    """Newton's method on the log-likelihood (with the virtual draws); strengths and the Hessian."""
-    prior = RIDGE
-    theta = [0.0] * n
-    for _ in range(100):
-        gradient = [-prior * t for t in theta]
-        hessian = [[prior if a == b else 0.0 for b in range(n)] for a in range(n)]
-        for (a, b), w in weights.items():
-            p = 1 / (1 + math.exp(theta[b] - theta[a]))
-            gradient[a] += scores[a, b] - w * p
-            gradient[b] -= scores[a, b] - w * p
-            info = w * p * (1 - p)
-            hessian[a][a] += info
-            hessian[b][b] += info
-            hessian[a][b] -= info
-            hessian[b][a] -= info
-        step = _solve(hessian, gradient)
-        theta = [t + s for t, s in zip(theta, step)]
-        if max(abs(s) for s in step) < 1e-9:
+Opponents = list[tuple[str, float, float]]
+
+
+def log_likelihood(rating: float, opponents: Opponents, ratings: dict[str, float]) -> float:
+    """The log-likelihood of one bot's results if it had `rating` and the others `ratings`."""
+    total = 0.0
+    for other, games, score in opponents:
+        p = expected(rating, ratings[other])
+        if not 0.0 < p < 1.0:  # so far out that a result with positive weight is impossible
+            return -math.inf
+        total += score * math.log(p) + (games - score) * math.log1p(-p)
+    return total
+
+
+def climb(rating: float, opponents: Opponents, ratings: dict[str, float]) -> float:
+    """One bot's rating one Newton step closer to where its expected score equals its score.
+
+    Far from the optimum the curvature is tiny and a full step can overshoot: halve it until
+    the likelihood does not fall."""
+    gradient = curvature = 0.0
+    for other, games, score in opponents:
+        p = expected(rating, ratings[other])
+        gradient += score - games * p
+        curvature += games * p * (1 - p)
+    step = gradient / max(curvature, 1e-12) / PER_ELO
+    now = log_likelihood(rating, opponents, ratings)
+    while abs(step) > TOLERANCE and log_likelihood(rating + step, opponents, ratings) < now:
+        step /= 2
+    return rating + step
+
+
+def fit(results: Results, start: dict[str, float] | None = None) -> dict[str, float]:
+    """Maximum-likelihood ratings, one bot at a time until none moves, centred on INITIAL.
+
+    The log-likelihood is concave, so climbing one rating at a time reaches the joint maximum;
+    `start` (an earlier fit) only makes it faster."""
+    field_ = results.opponents()
+    ratings = {name: (start or {}).get(name, INITIAL) for name in sorted(results.games)}
+    if len(ratings) < 2:
+        return ratings
+    for _ in range(10_000):
+        moved = 0.0
+        for name, opponents in field_.items():
+            before, ratings[name] = ratings[name], climb(ratings[name], opponents, ratings)
+            moved = max(moved, abs(ratings[name] - before))
+        shift = INITIAL - sum(ratings.values()) / len(ratings)
+        ratings = {name: r + shift for name, r in ratings.items()}
+        if moved < TOLERANCE:
             break
-    return theta, hessian
+    return ratings
 
 
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    augmented = [row[:] + [v] for row, v in zip(matrix, vector)]
-    return [row[-1] for row in _gauss_jordan(augmented, len(vector))]
+def interval(name: str, opponents: Opponents, ratings: dict[str, float]) -> tuple[float, float]:
+    """The 95 % likelihood interval of one bot's rating, the others held at theirs."""
+    best = ratings[name]
+    floor = log_likelihood(best, opponents, ratings) - HALF_CHI2_95
+
+    def end(direction: float) -> float:
+        near, far = 0.0, 100.0
+        while log_likelihood(best + direction * far, opponents, ratings) > floor:
+            near, far = far, 2 * far
+        for _ in range(50):  # bisection on a concave function: to well under 0.001 Elo
+            middle = (near + far) / 2
+            if log_likelihood(best + direction * middle, opponents, ratings) > floor:
+                near = middle
+            else:
+                far = middle
+        return best + direction * (near + far) / 2
+
+    return end(-1.0), end(1.0)
 
 
-def _gauss_jordan(rows: list[list[float]], n: int) -> list[list[float]]:
-    """Reduce [A | B] to [I | A⁻¹B] with partial pivoting (A is positive definite here)."""
-    for col_ in range(n):
-        pivot = max(range(col_, n), key=lambda r: abs(rows[r][col_]))
-        rows[col_], rows[pivot] = rows[pivot], rows[col_]
-        lead = rows[col_][col_]
-        rows[col_] = [v / lead for v in rows[col_]]
-        for r in range(n):
-            if r != col_ and rows[r][col_] != 0.0:
-                factor = rows[r][col_]
-                rows[r] = [v - factor * p for v, p in zip(rows[r], rows[col_])]
-    return rows
+def rating_table(results: Results, ratings: dict[str, float]) -> list[RatingEntry]:
+    """The rating table, best first."""
+    opponents = results.opponents()
+    entries = []
+    for name, rating in ratings.items():
+        low, high = interval(name, opponents[name], ratings) if name in opponents else (-math.inf, math.inf)
+        entries.append(RatingEntry(name, rating, low, high, results.games[name], results.wins[name],
+                                   results.faults[name]))
+    return sorted(entries, key=lambda entry: (-entry.elo, entry.entrant))
+
+
+def in_rating_order(matches: Iterable[RatedMatch]) -> list[RatedMatch]:
+    return sorted(matches, key=lambda m: m.order)
+
+
+def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
+    """The rating table of these matches (their order does not matter)."""
+    results = Results()
+    for match in matches:
+        results.add(match)
+    return rating_table(results, fit(results))
+
+
+def rating_history(matches: Sequence[RatedMatch], points: int = HISTORY_POINTS) -> list[tuple[int, int, str, float]]:
+    """(position, match id, entrant, elo): the fit over the first position + 1 matches in rating
+    order, at up to `points` evenly spaced positions ending with the last match, for every
+    entrant seen so far."""
+    ordered = in_rating_order(matches)
+    if not ordered:
+        return []
+    stops = {len(ordered) * (i + 1) // points - 1 for i in range(points)} - {-1}
+    results, ratings, history = Results(), None, []
+    for position, match in enumerate(ordered):
+        results.add(match)
+        if position in stops:
+            ratings = fit(results, ratings)
+            history += [(position, match.match_id, name, r) for name, r in sorted(ratings.items())]
+    return history
 
 
 def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
     """Recompute a ruleset's ratings and history from its stored matches and store them."""
-    matches = store.rated_matches(ruleset)
-    rating = rate_matches(matches)
-    entries = rating.entries(error_bars(matches))
-    store.replace_ratings(ruleset, ruleset.split("@", 1)[0], entries, rating.history)
+    matches = in_rating_order(store.rated_matches(ruleset))
+    entries = rate_matches(matches)
+    store.replace_ratings(ruleset, ruleset.split("@", 1)[0], entries, rating_history(matches))
     return entries

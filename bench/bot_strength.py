@@ -1,10 +1,11 @@
 """The ladder random < heuristic < ismcts, measured on the platform: a round robin per game.
 
 For each game this runs `arena tournament run` (seat rotations, duplicate seeds, Ray) with the
-three built-in bots into a fresh SQLite database, prints `arena leaderboard` (Elo with its error
-bar), the decision time per bot read back from the stored match records (every decision, forced
-ones included, and the mean over decisions that took more than 0.5 ms, i.e. real thinking), and
-each rung's head-to-head score against the rung below with a 95% interval.
+three built-in bots into a fresh SQLite database, prints `arena leaderboard` (Elo with its 95%
+interval), the decision time per bot read back from the stored match records (every decision,
+forced ones included, and the mean over decisions that took more than 0.5 ms, i.e. real thinking),
+each rung's head-to-head score against the rung below with a 95% interval, and whether each
+rung's leaderboard interval lies wholly above the next one's.
 
 Usage:
     .venv/bin/python bench/bot_strength.py [--games riviera,riga] [--rounds 4] [--players 2]
@@ -25,6 +26,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from arena.cli.leaderboard import format_interval
 from arena.store import Store
 from engine import registry
 
@@ -84,6 +86,18 @@ def print_head_to_head(scores: dict[tuple[str, str], list[float]], ladder: list[
         print(f"| {upper} vs {lower} | {len(values)} | {mean:.2f} | {max(0, mean - half):.2f}–{min(1, mean + half):.2f} |")
 
 
+def print_ladder(rows: list[dict], ladder: list[str]) -> None:
+    """Whether each rung's leaderboard interval lies wholly above the next rung down's."""
+    by_bot = {row["bot"]: row for row in rows}
+    for upper, lower in ((ladder[2], ladder[1]), (ladder[1], ladder[0])):
+        if upper not in by_bot or lower not in by_bot:
+            continue
+        low, high = by_bot[upper]["low95"], by_bot[lower]["high95"]
+        verdict = "apart" if low is not None and high is not None and low > high else "overlap"
+        print(f"\nleaderboard intervals, {upper} low {low} vs {lower} high {high}: {verdict}", end="")
+    print()
+
+
 def decision_times(records: list[dict]) -> dict[str, dict[str, float]]:
     """Per entrant: decisions, mean ms, mean ms of thinking decisions (> 0.5 ms), slowest ms."""
     times: dict[str, list[float]] = defaultdict(list)
@@ -105,11 +119,11 @@ def decision_times(records: list[dict]) -> dict[str, dict[str, float]]:
 
 def print_game(game_id: str, rows: list[dict], times: dict[str, dict[str, float]], seconds: float) -> None:
     print(f"\n### {game_id} ({seconds:.0f} s)\n")
-    print("| place | bot | Elo | ± 95% | games | win rate | mean ms/decision | mean ms thinking | max ms |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| place | bot | Elo | 95% interval | games | win rate | mean ms/decision | mean ms thinking | max ms |")
+    print("|---:|---|---:|:---:|---:|---:|---:|---:|---:|")
     for row in rows:
         t = times.get(row["bot"], {})
-        print(f"| {row['place']} | {row['bot']} | {row['elo']:.0f} | {row['error95']:.0f} | {row['games']} | "
+        print(f"| {row['place']} | {row['bot']} | {row['elo']:.0f} | {format_interval(row['low95'], row['high95'])} | {row['games']} | "
               f"{row['win_rate']:.2f} | {t.get('mean_ms', 0):.2f} | {t.get('thinking_mean_ms', 0):.1f} | "
               f"{t.get('max_ms', 0):.0f} |")
     sys.stdout.flush()
@@ -136,8 +150,10 @@ def main() -> None:
             db_path.unlink(missing_ok=True)
             seconds = run_tournament(game_id, bots, args, db)
         records = stored_records(db)
-        print_game(game_id, leaderboard(game_id, db), decision_times(records), seconds)
+        rows = leaderboard(game_id, db)
+        print_game(game_id, rows, decision_times(records), seconds)
         print_head_to_head(head_to_head(records), bots)
+        print_ladder(rows, bots)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ scaling: the same matches (built-in random bots; the first rounds of a round rob
       ray stop
 
 rerate: stores N synthetic 4-player matches (20 entrants, strengths drawn once) in a fresh SQLite
-  file (or --db URL), then times `rerate`: reading the seats, sequential Elo, the error-bar fit,
+  file (or --db URL), then times `rerate`: reading the seats, the rating fit with its intervals, the history fits,
   writing ratings and history.
 
 Usage: .venv/bin/python bench/tournament_scaling.py scaling [--games gang_of_dice,riga] [--matches 200]
@@ -34,7 +34,7 @@ from dataclasses import replace
 from arena import executor as executors
 from arena.driver import play_tournament, start_tournament
 from arena.executor import JobOutcome, LocalExecutor, MatchJob, RayExecutor, play_job
-from arena.rating import error_bars, rate_matches
+from arena.rating import HISTORY_POINTS, rate_matches, rating_history
 from arena.store import MatchResult, SeatResult, Store
 from arena.tournament import TournamentConfig, bot_spec, schedule
 from engine import registry
@@ -164,11 +164,11 @@ def rerate_bench(args: argparse.Namespace) -> None:
     mark = time.perf_counter()
     matches = store.rated_matches("bench@1")
     timings["read seats"], mark = time.perf_counter() - mark, time.perf_counter()
-    rating = rate_matches(matches)
-    timings["sequential Elo"], mark = time.perf_counter() - mark, time.perf_counter()
-    bars = error_bars(matches)
-    timings["error bars (ML fit)"], mark = time.perf_counter() - mark, time.perf_counter()
-    store.replace_ratings("bench@1", "bench", rating.entries(bars), rating.history)
+    entries = rate_matches(matches)
+    timings["fit + intervals"], mark = time.perf_counter() - mark, time.perf_counter()
+    history = rating_history(matches)
+    timings[f"history ({HISTORY_POINTS} fits)"], mark = time.perf_counter() - mark, time.perf_counter()
+    store.replace_ratings("bench@1", "bench", entries, history)
     timings["write ratings + history"] = time.perf_counter() - mark
     for name, seconds in timings.items():
         print(f"  {name:<24} {seconds:6.2f} s")

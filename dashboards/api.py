@@ -152,7 +152,7 @@ def index(request: Request) -> JSONResponse:
 ENDPOINTS = {
     "/api/games": "registered games and the rulesets with stored matches",
     "/api/leaderboard?game=&ruleset=": "ratings of one ruleset, best first",
-    "/api/rating-history?game=&ruleset=&bot=": "Elo after each rated match (top bots, or each bot= given)",
+    "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in (top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
     "/api/tournaments/{id}": "one tournament: config, progress, standings",

@@ -38,10 +38,16 @@ def _with(request: Request, **changes: Any) -> str:
     return "?" + urlencode(query) if query else request.url.path
 
 
+def _end(value: float | None) -> str:
+    """One end of a rating's 95 % interval; None is an end the data do not bound."""
+    return "?" if value is None else f"{value:.0f}"
+
+
 TEMPLATES.env.filters.update(
     when=_when, game_name=_game_name, q=lambda text: quote(str(text), safe=""),
     pct=lambda value: "—" if value is None else f"{100 * value:.0f}%",
     elo=lambda value: "—" if value is None else f"{value:.0f}",
+    interval=lambda row: f"{_end(row['low95'])} – {_end(row['high95'])}",
 )
 TEMPLATES.env.globals.update(with_query=_with)
 
@@ -62,8 +68,9 @@ def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
     """The Elo range the interval bars are drawn on: every finite interval fits, plus a margin."""
     if not rows:
         return 0.0, 1.0
-    ends = [(r["elo"] - (r["error95"] or 0), r["elo"] + (r["error95"] or 0)) for r in rows]
-    lo, hi = min(e[0] for e in ends), max(e[1] for e in ends)
+    lows = [r["elo"] if r["low95"] is None else r["low95"] for r in rows]
+    highs = [r["elo"] if r["high95"] is None else r["high95"] for r in rows]
+    lo, hi = min(lows), max(highs)
     margin = max(10.0, 0.05 * (hi - lo))
     return lo - margin, hi + margin
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-# A rating from fewer games than this is marked provisional: with the K factor of 16 it has
-# moved by at most a few hundred points and its 95 % interval is still wider than ±150 Elo.
+# A rating from fewer games than this is marked provisional: its 95 % interval is still more
+# than about 300 Elo wide (even results, 20 games: 1.96 * 2 * 400 / ln 10 / sqrt(20 / 4) = 304).
 PROVISIONAL_GAMES = 20
 
 

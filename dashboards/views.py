@@ -11,7 +11,7 @@ import math
 from datetime import datetime
 from typing import Any
 
-from arena.rating import error_bars, rate_matches
+from arena.rating import rate_matches
 from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
@@ -89,7 +89,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, An
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
     return {
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
-        "elo": round(row.elo, 1), "error95": finite(row.error), "games": row.games, "wins": row.wins,
+        "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high), "games": row.games, "wins": row.wins,
         "win_rate": round(row.win_rate, 4), "faults": row.faults, "provisional": row.games < PROVISIONAL_GAMES,
     }
 
@@ -109,7 +109,7 @@ def _pair_los(pairs: dict[tuple[str, str], dq.PairRecord], a: str, b: str) -> fl
 
 
 def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) -> dict[str, Any]:
-    """Each bot's Elo after each of its rated matches (x = the match's place in rating order).
+    """Each bot's rating fitted to the matches so far, as they came in (x = matches in rating order).
 
     Without `bots`: the TOP_BOTS best of the leaderboard."""
     rated = {row.entrant for row in store.leaderboard(ruleset)}
@@ -122,7 +122,7 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     series = []
     for name in names:
         points = [(position + 1, round(elo, 1)) for position, elo in histories[name]]
-        series.append({"bot": name, "points": [list(p) for p in downsample(points)], "matches": len(points)})
+        series.append({"bot": name, "points": [list(p) for p in downsample(points)]})
     return {"ruleset": ruleset, "series": series}
 
 
@@ -191,11 +191,11 @@ _STANDINGS: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
 
 def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
-    rating = rate_matches(matches)
     return [
-        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "error95": finite(e.error), "games": e.games,
-         "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0, "faults": e.faults}
-        for i, e in enumerate(rating.entries(error_bars(matches)))
+        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
+         "games": e.games, "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0,
+         "faults": e.faults}
+        for i, e in enumerate(rate_matches(matches))
     ]
 
 

@@ -1,4 +1,7 @@
-"""`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset."""
+"""`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset.
+
+A ruleset with rated matches but no stored ratings (a database from before a change in how
+ratings are computed) is rated again first, as is every shown ruleset with --rerate."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import UsageError
+from arena.rating import rerate
 from arena.store import LeaderboardRow, Store
 from engine import registry
 
@@ -19,6 +23,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ruleset", help="one ruleset only, e.g. riviera@1 (default: all of the game's)")
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--rerate", action="store_true", help="recompute the ratings from the stored matches first")
     parser.set_defaults(handler=leaderboard_command)
 
 
@@ -27,6 +32,9 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
     store = Store(args.db)
     rulesets = [args.ruleset] if args.ruleset else store.rulesets(args.game)
+    for ruleset in rulesets:
+        if args.rerate or not store.leaderboard(ruleset, limit=1):
+            rerate(store, ruleset)
     boards = {ruleset: store.leaderboard(ruleset) for ruleset in rulesets}
     if args.json:
         print(json.dumps({r: [row_json(row) for row in rows] for r, rows in boards.items()}, indent=2))
@@ -42,25 +50,36 @@ def leaderboard_command(args: argparse.Namespace) -> int:
 
 
 def row_json(row: LeaderboardRow) -> dict[str, Any]:
-    """A leaderboard row as plain JSON (an unknown error bar is null)."""
+    """A leaderboard row as plain JSON (an unknown end of the interval is null)."""
     return {
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
-        "elo": round(row.elo, 1), "error95": None if math.isinf(row.error) else round(row.error, 1),
+        "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high),
         "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4), "faults": row.faults,
     }
 
 
+def finite(value: float) -> float | None:
+    return None if math.isinf(value) else round(value, 1)
+
+
+def format_interval(low: float | None, high: float | None) -> str:
+    """'1788 – 1934' (the 95 % interval); an unknown end (None or infinite) is '?'."""
+    def end(value: float | None) -> str:
+        return "?" if value is None or math.isinf(value) else f"{value:.0f}"
+
+    return f"{end(low):>5} – {end(high):<5}"
+
+
 def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
-    """A readable table: place, bot, Elo ± 95 % interval, games, win rate, faults."""
+    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, faults."""
     width = max([len("bot"), *(len(r.entrant) for r in rows)])
     lines = [
         f"{ruleset}: {len(rows)} bots, {matches} rated matches",
-        f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'±95%':>5}  {'games':>6}  {'win%':>5}  {'faults':>6}",
+        f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'95% interval':<13}  {'games':>6}  {'win%':>5}  {'faults':>6}",
     ]
     for row in rows:
-        error = "   --" if math.isinf(row.error) else f"{row.error:5.0f}"
         lines.append(
-            f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {error}  {row.games:>6}  "
-            f"{100 * row.win_rate:5.1f}  {row.faults:>6}"
+            f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {format_interval(row.low, row.high)}  "
+            f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.faults:>6}"
         )
     return "\n".join(lines)

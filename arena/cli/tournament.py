@@ -14,11 +14,11 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.cli.leaderboard import format_leaderboard
+from arena.cli.leaderboard import finite, format_interval, format_leaderboard
 from arena.cli.options import parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
-from arena.rating import error_bars, rate_matches
+from arena.rating import rate_matches
 from arena.store import Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
 from bots import split_specs
@@ -221,8 +221,8 @@ def show_command(args: argparse.Namespace) -> int:
     if standings:
         print("standings in this tournament alone (Elo from its matches only):")
         for s in standings:
-            error = "--" if s["error95"] is None else f"{s['error95']:.0f}"
-            print(f"  {s['place']:>3}. {s['bot']:<20} {s['elo']:6.0f} ±{error:>4}  games {s['games']:>5}  "
+            interval = format_interval(s["low95"], s["high95"])
+            print(f"  {s['place']:>3}. {s['bot']:<20} {s['elo']:6.0f}  {interval}  games {s['games']:>5}  "
                   f"wins {s['wins']:g}  faults {s['faults']}")
     return 0
 
@@ -230,13 +230,10 @@ def show_command(args: argparse.Namespace) -> int:
 def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
     matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
-    rating = rate_matches(matches)
-    entries = rating.entries(error_bars(matches))
     return [
-        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1),
-         "error95": None if e.error == float("inf") else round(e.error, 1),
+        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
          "games": e.games, "wins": e.wins, "faults": e.faults}
-        for i, e in enumerate(entries)
+        for i, e in enumerate(rate_matches(matches))
     ]
 
 

@@ -161,7 +161,7 @@ def rulesets(store: Store, game_id: str | None = None) -> list[str]:
 
 
 def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[str, list[tuple[int, float]]]:
-    """(position, elo) after each rated match of each entrant, in rating order, in one query."""
+    """Each entrant's (position, elo) history points in rating order, in one query."""
     query = (
         select(RatingHistoryRow.entrant, RatingHistoryRow.position, RatingHistoryRow.elo)
         .where(RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.entrant).in_(entrants))
@@ -234,7 +234,7 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
             )).one())
             for r in rows
         }
-    return [LeaderboardRow(places[r.ruleset], r.entrant, r.game_id, r.ruleset, r.elo, r.error, r.games, r.wins,
+    return [LeaderboardRow(places[r.ruleset], r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
                            r.faults) for r in rows]
 
 

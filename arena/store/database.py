@@ -249,6 +249,12 @@ def _add_missing_columns(engine: Engine) -> None:
     if "faults" not in columns:
         with engine.begin() as connection:
             connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
+    if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
+        # ratings from before the likelihood intervals (one symmetric error): derived data, so
+        # drop them; `arena leaderboard` rates rulesets whose ratings are missing again
+        tables = [RatingRow.__table__, RatingHistoryRow.__table__]
+        SQLModel.metadata.drop_all(engine, tables=tables)
+        SQLModel.metadata.create_all(engine, tables=tables)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

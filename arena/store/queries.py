@@ -117,12 +117,13 @@ class Queries:
             )
             rows = list(session.exec(query))
         return [
-            LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.error, r.games, r.wins, r.faults)
+            LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
+                           r.faults)
             for i, r in enumerate(rows)
         ]
 
     def rating_history(self, ruleset: str, entrant: str) -> list[HistoryPoint]:
-        """An entrant's rating after each of its rated matches, in rating order."""
+        """An entrant's rating history: the fit over the matches up to each point, in rating order."""
         with Session(self.engine) as session:
             query = (
                 select(RatingHistoryRow)

@@ -101,7 +101,8 @@ class RatedMatch:
 class RatingEntry:
     entrant: str
     elo: float
-    error: float
+    low: float  # the 95 % interval of the rating (-inf/inf: unknown)
+    high: float
     games: int
     wins: float
     faults: int
@@ -114,7 +115,8 @@ class LeaderboardRow:
     game_id: str
     ruleset: str
     elo: float
-    error: float
+    low: float
+    high: float
     games: int
     wins: float
     faults: int

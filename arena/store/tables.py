@@ -108,7 +108,8 @@ class RatingRow(SQLModel, table=True):
     entrant: str = Field(primary_key=True)
     game_id: str = Field(index=True)
     elo: float
-    error: float  # half-width of the 95 % interval, in Elo points
+    low: float  # the 95 % likelihood interval of the rating (arena/rating.py); -inf/inf: unknown
+    high: float
     games: int
     wins: float  # first places; a shared first place counts as 1/(number sharing it)
     faults: int
@@ -116,7 +117,7 @@ class RatingRow(SQLModel, table=True):
 
 
 class RatingHistoryRow(SQLModel, table=True):
-    """An entrant's rating after each of its rated matches, in rating order."""
+    """An entrant's rating as the matches came in: the fit over the matches up to `position`."""
 
     __tablename__ = "rating_history"
     __table_args__ = (Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),)

@@ -1,13 +1,15 @@
-"""Elo by hand (two and four players), K scaling, order independence, error bars."""
+"""The rating fit by hand, k-player weighting, order independence, likelihood intervals, history."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
+from elo import Elo
 
-from arena.rating import EloRating, InOrderRater, error_bars, pair_score, rate_matches
-from arena.store import RatedMatch
+from arena.rating import HALF_CHI2_95, HISTORY_POINTS, pair_score, rate_matches, rating_history
+from arena.store import RatedMatch, RatingEntry
 
 
 def match(index: int, entrants: str, ranks: tuple[int, ...], faults: tuple[bool, ...] | None = None) -> RatedMatch:
@@ -15,53 +17,56 @@ def match(index: int, entrants: str, ranks: tuple[int, ...], faults: tuple[bool,
     return RatedMatch(index + 100, (1, index), names, ranks, faults or (False,) * len(names))
 
 
-def test_two_player_results_by_hand() -> None:
-    rating = rate_matches([match(0, "a b", (1, 2)), match(1, "a b", (2, 1))])
-    # Match 0, equal ratings: expected 0.5 each, K = 16 -> a 1508, b 1492.
-    # Match 1: b's expectation 1 / (1 + 10 ** ((1508 - 1492) / 400)) = 0.476990; b wins.
-    gain = 16 * (1 - 1 / (1 + 10 ** (16 / 400)))
-    assert gain == pytest.approx(8.3682, abs=1e-4)
-    assert rating.ratings == pytest.approx({"a": 1508 - gain, "b": 1492 + gain})
-    assert rating.history[:2] == [(0, 100, "a", 1508.0), (0, 100, "b", 1492.0)]
+def by_name(entries: list[RatingEntry]) -> dict[str, RatingEntry]:
+    return {e.entrant: e for e in entries}
 
 
-def test_two_player_draw_moves_the_favourite_down() -> None:
-    rating = EloRating(ratings={"a": 1600.0, "b": 1400.0})
-    rating.apply(match(0, "a b", (1, 1)))
-    expected_a = 1 / (1 + 10 ** (-200 / 400))  # 0.759747
-    assert rating.ratings["a"] == pytest.approx(1600 + 16 * (0.5 - expected_a))
-    assert rating.ratings["b"] == pytest.approx(1400 - 16 * (0.5 - expected_a))
-    assert rating.wins == {"a": 0.5, "b": 0.5}, "a shared first place is half a win each"
+def test_two_bots_by_hand() -> None:
+    # a beat b 3 times of 4; with the virtual draw a scored 3.5 of 5, so Elo's expected score
+    # of a must be 0.7: a gap of 400 * log10(0.7 / 0.3) = 147.19, centred on 1500.
+    entries = rate_matches([match(i, "a b", (2, 1) if i == 0 else (1, 2)) for i in range(4)])
+    gap = 400 * math.log10(0.7 / 0.3)
+    assert gap == pytest.approx(147.19, abs=0.01)
+    assert [(e.entrant, e.elo) for e in entries] == [("a", pytest.approx(1500 + gap / 2, abs=1e-3)),
+                                                      ("b", pytest.approx(1500 - gap / 2, abs=1e-3))]
+    assert (entries[0].games, entries[0].wins, entries[1].wins) == (4, 3.0, 1.0)
 
 
-def test_four_player_result_counts_pairwise_by_rank_with_k_over_three() -> None:
-    rating = rate_matches([match(0, "a b c d", (1, 2, 2, 4), (False, False, False, True))])
-    # K' = 16 / 3. a: 3 wins at expectation 0.5 -> +1.5 * K' = +8; b and c: win, draw, loss -> 0; d: -8.
-    assert rating.ratings == pytest.approx({"a": 1508, "b": 1500, "c": 1500, "d": 1492})
-    assert rating.faults == {"a": 0, "b": 0, "c": 0, "d": 1}
-    assert rating.games == {"a": 1, "b": 1, "c": 1, "d": 1}
+def test_every_bots_expected_score_equals_its_score() -> None:
+    """The defining property of the fit, checked with the elo package's own formula."""
+    matches = random_matches(200, 5, {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5, "e": -1.0})
+    ratings = {e.entrant: e.elo for e in rate_matches(matches)}
+    model = Elo(beta=200)
+    for bot in ratings:
+        score = expected = 0.0
+        for m in matches:
+            if bot in m.entrants:
+                i = m.entrants.index(bot)
+                for j, other in enumerate(m.entrants):
+                    if j != i:
+                        score += pair_score(m.ranks[i], m.ranks[j]) / 3
+                        expected += model.expect(ratings[bot], ratings[other]) / 3
+        opponents = {o for m in matches if bot in m.entrants for o in m.entrants} - {bot}
+        score += 0.5 * len(opponents)  # the virtual draws
+        expected += sum(model.expect(ratings[bot], ratings[o]) for o in opponents)
+        assert expected == pytest.approx(score, abs=1e-3)
+    assert sum(ratings.values()) / len(ratings) == pytest.approx(1500)
 
 
-def test_four_player_by_hand_with_unequal_ratings() -> None:
-    start = {"a": 1600.0, "b": 1500.0, "c": 1450.0, "d": 1400.0}
-    rating = EloRating(ratings=dict(start))
-    rating.apply(match(0, "a b c d", (4, 1, 3, 2)))
-
-    def expect(x: str, y: str) -> float:
-        return 1 / (1 + 10 ** ((start[y] - start[x]) / 400))
-
-    # b beat everyone; d beat a and c; c beat a; a lost to all.
-    assert rating.ratings["b"] == pytest.approx(1500 + 16 / 3 * (3 - expect("b", "a") - expect("b", "c") - expect("b", "d")))
-    assert rating.ratings["d"] == pytest.approx(1400 + 16 / 3 * (2 - expect("d", "a") - expect("d", "b") - expect("d", "c")))
-    assert rating.ratings["a"] == pytest.approx(1600 + 16 / 3 * (0 - expect("a", "b") - expect("a", "c") - expect("a", "d")))
-    assert sum(rating.ratings.values()) == pytest.approx(sum(start.values())), "Elo is zero-sum"
+def test_a_k_player_match_weighs_one_two_player_game_per_pair() -> None:
+    """Two 3-player matches a > b > c give each pair weight 2 * 1/2 = 1: one 2-player game each."""
+    three = rate_matches([match(0, "a b c", (1, 2, 3)), match(1, "c a b", (3, 1, 2))])
+    pairs = rate_matches([match(0, "a b", (1, 2)), match(1, "a c", (1, 2)), match(2, "b c", (1, 2))])
+    assert [(e.entrant, e.elo) for e in three] == [(e.entrant, pytest.approx(e.elo, abs=1e-3)) for e in pairs]
+    assert by_name(three)["a"].games == 2 and by_name(pairs)["a"].games == 2
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_one_k_player_win_weighs_one_two_player_win(players: int) -> None:
-    names = " ".join("abcde"[:players])
-    rating = rate_matches([match(0, names, tuple(range(1, players + 1)))])
-    assert rating.ratings["a"] == pytest.approx(1508.0)
+def test_ties_faults_and_shared_wins() -> None:
+    entries = by_name(rate_matches([match(0, "a b c d", (1, 1, 3, 4), (False, False, False, True))]))
+    assert entries["a"].elo == pytest.approx(entries["b"].elo, abs=1e-3)
+    assert entries["a"].elo > entries["c"].elo > entries["d"].elo
+    assert (entries["a"].wins, entries["b"].wins, entries["c"].wins) == (0.5, 0.5, 0.0)
+    assert [entries[n].faults for n in "abcd"] == [0, 0, 0, 1]
 
 
 def test_pair_scores() -> None:
@@ -80,40 +85,70 @@ def random_matches(count: int, seed: int, strengths: dict[str, float]) -> list[R
     return matches
 
 
-def test_online_in_any_arrival_order_equals_recompute_in_index_order() -> None:
+def test_the_order_of_the_results_does_not_matter() -> None:
     matches = random_matches(300, 1, {"a": 1.0, "b": 0.5, "c": 0.0, "d": 0.0, "e": -0.5})
-    aborted = {5, 17, 200}  # keys that arrive without a rated match
-    arrivals = [(m.order, None if m.order[1] in aborted else m) for m in matches]
-    random.Random(2).shuffle(arrivals)
-    online = InOrderRater([key for key, _ in arrivals])
-    for key, rated in arrivals:
-        online.add(key, rated)
-    assert online.pending == 0
-    offline = rate_matches(reversed([m for m in matches if m.order[1] not in aborted]))
-    assert online.rating.ratings == offline.ratings
-    assert online.rating.history == offline.history
+    shuffled = matches[:]
+    random.Random(2).shuffle(shuffled)
+    assert [(e.entrant, e.elo) for e in rate_matches(shuffled)] == \
+           [(e.entrant, pytest.approx(e.elo, abs=1e-3)) for e in rate_matches(matches)]
 
 
-def test_error_bars_shrink_with_more_games_and_order_the_field() -> None:
+def test_the_fit_recovers_the_order_of_strengths() -> None:
+    strengths = {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.25, "e": -0.5}
+    assert [e.entrant for e in rate_matches(random_matches(2000, 4, strengths))] == list("abcde")
+
+
+def log_likelihood(bot: str, rating: float, matches: list[RatedMatch], ratings: dict[str, float]) -> float:
+    """Written out from the matches (with one virtual draw per pair met), independently of the fit."""
+    model, total, met = Elo(beta=200), 0.0, set()
+    for m in matches:
+        if bot in m.entrants:
+            i, w = m.entrants.index(bot), 1 / (len(m.entrants) - 1)
+            for j, other in enumerate(m.entrants):
+                if j != i:
+                    p, s = model.expect(rating, ratings[other]), pair_score(m.ranks[i], m.ranks[j])
+                    total += w * (s * math.log(p) + (1 - s) * math.log(1 - p))
+                    met.add(other)
+    for other in met:
+        p = model.expect(rating, ratings[other])
+        total += 0.5 * math.log(p) + 0.5 * math.log(1 - p)
+    return total
+
+
+def test_the_interval_ends_where_the_likelihood_falls_by_1_92() -> None:
+    matches = random_matches(120, 6, {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5, "e": -1.0})
+    entries = rate_matches(matches)
+    ratings = {e.entrant: e.elo for e in entries}
+    for e in entries:
+        best = log_likelihood(e.entrant, e.elo, matches, ratings)
+        assert e.low < e.elo < e.high
+        for end in (e.low, e.high):
+            assert best - log_likelihood(e.entrant, end, matches, ratings) == pytest.approx(HALF_CHI2_95, abs=1e-3)
+    assert HALF_CHI2_95 == pytest.approx(3.841459 / 2)
+
+
+def test_intervals_shrink_as_one_over_sqrt_games() -> None:
     strengths = {"a": 1.0, "b": 0.5, "c": 0.0, "d": 0.0, "e": -0.5}
-    few, many = error_bars(random_matches(100, 3, strengths)), error_bars(random_matches(400, 3, strengths))
+    few = by_name(rate_matches(random_matches(100, 3, strengths)))
+    many = by_name(rate_matches(random_matches(400, 3, strengths)))
     for name in strengths:
-        assert 0 < many[name] < few[name]
-        assert many[name] / few[name] == pytest.approx(0.5, abs=0.1), "about 1/sqrt(games)"
-    rating = rate_matches(random_matches(2000, 4, strengths))
-    assert rating.ratings["a"] > rating.ratings["c"] > rating.ratings["e"]
+        ratio = (many[name].high - many[name].low) / (few[name].high - few[name].low)
+        assert ratio == pytest.approx(0.5, abs=0.1), "4x the games, half the interval"
 
 
-def test_a_bot_that_always_wins_has_a_finite_error_bar() -> None:
-    matches = [match(i, "a b", (1, 2)) for i in range(20)]
-    bars = error_bars(matches)
-    assert all(0 < bar < 2000 for bar in bars.values())
-    assert error_bars([]) == {}
+def test_a_bot_that_never_wins_is_bounded_sharply_from_above_only() -> None:
+    """100 of 100 for `h` against `r`: `r`'s interval must end far below `h`'s, even though
+    nothing bounds how bad `r` is except the prior."""
+    entries = by_name(rate_matches([match(i, "h r" if i % 2 else "r h", (1, 2) if i % 2 else (2, 1)) for i in range(100)]))
+    h, r = entries["h"], entries["r"]
+    assert r.high < h.low
+    assert r.high - r.elo < r.elo - r.low, "one-sided data, one-sided interval"
+    assert h.elo - h.low < h.high - h.elo
 
 
-def test_a_winless_bot_does_not_keep_the_other_bars_wide() -> None:
-    """`h` and `i` meet each other often; both always beat `r`, which never wins. Their bars must
-    shrink as 1/sqrt(games): a bar measures the bot's own games, not the least-known bot's."""
+def test_a_winless_bot_does_not_widen_the_other_intervals() -> None:
+    """`h` and `i` meet each other often; both always beat `r`, which never wins. Their intervals
+    must shrink as 1/sqrt(games): an interval measures the bot's own games."""
 
     def field(rounds: int) -> list[RatedMatch]:
         matches = []
@@ -122,8 +157,36 @@ def test_a_winless_bot_does_not_keep_the_other_bars_wide() -> None:
                         match(3 * r + 2, "i h", (1, 2) if r % 3 else (2, 1))]
         return matches
 
-    few, many = error_bars(field(40)), error_bars(field(640))
+    few, many = by_name(rate_matches(field(40))), by_name(rate_matches(field(640)))
     for name in "hi":
-        assert many[name] / few[name] == pytest.approx(0.25, abs=0.03), "16x the games, 1/4 the bar"
-    assert many["h"] < 35
-    assert many["r"] > 200, "how bad a bot that never wins is stays uncertain"
+        ratio = (many[name].high - many[name].low) / (few[name].high - few[name].low)
+        assert ratio == pytest.approx(0.25, abs=0.03), "16x the games, 1/4 the interval"
+    assert many["h"].high - many["h"].low < 70
+    assert many["r"].high < many["h"].low
+
+
+def test_an_undefeated_bot_has_a_finite_interval_and_a_lone_bot_an_unknown_one() -> None:
+    entries = rate_matches([match(i, "a b", (1, 2)) for i in range(20)])
+    assert all(0 < e.high - e.low < 2000 for e in entries)
+    lone = rate_matches([match(0, "a", (1,))])
+    assert [(e.entrant, e.elo, e.low, e.high) for e in lone] == [("a", 1500.0, -math.inf, math.inf)]
+    assert rate_matches([]) == []
+
+
+def test_the_history_is_the_fit_so_far_and_ends_at_the_table() -> None:
+    matches = random_matches(50, 7, {"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.0, "e": 0.5})
+    history = rating_history(list(reversed(matches)))
+    final = {e.entrant: e.elo for e in rate_matches(matches)}
+    last = {entrant: elo for position, _, entrant, elo in history if position == 49}
+    assert last == pytest.approx(final)
+    assert sorted({position for position, *_ in history}) == list(range(50)), "every match while under the cap"
+    first = {entrant: elo for position, _, entrant, elo in history if position == 9}
+    assert first == pytest.approx({e.entrant: e.elo for e in rate_matches(matches[:10])})
+    assert [m for p, m, *_ in history if p == 0][0] == matches[0].match_id
+
+
+def test_a_long_history_is_capped_at_evenly_spaced_points() -> None:
+    matches = random_matches(1000, 8, {"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.0})
+    positions = sorted({position for position, *_ in rating_history(matches)})
+    assert len(positions) == HISTORY_POINTS and positions[-1] == 999
+    assert {b - a for a, b in zip(positions, positions[1:])} == {5}

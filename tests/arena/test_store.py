@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
+from arena.cli import main
 from arena.errors import UsageError
 from arena.rating import rerate
 from arena.store import MatchResult, RatingEntry, SeatResult, Store
@@ -87,7 +90,7 @@ def test_rerate_stores_ratings_and_history_from_the_matches(store: Store) -> Non
     assert [row.entrant for row in board] == ["a", "b", "c"] == [e.entrant for e in entries]
     assert [row.place for row in board] == [1, 2, 3]
     assert board[0].games == 6 and board[0].wins == 6 and board[0].win_rate == 1.0
-    assert all(row.error > 0 for row in board)
+    assert all(row.low < row.elo < row.high for row in board)
     history = store.rating_history("toy@1", "a")
     assert [p.position for p in history] == list(range(6))
     assert history[-1].elo == pytest.approx(board[0].elo)
@@ -96,12 +99,41 @@ def test_rerate_stores_ratings_and_history_from_the_matches(store: Store) -> Non
     assert store.leaderboard("toy@1") == board, "rerating is idempotent"
 
 
+OLD_RATING_TABLE = """CREATE TABLE rating (ruleset VARCHAR NOT NULL, entrant VARCHAR NOT NULL,
+    game_id VARCHAR NOT NULL, elo FLOAT NOT NULL, error FLOAT NOT NULL, games INTEGER NOT NULL,
+    wins FLOAT NOT NULL, faults INTEGER NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (ruleset, entrant))"""
+
+
+def test_ratings_from_before_the_likelihood_intervals_are_dropped_and_rated_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A database whose rating table still has the old symmetric `error` column: opening it drops
+    the derived ratings, and `arena leaderboard` rates the ruleset again from its matches."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(url)
+    tid = new_tournament(store)
+    store.record_matches([result(tid, i, ("a", "b", "c"), (1, 2, 3)) for i in range(4)])
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE rating"))
+        connection.execute(text(OLD_RATING_TABLE))
+        connection.execute(text("INSERT INTO rating VALUES ('toy@1', 'a', 'toy', 1600, 50, 4, 4, 0, '2026-01-01')"))
+    store.engine.dispose()
+    assert Store(url).leaderboard("toy@1") == []
+    assert main(["leaderboard", "--ruleset", "toy@1", "--db", url, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["toy@1"]
+    assert [r["bot"] for r in rows] == ["a", "b", "c"] and all(r["low95"] < r["elo"] < r["high95"] for r in rows)
+    Store(url).replace_ratings("toy@1", "toy", [RatingEntry("c", 1600.0, 1500.0, 1700.0, 4, 0.0, 0)], [])
+    assert main(["leaderboard", "--ruleset", "toy@1", "--db", url, "--json", "--rerate"]) == 0
+    assert json.loads(capsys.readouterr().out)["toy@1"] == rows, "--rerate recomputes stored ratings"
+
+
 def test_replace_ratings_swaps_a_ruleset_atomically(store: Store) -> None:
     tid = new_tournament(store)
     store.record_match(result(tid, 0))
     match_id = store.matches()[0].id
-    store.replace_ratings("toy@1", "toy", [RatingEntry("a", 1510.0, 50.0, 1, 1.0, 0)], [(0, match_id, "a", 1510.0)])
-    store.replace_ratings("toy@1", "toy", [RatingEntry("b", 1490.0, 50.0, 1, 0.0, 0)], [])
+    store.replace_ratings("toy@1", "toy", [RatingEntry("a", 1510.0, 1460.0, 1560.0, 1, 1.0, 0)],
+                          [(0, match_id, "a", 1510.0)])
+    store.replace_ratings("toy@1", "toy", [RatingEntry("b", 1490.0, 1440.0, 1540.0, 1, 0.0, 0)], [])
     assert [row.entrant for row in store.leaderboard("toy@1")] == ["b"]
     assert store.rating_history("toy@1", "a") == []
 

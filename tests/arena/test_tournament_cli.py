@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -75,7 +76,11 @@ def test_run_list_show_and_leaderboard(tmp_path: Path) -> None:
     assert [r["place"] for r in rows] == [1, 2, 3] and sum(r["games"] for r in rows) == 24
     assert rows[0]["elo"] >= rows[1]["elo"] >= rows[2]["elo"]
     text = arena("leaderboard", "--game", game, *db).stdout
-    assert "±95%" in text and "win%" in text and "faults" in text
+    assert "95% interval" in text and "win%" in text and "faults" in text
+    for row in rows:
+        [line] = [line for line in text.splitlines() if f" {row['bot']} " in line]
+        low, high = map(float, re.search(r"(\d+) – (\d+)", line).groups())  # type: ignore[union-attr]
+        assert (low, high) == (pytest.approx(row["low95"], abs=1), pytest.approx(row["high95"], abs=1))
     missing = arena("tournament", "show", "9", *db)
     assert missing.returncode == 2 and "no tournament 9" in missing.stderr
 

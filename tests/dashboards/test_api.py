@@ -45,8 +45,8 @@ def test_leaderboard_matches_the_store_and_the_cli(client: TestClient, filled: F
     arena_main(["leaderboard", "--game", "lost_cities_rivals", "--db", filled.url, "--json"])
     cli = json.loads(capsys.readouterr().out)["lost_cities_rivals@1"]
     for mine, theirs in zip(data["rows"], cli, strict=True):
-        assert (mine["bot"], mine["elo"], mine["error95"], mine["games"]) == \
-               (theirs["bot"], theirs["elo"], theirs["error95"], theirs["games"])
+        assert (mine["bot"], mine["elo"], mine["low95"], mine["high95"], mine["games"]) == \
+               (theirs["bot"], theirs["elo"], theirs["low95"], theirs["high95"], theirs["games"])
     assert data["matches"] == 12
 
 
@@ -64,11 +64,12 @@ def test_leaderboard_counts_faults(client: TestClient) -> None:
     assert rows["slowpoke"]["faults"] == 1 and rows["random"]["faults"] == 0
 
 
-def test_rating_history_gives_one_point_per_rated_match(client: TestClient, filled: Filled) -> None:
+def test_rating_history_gives_one_point_per_rated_match_of_the_ruleset(client: TestClient, filled: Filled) -> None:
     data = get(client, "/api/rating-history?ruleset=lost_cities_rivals@1")
     assert [s["bot"] for s in data["series"]] == [r.entrant for r in filled.store.leaderboard("lost_cities_rivals@1")]
     for series in data["series"]:
-        assert series["matches"] == len(series["points"]) == 8
+        xs = [x for x, _ in series["points"]]
+        assert xs == list(range(xs[0], 13)), "a point after every match of the ruleset from the bot's first on"
         final = filled.store.rating_history("lost_cities_rivals@1", series["bot"])[-1].elo
         assert series["points"][-1][1] == round(final, 1)
     one = get(client, "/api/rating-history?ruleset=lost_cities_rivals@1&bot=random%232")
