@@ -59,6 +59,9 @@ def expected(rating: float, other: float) -> float:
     return MODEL.expect(rating, other)
 
 
+Opponents = list[tuple[str, float, float]]  # (opponent, games, score against it)
+
+
 @dataclass
 class Results:
     """Pairwise results accumulated match by match, with each bot's games, wins and faults."""
@@ -83,17 +86,14 @@ class Results:
                 self.weight[pair] += 1 / (k - 1)
                 self.score[pair] += score / (k - 1)
 
-    def opponents(self) -> dict[str, list[tuple[str, float, float]]]:
+    def opponents(self) -> dict[str, Opponents]:
         """Per bot: (opponent, games, score against it), with the virtual draw added."""
-        table: dict[str, list[tuple[str, float, float]]] = defaultdict(list)
+        table: dict[str, Opponents] = defaultdict(list)
         for (a, b), w in self.weight.items():
             s = self.score[a, b]
             table[a].append((b, w + PRIOR_DRAWS, s + PRIOR_DRAWS / 2))
             table[b].append((a, w + PRIOR_DRAWS, w - s + PRIOR_DRAWS / 2))
         return table
-
-
-Opponents = list[tuple[str, float, float]]
 
 
 def log_likelihood(rating: float, opponents: Opponents, ratings: dict[str, float]) -> float:
@@ -129,13 +129,13 @@ def fit(results: Results, start: dict[str, float] | None = None) -> dict[str, fl
 
     The log-likelihood is concave, so climbing one rating at a time reaches the joint maximum;
     `start` (an earlier fit) only makes it faster."""
-    field_ = results.opponents()
+    everyone = results.opponents()
     ratings = {name: (start or {}).get(name, INITIAL) for name in sorted(results.games)}
     if len(ratings) < 2:
         return ratings
     for _ in range(10_000):
         moved = 0.0
-        for name, opponents in field_.items():
+        for name, opponents in everyone.items():
             before, ratings[name] = ratings[name], climb(ratings[name], opponents, ratings)
             moved = max(moved, abs(ratings[name] - before))
         shift = INITIAL - sum(ratings.values()) / len(ratings)

@@ -9,7 +9,7 @@ rung's leaderboard interval lies wholly above the next one's.
 
 Usage:
     .venv/bin/python bench/bot_strength.py [--games riviera,riga] [--rounds 4] [--players 2]
-        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results] [--report]
+        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results] [--report] [--add]
 
 Record the printed tables in BENCHMARKS.md with the command line that produced them.
 """
@@ -139,6 +139,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="Ray CPUs; 0 plays in-process (--local)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the databases go")
     parser.add_argument("--report", action="store_true", help="only print the tables of the stored databases")
+    parser.add_argument("--add", action="store_true",
+                        help="keep the stored matches and add this run's (give it another --seed)")
     args = parser.parse_args()
     Path(args.out).mkdir(parents=True, exist_ok=True)
     bots = ["random", "heuristic", args.ismcts]
@@ -147,7 +149,8 @@ def main() -> None:
         db = f"sqlite:///{db_path}"
         seconds = 0.0
         if not args.report:
-            db_path.unlink(missing_ok=True)
+            if not args.add:
+                db_path.unlink(missing_ok=True)
             seconds = run_tournament(game_id, bots, args, db)
         records = stored_records(db)
         rows = leaderboard(game_id, db)
