@@ -188,6 +188,11 @@ def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
     return rating_table(results, fit(results))
 
 
+def rate_tournament(store: Store, tournament_id: int, ruleset: str) -> list[RatingEntry]:
+    """The rating table of one tournament's matches alone (the leaderboard rates every stored match)."""
+    return rate_matches(m for m in store.rated_matches(ruleset) if m.order[0] == tournament_id)
+
+
 def rating_history(matches: Sequence[RatedMatch], points: int = HISTORY_POINTS) -> list[tuple[int, int, str, float]]:
     """(position, match id, entrant, elo): the fit over the first position + 1 matches in rating
     order, at up to `points` evenly spaced positions ending with the last match, for every

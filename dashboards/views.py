@@ -11,7 +11,7 @@ import math
 from datetime import datetime
 from typing import Any
 
-from arena.rating import rate_matches
+from arena.rating import rate_tournament
 from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
@@ -190,12 +190,11 @@ _STANDINGS: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
 
 
 def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
-    matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
     return [
         {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
          "games": e.games, "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0,
          "faults": e.faults}
-        for i, e in enumerate(rate_matches(matches))
+        for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
     ]
 
 

@@ -18,7 +18,7 @@ from arena.cli.leaderboard import finite, format_interval, format_leaderboard
 from arena.cli.options import parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
-from arena.rating import rate_matches
+from arena.rating import rate_tournament
 from arena.store import Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
 from bots import split_specs
@@ -229,11 +229,10 @@ def show_command(args: argparse.Namespace) -> int:
 
 def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
-    matches = [m for m in store.rated_matches(info.ruleset) if m.order[0] == info.id]
     return [
         {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
          "games": e.games, "wins": e.wins, "faults": e.faults}
-        for i, e in enumerate(rate_matches(matches))
+        for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
     ]
 
 
