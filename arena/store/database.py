@@ -58,7 +58,7 @@ def sqlite_file(url: str) -> Path | None:
 
 def _bot_info(row: BotRow) -> BotInfo:
     assert row.id is not None
-    return BotInfo(row.id, row.name, row.command, row.created_at)
+    return BotInfo(row.id, row.name, row.command, row.created_at, row.files)
 
 
 class Store(Queries):
@@ -71,8 +71,11 @@ class Store(Queries):
 
     # -- registered external bots -----------------------------------------------------------
 
-    def register_bot(self, name: str, command: str | None = None) -> str:
-        """Store a new bot and return its token; only a hash of the token is kept."""
+    def register_bot(self, name: str, command: str | None = None, files: str | None = None) -> str:
+        """Store a new bot and return its token; only a hash of the token is kept.
+
+        `command` launches the bot when a match needs it, from its own folder `files` (or none).
+        """
         if not BOT_NAME.match(name):
             raise UsageError(
                 f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
@@ -81,7 +84,7 @@ class Store(Queries):
         with Session(self.engine) as session:
             if session.exec(select(BotRow).where(BotRow.name == name)).first():
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
-            session.add(BotRow(name=name, token_hash=hash_token(token), command=command))
+            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
             session.commit()
         return token
 
@@ -249,6 +252,9 @@ def _add_missing_columns(engine: Engine) -> None:
     if "faults" not in columns:
         with engine.begin() as connection:
             connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
+    if "files" not in {column["name"] for column in inspect(engine).get_columns("bot")}:
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE bot ADD COLUMN files VARCHAR"))
     if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
         # ratings from before the likelihood intervals (one symmetric error): derived data, so
         # drop them; `arena leaderboard` rates rulesets whose ratings are missing again

@@ -15,6 +15,9 @@ class BotInfo:
     name: str
     command: str | None
     created_at: datetime
+    # the folder of the bot's own files that a launched bot runs from (read-only in its
+    # sandbox), or None: a launched bot then sees only the system runtime
+    files: str | None = None
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ class BotRow(SQLModel, table=True):
     name: str = Field(index=True, unique=True)
     token_hash: str = Field(index=True)
     command: str | None = None
+    files: str | None = None  # folder of the bot's own files for a launched bot (BotInfo.files)
     created_at: datetime = Field(default_factory=now)
 
 
