@@ -84,6 +84,11 @@ def bot_spec(entrant: str) -> str:
     return entrant.split("#", 1)[0]
 
 
+def free_label(spec: str, entrants: tuple[str, ...]) -> str:
+    """The first `spec#N` (N = 2, 3, ...) that is not an entrant yet: `random` -> `random#2`."""
+    return next(f"{spec}#{n}" for n in itertools.count(2) if f"{spec}#{n}" not in entrants)
+
+
 def schedule(config: TournamentConfig) -> list[PlannedMatch]:
     """Every match of the tournament in index order."""
     check_config_shape(config)
@@ -109,7 +114,8 @@ def check_config_shape(config: TournamentConfig) -> None:
         raise ValueError(f"unknown tournament kind {config.kind!r}; valid kinds: {', '.join(KINDS)}")
     if len(set(entrants)) != len(entrants):
         dup = next(e for e, n in Counter(entrants).items() if n > 1)
-        raise ValueError(f"entrant {dup!r} is listed twice; add a label to enter a bot again, e.g. {dup}#2")
+        raise ValueError(f"entrant {dup!r} is listed twice; add a label to enter a bot again, "
+                         f"e.g. {free_label(bot_spec(dup), entrants)}")
     if config.rounds < 1:
         raise ValueError(f"rounds must be at least 1, not {config.rounds}")
     if k < 2:

@@ -1,6 +1,6 @@
 """Riviera (Valentin Demion, Helvetiq; BGA adaptation) for 2 to 6 players.
 
-The rules are /work/shared/rules/riviera.md (the "rules file"); section numbers below refer to it.
+The rules are ../shared/rules/riviera.md (the "rules file", beside the repository); section numbers below refer to it.
 This docstring is the protocol documentation for bot authors.
 
 The game in one paragraph

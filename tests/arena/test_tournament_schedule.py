@@ -107,3 +107,19 @@ def test_an_entrant_label_is_not_part_of_the_bot_spec() -> None:
     assert bot_spec("random#2") == "random"
     assert bot_spec("ismcts:sims=5#fast") == "ismcts:sims=5"
     assert bot_spec("random") == "random"
+
+
+@pytest.mark.parametrize(
+    ("entrants", "hint"),
+    [
+        (("random", "random"), "e.g. random#2"),
+        (("random#1", "random#1"), "e.g. random#2"),  # not random#1#2, which is no valid label
+        (("random#2", "random#2", "random"), "e.g. random#3"),  # random#2 is taken
+        (("ismcts:sims=5#fast", "ismcts:sims=5#fast"), "e.g. ismcts:sims=5#2"),
+    ],
+)
+def test_the_listed_twice_hint_names_a_free_label(entrants: tuple[str, ...], hint: str) -> None:
+    with pytest.raises(ValueError, match=f"listed twice; .*{hint}$") as error:
+        schedule(TournamentConfig(game_id="toy", players_per_match=2, entrants=entrants))
+    suggestion = str(error.value).rsplit("e.g. ", 1)[1]
+    assert suggestion not in entrants and suggestion.count("#") == 1
