@@ -29,6 +29,16 @@ class TimeControl:
             raise ValueError("TimeControl needs decision_ms or bank_ms above 0: a bot needs some time")
 
 
+def per_move(time_per_move_ms: int | None) -> TimeControl:
+    """The time control of a tournament or `arena play --time-per-move-ms`: the defaults, with the
+    decision allowance set when one is given; ValueError (in the flag's words) below 1 ms."""
+    if time_per_move_ms is None:
+        return TimeControl()
+    if time_per_move_ms < 1:
+        raise ValueError(f"--time-per-move-ms must be at least 1, not {time_per_move_ms}")
+    return TimeControl(decision_ms=time_per_move_ms)
+
+
 class Clock:
     """One seat's clock in one match."""
 

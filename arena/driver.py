@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
+from arena.clock import per_move
 from arena.errors import UsageError
 from arena.executor import JobOutcome, MatchJob
 from arena.rating import rerate
@@ -82,8 +83,10 @@ def check_config(config: TournamentConfig, store: Store) -> str:
         raise UsageError(str(error)) from None
     for entrant in config.entrants:
         _check_entrant(entrant, game, store)
-    if config.time_per_move_ms is not None and config.time_per_move_ms < 1:
-        raise UsageError(f"--time-per-move-ms must be at least 1, not {config.time_per_move_ms}")
+    try:
+        per_move(config.time_per_move_ms)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     return game.ruleset
 
 

@@ -33,7 +33,7 @@ import ray  # noqa: E402
 from ray.exceptions import RayError, RayTaskError  # noqa: E402
 
 from arena.errors import UsageError  # noqa: E402
-from arena.clock import TimeControl  # noqa: E402
+from arena.clock import per_move  # noqa: E402
 from arena.match import MatchAborted, run_match  # noqa: E402
 from engine import registry  # noqa: E402
 
@@ -78,10 +78,9 @@ def play_job(job: MatchJob) -> JobOutcome:
     """Play one match (in a worker or in-process); an exception becomes an aborted outcome."""
     started = time.perf_counter()
     registry.GAMES.setdefault(job.game_id, job.game_ref)
-    control = TimeControl(decision_ms=job.time_per_move_ms) if job.time_per_move_ms is not None else None
     try:
         record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
-                           time_control=control, gateway=job.gateway)
+                           time_control=per_move(job.time_per_move_ms), gateway=job.gateway)
         return JobOutcome(job, record.to_json(), None, _ms_since(started))
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
+from arena.clock import TimeControl, per_move
 from arena.errors import UsageError
 from engine import registry
 from engine.core import GameInfo
+
+
+def add_time_per_move(parser: argparse.ArgumentParser) -> None:
+    """`--time-per-move-ms`, the time control of connected bots: shared by tournaments and `arena play`."""
+    parser.add_argument("--time-per-move-ms", type=int,
+                        help="time budget per decision for connected bots (default 1000; bank 10000, grace 250)")
+
+
+def time_control(time_per_move_ms: int | None) -> TimeControl:
+    """The TimeControl of `--time-per-move-ms`, or a one-line UsageError."""
+    try:
+        return per_move(time_per_move_ms)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def game_info(game_id: str) -> GameInfo:

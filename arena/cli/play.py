@@ -10,12 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from typing import Any
 
-from arena.cli.options import game_info, parse_options
+from arena.clock import TimeControl
+from arena.cli.options import add_time_per_move, game_info, parse_options, time_control
 from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
-from arena.match import MatchAborted, MatchRecord, run_match
+from arena.match import MatchAborted, MatchRecord, Termination, run_match
 from arena.store import Store, default_db_url, sqlite_file
 from bots import bot_names, check_spec, is_builtin, parse_spec, split_specs
 from engine import registry
@@ -31,6 +33,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--gateway", default="127.0.0.1:50051", help="gateway for registered bots (default 127.0.0.1:50051)")
     parser.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for registered bots to connect")
+    add_time_per_move(parser)
     parser.add_argument("--db", help="database of registered bots (default $ARENA_DB or sqlite:///arena.db)")
     parser.set_defaults(handler=play_command)
 
@@ -43,12 +46,14 @@ def play_command(args: argparse.Namespace) -> int:
             f"{info.id} is played by {info.min_players} to {info.max_players} players, not {len(bots)}"
         )
     options = parse_options(info, args.option)
+    control = time_control(args.time_per_move_ms)
     check_builtin(bots, registry.make(info.id, len(bots), **options))
     if all(is_builtin(bot) for bot in bots):
-        record = run_match(info.id, bots, args.seed, options)
+        record, control = run_match(info.id, bots, args.seed, options), None  # built-in bots have no clock
     else:
-        record = play_connected(info.id, bots, args, options)
-    print(json.dumps(summary(record), indent=2) if args.json else format_summary(record))
+        record = play_connected(info.id, bots, args, options, control)
+    data = summary(record, control)
+    print(json.dumps(data, indent=2) if args.json else format_summary(data))
     return 0
 
 
@@ -95,7 +100,8 @@ def unknown_bot(bot: str, registered: str) -> UsageError:
     )
 
 
-def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, options: dict[str, Any]) -> MatchRecord:
+def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, options: dict[str, Any],
+                   control: TimeControl) -> MatchRecord:
     """A match with registered bots, through the gateway at --gateway (or one started here)."""
     store = open_registry(args.db, bots)
     check_registered(bots, store)
@@ -103,35 +109,51 @@ def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, opti
         waiting = ", ".join(sorted({b for b in bots if not is_builtin(b)}))
         print(f"arena: waiting up to {args.connect_timeout:g} s for {waiting} at {client.address}", file=sys.stderr, flush=True)
         try:
-            return run_match(game_id, bots, args.seed, options, gateway=client,
+            return run_match(game_id, bots, args.seed, options, gateway=client, time_control=control,
                              connect_timeout_ms=int(args.connect_timeout * 1000))
         except MatchAborted as aborted:
             raise UsageError(f"the match was aborted by an arena-side error: {aborted}") from None
 
 
-def summary(record: MatchRecord) -> dict[str, Any]:
-    """The result of a match as plain data: seats, scores, ranks, winners, decisions."""
+def summary(record: MatchRecord, control: TimeControl | None = None) -> dict[str, Any]:
+    """The result of a match as plain data: seats, scores, ranks, winners, decisions, and the time
+    control of the connected bots (when any played). Per seat, `strikes` counts its faulty
+    decisions and `forfeited` says whether its match ended in a fault (docs/protocol.md, "Faults")."""
     assert record.returns is not None and record.ranks is not None
-    return {
+    data: dict[str, Any] = {
         "game": record.game_id,
         "ruleset": record.ruleset,
         "seed": record.seed,
         "seats": [
             {"seat": i, "bot": s.bot, "score": record.returns[i], "rank": record.ranks[i],
-             "termination": s.termination.value, "reason": s.reason}
+             "termination": s.termination.value, "reason": s.reason,
+             "strikes": len(s.faults), "forfeited": s.termination is not Termination.NORMAL}
             for i, s in enumerate(record.seats)
         ],
         "winners": [i for i, rank in enumerate(record.ranks) if rank == 1],
         "decisions": sum(step.actions is not None for step in record.steps),
     }
+    if control is not None:
+        data["time_control"] = asdict(control)
+    return data
 
 
-def format_summary(record: MatchRecord) -> str:
-    data = summary(record)
+def format_summary(data: dict[str, Any]) -> str:
+    """`summary()` as lines of text: one per seat, best first, with its strikes and forfeit."""
     lines = [f"{data['game']} ({data['ruleset']}), seed {data['seed']}, {data['decisions']} decisions"]
+    if control := data.get("time_control"):
+        lines.append(f"time control: {control['decision_ms']} ms per decision, {control['bank_ms']} ms bank, "
+                     f"{control['grace_ms']} ms grace")
     for seat in sorted(data["seats"], key=lambda s: (s["rank"], s["seat"])):
-        note = "" if seat["termination"] == "normal" else f"  [{seat['termination']}: {seat['reason']}]"
-        lines.append(f"  {seat['rank']}. seat {seat['seat']} {seat['bot']:<12} {seat['score']:g}{note}")
+        lines.append(f"  {seat['rank']}. seat {seat['seat']} {seat['bot']:<12} {seat['score']:g}{seat_note(seat)}")
     winners = ", ".join(f"seat {i} ({data['seats'][i]['bot']})" for i in data["winners"])
     lines.append(f"winner: {winners}")
     return "\n".join(lines)
+
+
+def seat_note(seat: dict[str, Any]) -> str:
+    """'  [2 strikes]', '  [3 strikes, forfeited: timeout: ...]' or '' for a clean seat."""
+    strikes = f"{seat['strikes']} strike{'' if seat['strikes'] == 1 else 's'}"
+    if seat["forfeited"]:
+        return f"  [{strikes}, forfeited: {seat['termination']}: {seat['reason']}]"
+    return f"  [{strikes}]" if seat["strikes"] else ""

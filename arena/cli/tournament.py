@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from arena.cli.leaderboard import finite, format_interval, format_leaderboard
-from arena.cli.options import parse_options
+from arena.cli.options import add_time_per_move, parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
 from arena.rating import rate_tournament
@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--gauntlet", metavar="BOT", help="play BOT against the rest of the field instead of a round robin")
     run.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES,
                      help=f"tables per round before a balanced sample replaces all subsets (default {DEFAULT_MAX_TABLES})")
-    run.add_argument("--time-per-move-ms", type=int, help="time budget per decision for connected bots")
+    add_time_per_move(run)
     run.add_argument("--gateway", default="127.0.0.1:50051",
                      help="HOST:PORT of the gateway connected bots dial in to (default 127.0.0.1:50051)")
     run.add_argument("--name", default="", help="a label for the tournament")

@@ -60,7 +60,8 @@ def main() -> None:
             with open(args.record, "a") as file:
                 file.write(json.dumps({"match_id": request.match_id, "seat": request.seat, "step": request.step,
                                        "observation_json": request.observation_json,
-                                       "legal": [a.id for a in request.legal_actions]}) + "\n")
+                                       "legal": [a.id for a in request.legal_actions],
+                                       "decision_ms": request.decision_ms}) + "\n")
         mode = args.mode if decisions >= args.after else "ok"
         decisions += 1
         misbehave(mode, request, outbox, rng, args)
