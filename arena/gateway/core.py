@@ -11,6 +11,7 @@ import logging
 import time
 
 from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
+from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Session
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
@@ -30,6 +31,7 @@ class Gateway:
         self.store = store
         self.sessions: dict[str, Session] = {}
         self.launcher = Launcher(address, limits or LaunchLimits())
+        self.retry = LaunchRetry()  # launched bots whose last launch did not connect
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
 
@@ -98,24 +100,35 @@ class Gateway:
     # -- the match host ---------------------------------------------------------------------
 
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
-        """Make sure the bot is connected (launching it if it has a command); send MatchStart."""
+        """Make sure the bot is connected (launching it if it has a command); send MatchStart.
+
+        A bot whose last launch did not connect is not launched again before its retry time
+        (arena/gateway/retry.py): the match fails at once with that launch's reason."""
         name = request.bot_name
         bot = self.store.bot(name)
         if bot is None:
             return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {name!r}")
         launched = None
         if name not in self.sessions and bot.command:
-            launched = self.launcher.bots.get(name)
-            if not self.launcher.running(name):
-                launched = await self.launcher.launch(name, bot.command)
+            if (held := self.retry.holding(name, bot.command)) is not None:
+                return held
+            launched = await self._launch(name, bot.command)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:
                 await self.launcher.stop(name)
+                fault = self.retry.failed(name, bot.command, launched, fault)
             return fault
+        self.retry.connected(name)
         self.launcher.acquire(name)
         self.sessions[name].send(pb.ArenaMessage(match_start=request.start))
         return None
+
+    async def _launch(self, name: str, command: str) -> LaunchedBot:
+        """The bot's running launch (another match is already waiting on it), or a new one."""
+        if self.launcher.running(name):
+            return self.launcher.bots[name]
+        return await self.launcher.launch(name, command)
 
     async def close_seat(self, request: host_pb2.CloseSeatRequest) -> None:
         """Send MatchEnd (if the bot is still here) and release a launched bot."""
