@@ -25,7 +25,8 @@ prior) from below.
 The rating history is the same fit over the first n matches in rating order (tournament id, match
 index), at up to HISTORY_POINTS evenly spaced n; the last point uses every match, so a chart ends
 at the table's number. Aborted matches are not rated; a seat that faulted keeps the rank the match
-gave it and the fault is counted beside the rating.
+gave it, and beside the rating are counted its strikes (faulty decisions) and forfeits (matches
+whose seat ended in a fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 """
 
 from __future__ import annotations
@@ -64,13 +65,14 @@ Opponents = list[tuple[str, float, float]]  # (opponent, games, score against it
 
 @dataclass
 class Results:
-    """Pairwise results accumulated match by match, with each bot's games, wins and faults."""
+    """Pairwise results accumulated match by match, with each bot's games, wins, strikes, forfeits."""
 
     weight: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # (a, b), a < b
     score: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # a's against b
     games: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    faults: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    strikes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    forfeits: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
     def add(self, match: RatedMatch) -> None:
         k = len(match.entrants)
@@ -78,7 +80,8 @@ class Results:
         for i, a in enumerate(match.entrants):
             self.games[a] += 1
             self.wins[a] += 1 / winners if match.ranks[i] == 1 else 0.0
-            self.faults[a] += match.faults[i]
+            self.strikes[a] += match.strikes[i]
+            self.forfeits[a] += match.forfeits[i]
             for j in range(i + 1, k):
                 pair, score = (a, match.entrants[j]), pair_score(match.ranks[i], match.ranks[j])
                 if pair[1] < pair[0]:
@@ -172,7 +175,7 @@ def rating_table(results: Results, ratings: dict[str, float]) -> list[RatingEntr
     for name, rating in ratings.items():
         low, high = interval(name, opponents[name], ratings) if name in opponents else (-math.inf, math.inf)
         entries.append(RatingEntry(name, rating, low, high, results.games[name], results.wins[name],
-                                   results.faults[name]))
+                                   results.strikes[name], results.forfeits[name]))
     return sorted(entries, key=lambda entry: (-entry.elo, entry.entrant))
 
 

@@ -90,7 +90,8 @@ def rating_row(row: LeaderboardRow) -> dict[str, Any]:
     return {
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
         "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high), "games": row.games, "wins": row.wins,
-        "win_rate": round(row.win_rate, 4), "faults": row.faults, "provisional": row.games < PROVISIONAL_GAMES,
+        "win_rate": round(row.win_rate, 4), "strikes": row.strikes, "forfeits": row.forfeits,
+        "provisional": row.games < PROVISIONAL_GAMES,
     }
 
 
@@ -193,7 +194,7 @@ def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     return [
         {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
          "games": e.games, "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0,
-         "faults": e.faults}
+         "strikes": e.strikes, "forfeits": e.forfeits}
         for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
     ]
 
@@ -234,7 +235,8 @@ def match_row(match: MatchSummary) -> dict[str, Any]:
 def bots(store: Store) -> dict[str, Any]:
     """Every entrant that played, with its ratings."""
     return {"bots": [
-        {"bot": s.name, "matches": s.matches, "faults": s.faults, "last_played": iso(s.last_played),
+        {"bot": s.name, "matches": s.matches, "strikes": s.strikes, "forfeits": s.forfeits,
+         "last_played": iso(s.last_played),
          "ratings": [rating_row(r) for r in dq.entrant_ratings(store, s.name)]}
         for s in dq.bot_summaries(store)
     ]}

@@ -54,7 +54,8 @@ def row_json(row: LeaderboardRow) -> dict[str, Any]:
     return {
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
         "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high),
-        "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4), "faults": row.faults,
+        "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4),
+        "strikes": row.strikes, "forfeits": row.forfeits,
     }
 
 
@@ -70,16 +71,23 @@ def format_interval(low: float | None, high: float | None) -> str:
     return f"{end(low):>5} – {end(high):<5}"
 
 
+COUNTS_LEGEND = ("strikes: faulty decisions (timeouts, illegal or malformed answers), each replaced by a "
+                 "random legal action; forfeits: matches the bot lost to a fault (max strikes, disconnect, crash)")
+
+
 def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
-    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, faults."""
+    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, strikes, forfeits;
+    and a line that says what the last two count."""
     width = max([len("bot"), *(len(r.entrant) for r in rows)])
     lines = [
         f"{ruleset}: {len(rows)} bots, {matches} rated matches",
-        f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'95% interval':<13}  {'games':>6}  {'win%':>5}  {'faults':>6}",
+        f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'95% interval':<13}  {'games':>6}  {'win%':>5}  "
+        f"{'strikes':>7}  {'forfeits':>8}",
     ]
     for row in rows:
         lines.append(
             f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {format_interval(row.low, row.high)}  "
-            f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.faults:>6}"
+            f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.strikes:>7}  {row.forfeits:>8}"
         )
+    lines.append(f"  ({COUNTS_LEGEND})")
     return "\n".join(lines)

@@ -14,7 +14,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.cli.leaderboard import finite, format_interval, format_leaderboard
+from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard
 from arena.cli.options import add_time_per_move, parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
@@ -223,7 +223,8 @@ def show_command(args: argparse.Namespace) -> int:
         for s in standings:
             interval = format_interval(s["low95"], s["high95"])
             print(f"  {s['place']:>3}. {s['bot']:<20} {s['elo']:6.0f}  {interval}  games {s['games']:>5}  "
-                  f"wins {s['wins']:g}  faults {s['faults']}")
+                  f"wins {s['wins']:g}  strikes {s['strikes']}  forfeits {s['forfeits']}")
+        print(f"  ({COUNTS_LEGEND})")
     return 0
 
 
@@ -231,7 +232,7 @@ def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, A
     """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
     return [
         {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
-         "games": e.games, "wins": e.wins, "faults": e.faults}
+         "games": e.games, "wins": e.wins, "strikes": e.strikes, "forfeits": e.forfeits}
         for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
     ]
 

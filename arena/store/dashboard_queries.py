@@ -60,11 +60,12 @@ class VersionInfo:
 
 @dataclass(frozen=True)
 class BotSummary:
-    """An entrant across all games: how often it played and faulted, and when it last played."""
+    """An entrant across all games: how often it played, struck and forfeited, and when it last played."""
 
     name: str
     matches: int
-    faults: int
+    strikes: int  # faulty decisions
+    forfeits: int  # matches whose seat ended in a fault
     last_played: datetime | None
 
 
@@ -190,18 +191,19 @@ def entrant_names(store: Store) -> list[str]:
 
 
 def bot_summaries(store: Store) -> list[BotSummary]:
-    """Every entrant with its match and fault counts and its last match, by name."""
-    faulted = func.sum(case((col(SeatRow.termination).in_(FAULT_TERMINATIONS), 1), else_=0))
+    """Every entrant with its match, strike and forfeit counts and its last match, by name."""
+    forfeited = func.sum(case((col(SeatRow.termination).in_(FAULT_TERMINATIONS), 1), else_=0))
     query = (
-        select(SeatRow.entrant, func.count(col(SeatRow.id)), faulted, func.max(SeatRow.match_id))
+        select(SeatRow.entrant, func.count(col(SeatRow.id)), func.sum(SeatRow.faults), forfeited,
+               func.max(SeatRow.match_id))
         .group_by(SeatRow.entrant).order_by(SeatRow.entrant)
     )
     with Session(store.engine) as session:
         rows = session.exec(query).all()
         # Matches are stored in the order they finish, so an entrant's newest match has its highest id.
-        latest = [row[3] for row in rows]
+        latest = [row[4] for row in rows]
         finished = dict(session.exec(select(MatchRow.id, MatchRow.finished_at).where(col(MatchRow.id).in_(latest))).all())
-    return [BotSummary(name, n, int(f or 0), finished.get(last)) for name, n, f, last in rows]
+    return [BotSummary(name, n, int(s or 0), int(f or 0), finished.get(last)) for name, n, s, f, last in rows]
 
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
@@ -235,7 +237,7 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
             for r in rows
         }
     return [LeaderboardRow(places[r.ruleset], r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                           r.faults) for r in rows]
+                           r.strikes, r.forfeits) for r in rows]
 
 
 def last_played(store: Store, ruleset: str) -> dict[str, datetime]:

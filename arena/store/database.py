@@ -255,9 +255,10 @@ def _add_missing_columns(engine: Engine) -> None:
     if "files" not in {column["name"] for column in inspect(engine).get_columns("bot")}:
         with engine.begin() as connection:
             connection.execute(text("ALTER TABLE bot ADD COLUMN files VARCHAR"))
-    if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
-        # ratings from before the likelihood intervals (one symmetric error): derived data, so
-        # drop them; `arena leaderboard` rates rulesets whose ratings are missing again
+    if not {"low", "strikes"} <= {column["name"] for column in inspect(engine).get_columns("rating")}:
+        # ratings from before the likelihood intervals (one symmetric error), or with one count
+        # of faults for strikes and forfeits: derived data, so drop them; `arena leaderboard`
+        # rates rulesets whose ratings are missing again
         tables = [RatingRow.__table__, RatingHistoryRow.__table__]
         SQLModel.metadata.drop_all(engine, tables=tables)
         SQLModel.metadata.create_all(engine, tables=tables)

@@ -118,7 +118,7 @@ class Queries:
             rows = list(session.exec(query))
         return [
             LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                           r.faults)
+                           r.strikes, r.forfeits)
             for i, r in enumerate(rows)
         ]
 
@@ -211,5 +211,6 @@ def _rated(rows: list[Any]) -> RatedMatch:
     match_id, tournament_id, match_index = rows[0][0], rows[0][1], rows[0][2]
     return RatedMatch(
         match_id, (tournament_id, match_index),
-        tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[5] != "normal" or r[6] > 0 for r in rows),
+        tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
+        tuple(r[5] != "normal" for r in rows),
     )

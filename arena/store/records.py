@@ -91,13 +91,14 @@ class TournamentInfo:
 
 @dataclass(frozen=True)
 class RatedMatch:
-    """What rating needs of a stored match: its order and each seat's entrant, rank and fault."""
+    """What rating needs of a stored match: its order and each seat's entrant, rank, strikes, forfeit."""
 
     match_id: int
     order: tuple[int, int]  # (tournament id, match index): the rating order
     entrants: tuple[str, ...]
     ranks: tuple[int, ...]
-    faults: tuple[bool, ...]  # the seat ended in a fault or had a faulty decision
+    strikes: tuple[int, ...]  # the seat's faulty decisions (each replaced by a random action)
+    forfeits: tuple[bool, ...]  # the seat's match ended in a fault (its termination is not normal)
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,8 @@ class RatingEntry:
     high: float
     games: int
     wins: float
-    faults: int
+    strikes: int  # faulty decisions in all its rated matches
+    forfeits: int  # rated matches it forfeited (timeouts past max strikes, disconnects, crashes)
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,8 @@ class LeaderboardRow:
     high: float
     games: int
     wins: float
-    faults: int
+    strikes: int  # as in RatingEntry
+    forfeits: int
 
     @property
     def win_rate(self) -> float:

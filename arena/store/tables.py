@@ -113,7 +113,8 @@ class RatingRow(SQLModel, table=True):
     high: float
     games: int
     wins: float  # first places; a shared first place counts as 1/(number sharing it)
-    faults: int
+    strikes: int  # faulty decisions (SeatRow.faults summed)
+    forfeits: int  # rated matches whose seat termination was not normal
     updated_at: datetime = Field(default_factory=now)
 
 

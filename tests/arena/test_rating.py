@@ -12,9 +12,11 @@ from arena.rating import HALF_CHI2_95, HISTORY_POINTS, pair_score, rate_matches,
 from arena.store import RatedMatch, RatingEntry
 
 
-def match(index: int, entrants: str, ranks: tuple[int, ...], faults: tuple[bool, ...] | None = None) -> RatedMatch:
+def match(index: int, entrants: str, ranks: tuple[int, ...], strikes: tuple[int, ...] | None = None,
+          forfeits: tuple[bool, ...] | None = None) -> RatedMatch:
     names = tuple(entrants.split())
-    return RatedMatch(index + 100, (1, index), names, ranks, faults or (False,) * len(names))
+    return RatedMatch(index + 100, (1, index), names, ranks, strikes or (0,) * len(names),
+                      forfeits or (False,) * len(names))
 
 
 def by_name(entries: list[RatingEntry]) -> dict[str, RatingEntry]:
@@ -62,11 +64,21 @@ def test_a_k_player_match_weighs_one_two_player_game_per_pair() -> None:
 
 
 def test_ties_faults_and_shared_wins() -> None:
-    entries = by_name(rate_matches([match(0, "a b c d", (1, 1, 3, 4), (False, False, False, True))]))
+    entries = by_name(rate_matches([match(0, "a b c d", (1, 1, 3, 4), (0, 0, 2, 3), (False, False, False, True))]))
     assert entries["a"].elo == pytest.approx(entries["b"].elo, abs=1e-3)
     assert entries["a"].elo > entries["c"].elo > entries["d"].elo
     assert (entries["a"].wins, entries["b"].wins, entries["c"].wins) == (0.5, 0.5, 0.0)
-    assert [entries[n].faults for n in "abcd"] == [0, 0, 0, 1]
+    assert [(entries[n].strikes, entries[n].forfeits) for n in "abcd"] == [(0, 0), (0, 0), (2, 0), (3, 1)]
+
+
+def test_strikes_and_forfeits_are_counted_apart() -> None:
+    """12 matches each forfeited on its third timeout: 36 strikes and 12 forfeits, not "12 faults"."""
+    timed_out = [match(i, "a b", (2, 1), strikes=(3, 0), forfeits=(True, False)) for i in range(12)]
+    disconnected = match(12, "a b", (1, 2), strikes=(0, 0), forfeits=(False, True))
+    struck = match(13, "a b", (1, 2), strikes=(0, 2))
+    entries = by_name(rate_matches([*timed_out, disconnected, struck]))
+    assert (entries["a"].strikes, entries["a"].forfeits) == (36, 12)
+    assert (entries["b"].strikes, entries["b"].forfeits) == (2, 1)
 
 
 def test_pair_scores() -> None:
@@ -81,7 +93,7 @@ def random_matches(count: int, seed: int, strengths: dict[str, float]) -> list[R
         seated = rng.sample(sorted(strengths), 4)
         perf = [strengths[e] + rng.gauss(0, 1) for e in seated]
         ranks = tuple(1 + sum(p > mine for p in perf) for mine in perf)
-        matches.append(RatedMatch(index, (1, index), tuple(seated), ranks, (False,) * 4))
+        matches.append(RatedMatch(index, (1, index), tuple(seated), ranks, (0,) * 4, (False,) * 4))
     return matches
 
 

@@ -122,7 +122,7 @@ def test_ratings_from_before_the_likelihood_intervals_are_dropped_and_rated_agai
     assert main(["leaderboard", "--ruleset", "toy@1", "--db", url, "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["toy@1"]
     assert [r["bot"] for r in rows] == ["a", "b", "c"] and all(r["low95"] < r["elo"] < r["high95"] for r in rows)
-    Store(url).replace_ratings("toy@1", "toy", [RatingEntry("c", 1600.0, 1500.0, 1700.0, 4, 0.0, 0)], [])
+    Store(url).replace_ratings("toy@1", "toy", [RatingEntry("c", 1600.0, 1500.0, 1700.0, 4, 0.0, 0, 0)], [])
     assert main(["leaderboard", "--ruleset", "toy@1", "--db", url, "--json", "--rerate"]) == 0
     assert json.loads(capsys.readouterr().out)["toy@1"] == rows, "--rerate recomputes stored ratings"
 
@@ -131,9 +131,9 @@ def test_replace_ratings_swaps_a_ruleset_atomically(store: Store) -> None:
     tid = new_tournament(store)
     store.record_match(result(tid, 0))
     match_id = store.matches()[0].id
-    store.replace_ratings("toy@1", "toy", [RatingEntry("a", 1510.0, 1460.0, 1560.0, 1, 1.0, 0)],
+    store.replace_ratings("toy@1", "toy", [RatingEntry("a", 1510.0, 1460.0, 1560.0, 1, 1.0, 0, 0)],
                           [(0, match_id, "a", 1510.0)])
-    store.replace_ratings("toy@1", "toy", [RatingEntry("b", 1490.0, 1440.0, 1540.0, 1, 0.0, 0)], [])
+    store.replace_ratings("toy@1", "toy", [RatingEntry("b", 1490.0, 1440.0, 1540.0, 1, 0.0, 0, 0)], [])
     assert [row.entrant for row in store.leaderboard("toy@1")] == ["b"]
     assert store.rating_history("toy@1", "a") == []
 
@@ -156,15 +156,44 @@ def test_a_bad_url_is_one_line_that_says_what_is_valid(url: str) -> None:
     assert "\n" not in str(error.value)
 
 
-def test_a_seat_with_faulty_decisions_counts_as_a_fault_even_when_it_finished(store: Store) -> None:
+def test_strikes_and_forfeits_are_stored_and_counted_apart(store: Store) -> None:
     tid = new_tournament(store)
-    clean, struck = result(tid, 0), result(tid, 1)
+    clean, struck, forfeited = result(tid, 0), result(tid, 1), result(tid, 2)
     struck = MatchResult(**{**struck.__dict__, "seats": [struck.seats[0], SeatResult(1, "b", "b", rank=2, faults=2)]})
-    store.record_matches([clean, struck])
-    assert [m.faults for m in store.rated_matches("toy@1")] == [(False, False), (False, True)]
+    lost = SeatResult(1, "b", "b", rank=2, faults=3, termination="timeout", reason="3 faulty decisions")
+    forfeited = MatchResult(**{**forfeited.__dict__, "seats": [forfeited.seats[0], lost]})
+    store.record_matches([clean, struck, forfeited])
+    rated = store.rated_matches("toy@1")
+    assert [m.strikes for m in rated] == [(0, 0), (0, 2), (0, 3)]
+    assert [m.forfeits for m in rated] == [(False, False), (False, False), (False, True)]
     assert store.matches(limit=1, offset=1)[0].seats[1].faults == 2
     rerate(store, "toy@1")
-    assert {row.entrant: row.faults for row in store.leaderboard("toy@1")} == {"a": 0, "b": 1}
+    board = {row.entrant: (row.strikes, row.forfeits) for row in store.leaderboard("toy@1")}
+    assert board == {"a": (0, 0), "b": (5, 1)}
+
+
+RATING_TABLE_WITH_FAULTS = """CREATE TABLE rating (ruleset VARCHAR NOT NULL, entrant VARCHAR NOT NULL,
+    game_id VARCHAR NOT NULL, elo FLOAT NOT NULL, low FLOAT NOT NULL, high FLOAT NOT NULL, games INTEGER NOT NULL,
+    wins FLOAT NOT NULL, faults INTEGER NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (ruleset, entrant))"""
+
+
+def test_ratings_with_one_faults_count_are_dropped_and_rated_again(tmp_path: Path) -> None:
+    """A rating table from before strikes and forfeits were counted apart (derived data): opening
+    the database drops it, and rating the ruleset again fills the new columns."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    store = Store(url)
+    tid = new_tournament(store)
+    lost = SeatResult(1, "b", "b", rank=2, faults=3, termination="timeout", reason="3 faulty decisions")
+    store.record_matches([MatchResult(**{**result(tid, 0).__dict__, "seats": [result(tid, 0).seats[0], lost]})])
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE rating"))
+        connection.execute(text(RATING_TABLE_WITH_FAULTS))
+        connection.execute(text("INSERT INTO rating VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')"))
+    store.engine.dispose()
+    reopened = Store(url)
+    assert reopened.leaderboard("toy@1") == []
+    rerate(reopened, "toy@1")
+    assert {r.entrant: (r.strikes, r.forfeits) for r in reopened.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 1)}
 
 
 def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:

@@ -76,7 +76,9 @@ def test_run_list_show_and_leaderboard(tmp_path: Path) -> None:
     assert [r["place"] for r in rows] == [1, 2, 3] and sum(r["games"] for r in rows) == 24
     assert rows[0]["elo"] >= rows[1]["elo"] >= rows[2]["elo"]
     text = arena("leaderboard", "--game", game, *db).stdout
-    assert "95% interval" in text and "win%" in text and "faults" in text
+    assert "95% interval" in text and "win%" in text and "strikes" in text and "forfeits" in text
+    assert "strikes: faulty decisions" in text and "forfeits: matches" in text, "the table says what they count"
+    assert all(r["strikes"] == 0 and r["forfeits"] == 0 for r in rows)
     for row in rows:
         [line] = [line for line in text.splitlines() if f" {row['bot']} " in line]
         low, high = map(float, re.search(r"(\d+) – (\d+)", line).groups())  # type: ignore[union-attr]

@@ -69,7 +69,7 @@ def _store_forfeited_match(store: Store) -> tuple[int, int]:
     seats = [
         SeatResult(0, "random", "random", version=builtin_version(), score=record.returns[0], rank=1),
         SeatResult(1, "slowpoke", "random", version=builtin_version(), score=record.returns[1], rank=2,
-                   termination="timeout", reason=FAULT_REASON),
+                   termination="timeout", reason=FAULT_REASON, faults=3),
     ]
     store.record_match(MatchResult(tournament_id, 0, 0, 0, 0, "gang_of_dice", record.ruleset, 3, 3, seats,
                                    record.to_json(), decisions=10, duration_ms=5.0))

@@ -59,9 +59,10 @@ def test_leaderboard_marks_few_games_provisional_and_shows_version_and_last_play
     assert any(r["provisional"] for r in data["rows"])  # 8 games each, under the threshold
 
 
-def test_leaderboard_counts_faults(client: TestClient) -> None:
+def test_leaderboard_counts_strikes_and_forfeits_apart(client: TestClient) -> None:
     rows = {r["bot"]: r for r in get(client, "/api/leaderboard?game=gang_of_dice")["rows"]}
-    assert rows["slowpoke"]["faults"] == 1 and rows["random"]["faults"] == 0
+    assert (rows["slowpoke"]["strikes"], rows["slowpoke"]["forfeits"]) == (3, 1)
+    assert (rows["random"]["strikes"], rows["random"]["forfeits"]) == (0, 0)
 
 
 def test_rating_history_gives_one_point_per_rated_match_of_the_ruleset(client: TestClient, filled: Filled) -> None:
@@ -276,3 +277,11 @@ def run_match_json(game_id: str) -> dict:
     from arena.match import run_match
 
     return run_match(game_id, ["random", "random"], seed=1).to_json()
+
+
+def test_the_leaderboard_page_shows_strikes_and_forfeits_and_says_what_they_count(client: TestClient) -> None:
+    page = client.get("/leaderboard?game=gang_of_dice").text
+    assert ">Strikes</th>" in page and ">Forfeits</th>" in page and ">Faults</th>" not in page
+    assert "Strikes count faulty decisions" in page and "Forfeits count matches" in page
+    [slowpoke] = [row for row in page.split("<tr")[1:] if 'data-bot="slowpoke"' in row]
+    assert 'data-value="3"' in slowpoke and 'data-value="1"' in slowpoke
