@@ -191,9 +191,14 @@ def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
     return rating_table(results, fit(results))
 
 
+def tournament_matches(store: Store, tournament_id: int, ruleset: str) -> list[RatedMatch]:
+    """One tournament's rated (finished) matches of a ruleset, in rating order."""
+    return [m for m in store.rated_matches(ruleset) if m.order[0] == tournament_id]
+
+
 def rate_tournament(store: Store, tournament_id: int, ruleset: str) -> list[RatingEntry]:
     """The rating table of one tournament's matches alone (the leaderboard rates every stored match)."""
-    return rate_matches(m for m in store.rated_matches(ruleset) if m.order[0] == tournament_id)
+    return rate_matches(tournament_matches(store, tournament_id, ruleset))
 
 
 def rating_history(matches: Sequence[RatedMatch], points: int = HISTORY_POINTS) -> list[tuple[int, int, str, float]]:

@@ -75,12 +75,12 @@ COUNTS_LEGEND = ("strikes: faulty decisions (timeouts, illegal or malformed answ
                  "random legal action; forfeits: matches the bot lost to a fault (max strikes, disconnect, crash)")
 
 
-def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
-    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, strikes, forfeits;
-    and a line that says what the last two count."""
+def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
+    """A readable table under `title` (a ruleset): place, bot, Elo, its 95 % interval, games, win
+    rate, strikes, forfeits; and a line that says what the last two count."""
     width = max([len("bot"), *(len(r.entrant) for r in rows)])
     lines = [
-        f"{ruleset}: {len(rows)} bots, {matches} rated matches",
+        f"{title}: {len(rows)} bots, {matches} rated matches",
         f"  {'#':>3}  {'bot':<{width}}  {'Elo':>6}  {'95% interval':<13}  {'games':>6}  {'win%':>5}  "
         f"{'strikes':>7}  {'forfeits':>8}",
     ]

@@ -18,8 +18,8 @@ from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format
 from arena.cli.options import add_time_per_move, parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
-from arena.rating import rate_tournament
-from arena.store import Store, TournamentInfo
+from arena.rating import rate_matches, rate_tournament, tournament_matches
+from arena.store import LeaderboardRow, Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
 from bots import split_specs
 from engine import registry
@@ -126,9 +126,18 @@ def make_executor(args: argparse.Namespace) -> Any:
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
     info = play_with_progress(store, tournament_id, executor, quiet)
-    print(format_leaderboard(info.ruleset, store.leaderboard(info.ruleset),
-                             store.count_matches(ruleset=info.ruleset, status="finished")))
+    print(format_run_table(store, info))
     return 0
+
+
+def format_run_table(store: Store, info: TournamentInfo) -> str:
+    """The table after a run: this tournament's matches alone, so that it adds up to the summary
+    line even when other writers store matches of the same ruleset (the leaderboard has them all)."""
+    matches = tournament_matches(store, info.id, info.ruleset)
+    rows = [LeaderboardRow(place, e.entrant, info.game_id, info.ruleset, e.elo, e.low, e.high, e.games, e.wins,
+                           e.strikes, e.forfeits) for place, e in enumerate(rate_matches(matches), 1)]
+    every_match = f"  every stored match of {info.ruleset}: arena leaderboard --ruleset {info.ruleset}"
+    return format_leaderboard(f"tournament {info.id} alone ({info.ruleset})", rows, len(matches)) + f"\n{every_match}"
 
 
 def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: bool = False) -> TournamentInfo:
