@@ -57,10 +57,10 @@ class LaunchRetry:
         left = failed.retry_at - self.clock() if failed else 0.0
         if failed is None or left <= 0 or failed.command != command:
             return None
+        after = f"{failed.failures} failed launches in a row" if failed.failures > 1 else "a failed launch"
         return BotFault(failed.fault.fault, (
-            f"launched bot {name!r} is not launched again for another {left:.0f} s after "
-            f"{failed.failures} launch{'es' if failed.failures > 1 else ''} in a row that did not connect "
-            f"(the wait doubles with each, up to {self.policy.max_s:g} s); last: {failed.fault.reason}"
+            f"launched bot {name!r} is not launched again for another {left:.0f} s after {after} "
+            f"(the wait doubles with each failed launch, up to {self.policy.max_s:g} s); last: {failed.fault.reason}"
         ))
 
     def failed(self, name: str, command: str, launch: object, fault: BotFault) -> BotFault:
