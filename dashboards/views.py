@@ -81,7 +81,8 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, An
         })
     return {
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
-        "matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
+        "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
+        "stored_matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
         "provisional_games": PROVISIONAL_GAMES, "rows": entries,
     }
 

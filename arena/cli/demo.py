@@ -45,7 +45,7 @@ def demo_command(args: argparse.Namespace) -> int:
     print(f"\nleaderboards ({store.url}; every stored match of each ruleset counts):\n")
     for info in played:
         rows = store.leaderboard(info.ruleset)
-        print(format_leaderboard(info.ruleset, rows, store.count_matches(ruleset=info.ruleset, status="finished")))
+        print(format_leaderboard(info.ruleset, rows, store.rated_count(info.ruleset)))
         print()
     return 0
 

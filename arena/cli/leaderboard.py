@@ -44,7 +44,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         print(f"no ratings{where} in {store.url} yet; play a tournament first (`arena tournament run ...`)")
         return 0
     for ruleset, rows in boards.items():
-        print(format_leaderboard(ruleset, rows, store.count_matches(ruleset=ruleset, status="finished")))
+        print(format_leaderboard(ruleset, rows, store.rated_count(ruleset)))
         print()
     return 0
 

@@ -122,6 +122,17 @@ class Queries:
             for i, r in enumerate(rows)
         ]
 
+    def rated_count(self, ruleset: str) -> int:
+        """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).
+
+        Read from the rating history, whose last point is the fit over every rated match, and
+        which is replaced together with the ratings: unlike a count of the stored matches, it
+        agrees with the table while another writer adds matches that are not rated yet."""
+        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
+        with Session(self.engine) as session:
+            last = session.exec(query).one()
+        return 0 if last is None else last + 1
+
     def rating_history(self, ruleset: str, entrant: str) -> list[HistoryPoint]:
         """An entrant's rating history: the fit over the matches up to each point, in rating order."""
         with Session(self.engine) as session:

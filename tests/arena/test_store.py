@@ -205,3 +205,19 @@ def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:
     tid = new_tournament(reopened)
     assert reopened.record_match(result(tid, 0))
     assert reopened.matches()[0].seats[0].faults == 0
+
+
+def test_the_leaderboard_header_counts_the_matches_its_table_rates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Another writer stores matches after the last rerate: the header still counts the matches
+    the stored ratings were fitted to, so that it and the table's games agree."""
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    store = Store(url)
+    tid = new_tournament(store)
+    store.record_matches([result(tid, i) for i in range(4)])
+    rerate(store, "toy@1")
+    assert store.rated_count("toy@1") == 4 and store.rated_count("nothing@1") == 0
+    Store(url).record_matches([result(tid, i) for i in range(4, 6)])  # the other writer, not rated yet
+    assert main(["leaderboard", "--ruleset", "toy@1", "--db", url]) == 0
+    out = capsys.readouterr().out
+    assert "toy@1: 2 bots, 4 rated matches" in out, out
+    assert [row.games for row in store.leaderboard("toy@1")] == [4, 4]

@@ -285,3 +285,25 @@ def test_the_leaderboard_page_shows_strikes_and_forfeits_and_says_what_they_coun
     assert "Strikes count faulty decisions" in page and "Forfeits count matches" in page
     [slowpoke] = [row for row in page.split("<tr")[1:] if 'data-bot="slowpoke"' in row]
     assert 'data-value="3"' in slowpoke and 'data-value="1"' in slowpoke
+
+
+def test_the_leaderboard_counts_the_matches_its_ratings_are_fitted_to(tmp_path) -> None:  # noqa: ANN001
+    """A tournament that is still writing: its new matches are stored but not rated until the next
+    rerate, and the page's match count stays the table's."""
+    from arena.driver import play_tournament, start_tournament
+    from arena.executor import LocalExecutor
+    from arena.store import MatchResult, SeatResult, Store
+    from arena.tournament import TournamentConfig
+
+    store = Store(f"sqlite:///{tmp_path / 'live.db'}")
+    config = TournamentConfig(game_id="gang_of_dice", players_per_match=2, entrants=("random", "random#2"))
+    play_tournament(store, start_tournament(store, config), LocalExecutor())
+    writing = store.create_tournament("gang_of_dice", "gang_of_dice@1", "round_robin", config.to_json(), 2)
+    seats = [SeatResult(0, "random", "random", rank=1), SeatResult(1, "random#2", "random", rank=2)]
+    store.record_match(MatchResult(writing, 0, 0, 0, 0, "gang_of_dice", "gang_of_dice@1", 1, 1, seats,
+                                   run_match_json("gang_of_dice")))
+    with TestClient(create_app(store)) as fresh:
+        data = get(fresh, "/api/leaderboard?game=gang_of_dice")
+        assert (data["matches"], data["stored_matches"]) == (2, 3)
+        assert sum(row["games"] for row in data["rows"]) == 2 * data["matches"]
+        assert "2 rated matches" in fresh.get("/leaderboard?game=gang_of_dice").text
