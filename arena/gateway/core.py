@@ -115,9 +115,9 @@ class Gateway:
             launched = await self._launch(name, bot.command)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
-            if launched is not None:
-                await self.launcher.stop(name)
+            if launched is not None:  # recorded first: a match that comes while it stops fails fast
                 fault = self.retry.failed(name, bot.command, launched, fault)
+                await self.launcher.stop(name)
             return fault
         self.retry.connected(name)
         self.launcher.acquire(name)
