@@ -15,12 +15,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, insert, inspect, text, update
+from sqlalchemy import delete, event, insert, update
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
-from sqlmodel import Session, SQLModel, col, create_engine, select
+from sqlmodel import Session, col, create_engine, select
 
 from arena.errors import UsageError
+from arena.store import migrations
 from arena.store.queries import Queries
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
@@ -62,7 +63,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 
 
 class Store(Queries):
-    """One database, opened by URL; creates the tables it needs."""
+    """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_db_url()
@@ -232,35 +233,18 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
 
 
 def open_engine(url: str) -> Engine:
-    """Connect and create missing tables; a bad URL is a UsageError that says what is valid."""
+    """Connect and migrate to the newest schema; a bad URL is a UsageError that says what is valid."""
     try:
         engine = create_engine(url)
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(engine)
-        _add_missing_columns(engine)
+        if migrations.revision(engine) != migrations.HEAD:
+            migrations.upgrade(engine)
     except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
         raise UsageError(
             f"cannot open database {url!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"
         ) from None
     return engine
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Columns added after a database was created (create_all only makes missing tables)."""
-    columns = {column["name"] for column in inspect(engine).get_columns("seat")}
-    if "faults" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
-    if "files" not in {column["name"] for column in inspect(engine).get_columns("bot")}:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE bot ADD COLUMN files VARCHAR"))
-    if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
-        # ratings from before the likelihood intervals (one symmetric error): derived data, so
-        # drop them; `arena leaderboard` rates rulesets whose ratings are missing again
-        tables = [RatingRow.__table__, RatingHistoryRow.__table__]
-        SQLModel.metadata.drop_all(engine, tables=tables)
-        SQLModel.metadata.create_all(engine, tables=tables)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
