@@ -98,7 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
@@ -191,7 +191,7 @@ def _clock(seconds: float) -> str:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     rows = store.tournaments(game_id=args.game)
     if not rows:
         print(f"no tournaments in {store.url} yet")
@@ -205,7 +205,7 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     info = _existing(store, args.id)
     standings = tournament_standings(store, info)
     if args.json:

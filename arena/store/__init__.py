@@ -11,7 +11,8 @@ Their schema evolves by Alembic revisions in arena/store/migrations (its docstri
 one); opening a database brings it to the newest revision.
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
+from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
+from arena.store.database import Store
 from arena.store.records import (
     BotInfo,
     HistoryPoint,

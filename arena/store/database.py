@@ -1,4 +1,6 @@
-"""Opening a database, and everything the driver writes: bots, tournaments, matches, ratings.
+"""The Store, and everything the driver writes: bots, tournaments, matches, ratings.
+
+Opening a database (URLs, SQLite files, migrations, read-only readers) is arena/store/connect.py.
 
 Only the tournament driver writes (workers return records to it). Writing a match is
 idempotent: a match already stored under its key is skipped, and the database's unique
@@ -8,20 +10,17 @@ constraints refuse a second copy even from a second driver.
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, event, insert, update
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
-from sqlmodel import Session, col, create_engine, select
+from sqlalchemy import delete, insert, update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
 
 from arena.errors import UsageError
-from arena.store import migrations
+from arena.store.connect import default_db_url, is_read_only, open_engine
 from arena.store.queries import Queries
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
@@ -36,25 +35,7 @@ from arena.store.tables import (
 )
 from arena.store.tokens import hash_token
 
-DEFAULT_DB_URL = "sqlite:///arena.db"
 BOT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
-URL_HELP = "use sqlite:///path.db or postgresql+psycopg://user@host:port/dbname"
-
-
-def default_db_url() -> str:
-    """`$ARENA_DB` when set, else `arena.db` in the current folder."""
-    return os.environ.get("ARENA_DB", DEFAULT_DB_URL)
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite URL (None for another database or an in-memory one)."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        return None
-    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database)
 
 
 def _bot_info(row: BotRow) -> BotInfo:
@@ -65,9 +46,12 @@ def _bot_info(row: BotRow) -> BotInfo:
 class Store(Queries):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
+        """`reader`: this process only reads, so a file it may not write is opened read-only
+        (`read_only` is then True); `create=False`: a missing SQLite file is a UsageError."""
         self.url = url or default_db_url()
-        self.engine = open_engine(self.url)
+        self.engine = open_engine(self.url, reader=reader, create=create)
+        self.read_only = is_read_only(self.engine)
         self._version_ids: dict[tuple[str, str, str], int] = {}
 
     # -- registered external bots -----------------------------------------------------------
@@ -230,28 +214,3 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         duration_ms=result.duration_ms, attempts=result.attempts, record=json.dumps(result.record),
         finished_at=now(),
     )
-
-
-def open_engine(url: str) -> Engine:
-    """Connect and migrate to the newest schema; a bad URL is a UsageError that says what is valid."""
-    try:
-        engine = create_engine(url)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        if migrations.revision(engine) != migrations.HEAD:
-            migrations.upgrade(engine)
-    except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
-        raise UsageError(
-            f"cannot open database {url!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"
-        ) from None
-    return engine
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    # WAL: readers (the dashboard) never block the driver; NORMAL sync is still crash-safe in WAL
-    # mode (a kill -9 loses nothing committed), and foreign keys are off by default in SQLite.
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

@@ -26,6 +26,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import NullPool
 
+from arena.errors import UsageError
+
 HEAD = "0001"  # the newest revision in versions/ (a test checks it is Alembic's head)
 SCRIPTS = Path(__file__).parent
 # any fixed 64-bit number: the key of the PostgreSQL advisory lock held during an upgrade
@@ -52,6 +54,7 @@ def upgrade(engine: Engine) -> None:
     """Run every revision the database lacks, one process at a time."""
     from alembic import command
     from alembic.config import Config
+    from alembic.util import CommandError
 
     locking = _locking_engine(engine)
     try:
@@ -61,6 +64,8 @@ def upgrade(engine: Engine) -> None:
             config.set_main_option("script_location", str(SCRIPTS))
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+    except CommandError as error:  # e.g. a revision from a newer arena than this one
+        raise UsageError(f"cannot upgrade the database's schema ({error}); was it made by a newer arena?") from None
     finally:
         if locking is not engine:
             locking.dispose()
