@@ -72,6 +72,8 @@ def explain(url: str, error: DBAPIError) -> str:
     where = sqlite_file(url) or _shown(url)
     if "file is not a database" in message:
         return f"{where} is not an SQLite database ({message}); give --db the path of an arena database or of a new file"
+    if "disk is full" in message or "no space left" in message.lower():
+        return f"no space left for database {where} ({message})"
     if "readonly" in message or "read-only" in message:
         return f"database {where} is read-only ({message}); writing needs write access to the file and its folder"
     return f"cannot open database {_shown(url)!r} ({type(error.orig or error).__name__}: {message}); {URL_HELP}"

@@ -12,15 +12,16 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import delete, insert, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
-from arena.errors import UsageError
-from arena.store.connect import default_db_url, is_read_only, open_engine
+from arena.errors import StoreError, UsageError
+from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.queries import Queries
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
@@ -54,6 +55,16 @@ class Store(Queries):
         self.read_only = is_read_only(self.engine)
         self._version_ids: dict[tuple[str, str, str], int] = {}
 
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """A session for writes: a database that refuses one (its disk is full, it turned
+        read-only) is a StoreError, one line that says which database and why."""
+        try:
+            with Session(self.engine) as session:
+                yield session
+        except OperationalError as error:
+            raise StoreError(explain(self.url, error)) from None
+
     # -- registered external bots -----------------------------------------------------------
 
     def register_bot(self, name: str, command: str | None = None, files: str | None = None) -> str:
@@ -66,7 +77,7 @@ class Store(Queries):
                 f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
             )
         token = "arena_" + secrets.token_urlsafe(24)
-        with Session(self.engine) as session:
+        with self._writing() as session:
             if session.exec(select(BotRow).where(BotRow.name == name)).first():
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
             session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
@@ -101,7 +112,7 @@ class Store(Queries):
             name=name, game_id=game_id, ruleset=ruleset, kind=kind, config=json.dumps(config),
             status="running", total_matches=total_matches,
         )
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.add(row)
             session.commit()
             assert row.id is not None
@@ -112,13 +123,13 @@ class Store(Queries):
         values: dict[str, Any] = {"status": status, "updated_at": now()}
         if status == "finished":
             values["finished_at"] = now()
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
             session.commit()
 
     def touch_tournament(self, tournament_id: int) -> None:
         """Mark a running tournament as alive (`arena tournament list` flags one that stops)."""
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(updated_at=now()))
             session.commit()
 
@@ -134,7 +145,7 @@ class Store(Queries):
         """Write results in one transaction, skipping any already stored; returns how many were new."""
         if not results:
             return 0
-        with Session(self.engine) as session:
+        with self._writing() as session:
             keys = [r.key for r in results]
             stored = set(session.exec(select(MatchRow.key).where(col(MatchRow.key).in_(keys))))
             fresh = list({r.key: r for r in results if r.key not in stored}.values())
@@ -193,7 +204,7 @@ class Store(Queries):
         stamp = now()
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
         points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
             session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
             if ratings:
