@@ -14,12 +14,12 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard
+from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
-from arena.store import LeaderboardRow, Store, TournamentInfo
+from arena.store import Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
 from bots import split_specs
 from engine import registry
@@ -98,7 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
@@ -134,8 +134,7 @@ def format_run_table(store: Store, info: TournamentInfo) -> str:
     """The table after a run: this tournament's matches alone, so that it adds up to the summary
     line even when other writers store matches of the same ruleset (the leaderboard has them all)."""
     matches = tournament_matches(store, info.id, info.ruleset)
-    rows = [LeaderboardRow(place, e.entrant, info.game_id, info.ruleset, e.elo, e.low, e.high, e.games, e.wins,
-                           e.strikes, e.forfeits) for place, e in enumerate(rate_matches(matches), 1)]
+    rows = leaderboard_rows(info.ruleset, rate_matches(matches))
     every_match = f"  every stored match of {info.ruleset}: arena leaderboard --ruleset {info.ruleset}"
     return format_leaderboard(f"tournament {info.id} alone ({info.ruleset})", rows, len(matches)) + f"\n{every_match}"
 
@@ -147,13 +146,21 @@ def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: b
         info = play_tournament(store, tournament_id, executor, line.update)
     except KeyboardInterrupt:
         line.end()
-        print(f"stopped; resume with: arena tournament resume {tournament_id}"
-              + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
+        print(f"stopped; resume with: {resume_command_line(store, tournament_id)}", file=sys.stderr)
         raise
+    except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
+        line.end()
+        raise StoreError(f"{error}; tournament {tournament_id} is interrupted: once that is fixed, "
+                         f"`{resume_command_line(store, tournament_id)}` plays the matches it is missing") from None
     line.end()
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
           f"{info.aborted_matches} aborted (on {_cpus(getattr(executor, 'workers', 1))})")
     return info
+
+
+def resume_command_line(store: Store, tournament_id: int) -> str:
+    """The command that resumes this tournament."""
+    return f"arena tournament resume {tournament_id}" + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else "")
 
 
 def _cpus(count: int) -> str:
@@ -200,7 +207,7 @@ def _clock(seconds: float) -> str:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     rows = store.tournaments(game_id=args.game)
     if not rows:
         print(f"no tournaments in {store.url} yet")
@@ -214,7 +221,7 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     info = _existing(store, args.id)
     standings = tournament_standings(store, info)
     if args.json:
