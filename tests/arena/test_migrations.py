@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -16,7 +17,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
 
-from arena.store import Store, migrations
+from arena.rating import rerate
+from arena.store import MatchResult, SeatResult, Store, migrations
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 from tests.arena.test_store import new_tournament, result
 
@@ -150,3 +152,32 @@ def test_an_up_to_date_database_is_opened_without_alembic(tmp_path: Path) -> Non
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert inspect(Store(url).engine).has_table("alembic_version")
+
+
+def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_and_forfeits(fresh_url: str) -> None:
+    """A database at revision 0001 (rating.faults, one count for strikes and forfeits) is upgraded
+    in place: its matches stay, its derived ratings go, and rating again counts the two apart."""
+    store = Store(fresh_url)
+    tid = new_tournament(store)
+    first = result(tid, 0)
+    lost = SeatResult(1, "b", "b", rank=2, faults=3, termination="timeout", reason="3 faulty decisions")
+    store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]})])
+    match_id = store.matches()[0].id
+    with store.engine.begin() as connection:  # back to revision 0001, with a rating stored then
+        config = Config()
+        config.set_main_option("script_location", str(migrations.SCRIPTS))
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+        for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
+                          "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
+                          "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "
+                          f"VALUES (1, 'toy@1', 'b', 0, {match_id}, 1400)"]:
+            connection.execute(text(statement))
+    store.engine.dispose()
+    assert Store(fresh_url).rated_count("toy@1") == 0
+    upgraded = Store(fresh_url)
+    assert migrations.revision(upgraded.engine) == migrations.HEAD and differences(upgraded) == []
+    assert upgraded.count_matches() == 1 and upgraded.matches()[0].seats[1].faults == 3, "nothing stored is lost"
+    assert upgraded.leaderboard("toy@1") == [] and upgraded.rated_count("toy@1") == 0
+    rerate(upgraded, "toy@1")
+    assert {r.entrant: (r.strikes, r.forfeits) for r in upgraded.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 1)}

@@ -174,30 +174,6 @@ def test_strikes_and_forfeits_are_stored_and_counted_apart(store: Store) -> None
     assert board == {"a": (0, 0), "b": (5, 1)}
 
 
-RATING_TABLE_WITH_FAULTS = """CREATE TABLE rating (ruleset VARCHAR NOT NULL, entrant VARCHAR NOT NULL,
-    game_id VARCHAR NOT NULL, elo FLOAT NOT NULL, low FLOAT NOT NULL, high FLOAT NOT NULL, games INTEGER NOT NULL,
-    wins FLOAT NOT NULL, faults INTEGER NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (ruleset, entrant))"""
-
-
-def test_ratings_with_one_faults_count_are_dropped_and_rated_again(tmp_path: Path) -> None:
-    """A rating table from before strikes and forfeits were counted apart (derived data): opening
-    the database drops it, and rating the ruleset again fills the new columns."""
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    store = Store(url)
-    tid = new_tournament(store)
-    lost = SeatResult(1, "b", "b", rank=2, faults=3, termination="timeout", reason="3 faulty decisions")
-    store.record_matches([MatchResult(**{**result(tid, 0).__dict__, "seats": [result(tid, 0).seats[0], lost]})])
-    with store.engine.begin() as connection:
-        connection.execute(text("DROP TABLE rating"))
-        connection.execute(text(RATING_TABLE_WITH_FAULTS))
-        connection.execute(text("INSERT INTO rating VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')"))
-    store.engine.dispose()
-    reopened = Store(url)
-    assert reopened.leaderboard("toy@1") == []
-    rerate(reopened, "toy@1")
-    assert {r.entrant: (r.strikes, r.forfeits) for r in reopened.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 1)}
-
-
 def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:
     from sqlalchemy import text
 
