@@ -171,10 +171,13 @@ class Gateway:
         """The bot's live session, waiting up to the deadline for one that dropped to dial in again."""
         if (session := self.live(name)) is not None:
             return session
-        if name in self.launcher.bots and (why := await self.launcher.exit_reason(name)):
+        launched = self.launcher.bots.get(name)
+        if launched is None or launched.exit_reason() is None:
+            await self._wait_connected(name, deadline_ms / 1000, launched)  # returns early if its process dies
+            if (session := self.live(name)) is not None:
+                return session
+        if launched is not None and (why := await self.launcher.exit_reason(name)):
             return BotFault(pb.TERMINATION_CRASH, why)
-        if await self._wait_connected(name, deadline_ms / 1000, None) is None and (session := self.live(name)):
-            return session
         return self._late(name, deadline_ms)
 
     def _late(self, name: str, deadline_ms: int) -> BotFault:

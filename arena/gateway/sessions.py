@@ -172,9 +172,13 @@ class Session:
             self.client = message.hello.client[:100]
             log.info("%r: client %r", self, self.client)
         else:  # fields are only ever added to arena.v1: a newer bot's message is not a fault
-            numbers = sorted({field.field_number for field in UnknownFieldSet(message)})
-            fields = f"field{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}" if numbers else "empty"
-            self.notice(f"the BotMessage has no field this arena knows ({fields}); ignored")
+            self._ignore(message)
+
+    def _ignore(self, message: pb.BotMessage) -> None:
+        """A BotMessage with no field this arena knows: say which fields it had, and go on."""
+        numbers = sorted({field.field_number for field in UnknownFieldSet(message)})
+        fields = f"field{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}" if numbers else "empty"
+        self.notice(f"the BotMessage has no field this arena knows ({fields}); ignored")
 
     def _answer(self, action: pb.Action) -> None:
         future = self.pending.get(action.request_id)
