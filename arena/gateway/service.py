@@ -62,7 +62,10 @@ class BotStreamService:
         else:
             detail = session.ended.reason if session.ended else "the bot closed its stream"
             if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, detail)
+                # set, not abort(): abort waits until the status is delivered, which is never for a
+                # bot that does not read; returning hands the status to gRPC and lets go at once
+                context.set_code(grpc.StatusCode.INVALID_ARGUMENT)
+                context.set_details(detail)
         finally:
             reader.cancel()
             await self.gateway.disconnect(session, detail)

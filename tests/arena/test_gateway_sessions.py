@@ -58,6 +58,7 @@ def test_an_ended_session_lets_go_at_once_though_the_bot_does_not_read(
     for _ in range(120):
         bot.outbox.put(MALFORMED)
     wait_until(lambda: session.ended is not None, 10, "the malformed flood ending the session")
+    wait_until(lambda: "stuck" not in gateway.gateway.sessions, 2, "the gateway forgetting the ended session")
     started = time.monotonic()
     record = run_match("toy", ["stuck", "random"], 1, gateway=client, connect_timeout_ms=300)
     assert record.seats[0].termination is Termination.DISCONNECT, record.seats[0]
