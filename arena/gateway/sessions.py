@@ -145,10 +145,12 @@ class Session:
         with the time now left (the clock kept running while the bot was away)."""
         for start in self.matches.values():
             self.send(pb.ArenaMessage(match_start=start))
-        for request_id, (request, sent_at) in list(self.requests.items()):
-            if not self.pending[request_id].done():
-                spent_ms = int((time.monotonic() - sent_at) * 1000)
-                self.send(pb.ArenaMessage(decision=time_spent(request, spent_ms)))
+        waiting = [(request, sent_at) for request_id, (request, sent_at) in self.requests.items()
+                   if not self.pending[request_id].done()]
+        for request, sent_at in waiting:
+            self.send(pb.ArenaMessage(decision=time_spent(request, int((time.monotonic() - sent_at) * 1000))))
+        if self.matches or waiting:
+            log.info("%r resumed %d open match(es) and %d waiting decision(s)", self, len(self.matches), len(waiting))
 
     # -- what the bot sent ------------------------------------------------------------------
 
