@@ -19,8 +19,9 @@ from arena.gateway.server import GatewayThread
 from arena.gateway.sessions import MAX_MESSAGE_BYTES, StreamLimits
 from arena.match import Termination, run_match
 from arena.store import Store
+from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import HOST_KEY, RawBot
+from tests.arena.gateway_fixtures import HOST_KEY, SDK_BOT, BotProcesses, RawBot, wait_connected
 
 TINY_WINDOW = (("grpc.http2.lookahead_bytes", 1024), ("grpc.http2.bdp_probe", 0))
 MALFORMED = b"\xff\xff not protobuf"
@@ -140,3 +141,19 @@ def test_a_message_with_only_an_unknown_field_is_ignored_with_a_notice(
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
     assert notices and "no field this arena knows (field 127); ignored" in notices[0]
     bot.close()
+
+
+def test_the_sdk_bot_redials_and_answers_a_decision_asked_while_it_was_away(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses
+) -> None:
+    token = store.register_bot("sdk")
+    wait_connected(gateway, "sdk", process=bots.python(SDK_BOT, "--address", gateway.address, "--token", token))
+    start = pb.MatchStart(match_id="m-away", seat=0, game_id="toy", num_players=2)
+    assert client.open_seat("sdk", start, 1000).fault == pb.TERMINATION_NORMAL
+    gateway.call(gateway.gateway.disconnect(gateway.gateway.sessions["sdk"], "dropped by the test"))
+    request = pb.DecisionRequest(match_id="m-away", seat=0, game_id="toy", observation_json="{}", time_left_ms=3000,
+                                 legal_actions=[pb.LegalAction(id=0, label="fold"), pb.LegalAction(id=1, label="show")])
+    reply = client.decide("sdk", request, 3000)
+    assert reply.fault == pb.TERMINATION_NORMAL and reply.action_id in (0, 1), reply
+    assert reply.elapsed_ms >= 300, "asked while the bot was away: answered after its ~0.5 s redial"
+    assert gateway.gateway.sessions["sdk"].matches == {("m-away", 0): start}, "the open match carried over"
