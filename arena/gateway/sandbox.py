@@ -100,6 +100,7 @@ def _system_view() -> list[str]:
             argv += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             argv += ["--ro-bind", path, path]
+    argv += _folders("/etc", {})
     for path in SYSTEM_FILES:
         argv += ["--ro-bind-try", path, path]
     return argv

@@ -24,11 +24,13 @@ from arena.gateway.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
 from arena.match import MatchAborted, Termination, run_match
 from arena.store import Store
+from engine import registry
 from tests.arena.gateway_fixtures import FAULT_BOT, ROOT, store, toy_registered  # noqa: F401 - fixtures
 
 HOSTILE_BOT = ROOT / "tests" / "arena" / "bots" / "hostile_bot.py"
 LIMITS = LaunchLimits(linger_s=0.2, cpu_seconds=60, memory_mb=768, tmp_mb=16, processes=64,
                       output_cap_bytes=1024 * 1024)
+GAME = "riviera"
 PATIENT = TimeControl(decision_ms=10_000, bank_ms=0)  # the probes run before the first answer
 
 
@@ -194,3 +196,20 @@ def wait_gone(find, what: str, timeout_s: float = 10.0) -> None:  # noqa: ANN001
     while (left := find()) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"{what} are still running: {left}"
+
+
+@pytest.mark.parametrize(("folder", "command"), [
+    (ROOT / "bots" / "examples" / "python", "python3 random_bot.py"),
+    (ROOT / "bots" / "examples" / "node", "node bot.js"),
+])
+def test_a_submitted_example_bot_plays_full_matches_in_its_sandbox(
+    folder: Path, command: str, gateway: GatewayThread, client: GatewayClient, store: Store
+) -> None:
+    store.register_bot("submitted", command=command, files=str(folder))
+    players = registry.info(GAME).min_players
+    for seed in (1, 2):
+        record = run_match(GAME, ["submitted", *["random"] * (players - 1)], seed, gateway=client,
+                           connect_timeout_ms=30_000)
+        assert record.seats[0].termination is Termination.NORMAL, record.seats[0]
+        assert not record.seats[0].faults and record.ranks == record.replay().ranks()
+    assert gateway.gateway.launcher.bots["submitted"].uid is not None, "it ran sandboxed"
