@@ -29,6 +29,7 @@ SYSTEM_FILES = ("/etc/ld.so.cache",)
 # The third-party packages of the Python runtime, from the arena's own environment (same versions):
 # grpcio needs typing_extensions; protobuf is google/protobuf plus its compiled upb core.
 RUNTIME_PACKAGES = ("grpc", "google/protobuf", "google/_upb", "typing_extensions.py")
+SETPRIV = "/usr/bin/setpriv"  # util-linux: switches to the bot's uid inside the sandbox
 INSTALL_HINT = "install it with `apt-get install bubblewrap`"
 
 
@@ -52,7 +53,10 @@ def unsandboxed() -> bool:
 
 
 def bwrap_path() -> str:
-    """The bwrap executable; SandboxUnavailable (one line, with the fix) when it is not installed."""
+    """The bwrap executable; SandboxUnavailable (one line, with the fix) when it or setpriv is missing."""
+    if not os.access(SETPRIV, os.X_OK):
+        raise SandboxUnavailable(f"cannot launch bots in their sandbox: {SETPRIV} is missing; install it with "
+                                 "`apt-get install util-linux`")
     if found := shutil.which("bwrap"):
         return found
     raise SandboxUnavailable(
@@ -131,7 +135,7 @@ def _bot_view(spec: SandboxSpec) -> list[str]:
 
 def _drop_privileges(uid: int) -> list[str]:
     """setpriv, run as the sandbox's root: become `uid` with no groups, no capabilities, no way back."""
-    return ["/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
+    return [SETPRIV, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
             "--bounding-set=-all", "--no-new-privs", "--"]
 
 
