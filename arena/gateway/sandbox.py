@@ -53,7 +53,10 @@ def unsandboxed() -> bool:
 
 
 def bwrap_path() -> str:
-    """The bwrap executable; SandboxUnavailable (one line, with the fix) when it or setpriv is missing."""
+    """The bwrap executable; SandboxUnavailable (one line, with the fix) when the sandbox cannot be made."""
+    if os.geteuid() != 0:  # only root can give each bot a uid of its own
+        raise SandboxUnavailable(f"cannot launch bots in their sandbox: the gateway must run as root to give each "
+                                 f"bot a uid of its own (or set {UNSANDBOXED_ENV}=1, for bots you trust only)")
     if not os.access(SETPRIV, os.X_OK):
         raise SandboxUnavailable(f"cannot launch bots in their sandbox: {SETPRIV} is missing; install it with "
                                  "`apt-get install util-linux`")
