@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import select
 import signal
 import socket
 import subprocess
@@ -110,6 +111,33 @@ def allocate(limit_mb: int) -> None:
     report(managed, f"allocate more than {limit_mb} MB", how)
 
 
+def allocate_together(limit_mb: int, children: int = 3) -> None:
+    """Children that each stay under `limit_mb` but together go over it (what only a cgroup stops)."""
+    share = limit_mb // 2 + 64
+    reader, writer = os.pipe()
+    pids = []
+    for _ in range(children):
+        if (pid := os.fork()) == 0:
+            os.close(reader)
+            hoard = b"x" * (share * MB)  # noqa: F841 - held until killed
+            os.write(writer, b"+")
+            time.sleep(60)
+            os._exit(0)
+        pids.append(pid)
+    os.close(writer)
+    held, deadline = b"", time.monotonic() + 8
+    while len(held) < children and select.select([reader], [], [], max(0.0, deadline - time.monotonic()))[0]:
+        if not (chunk := os.read(reader, 1)):
+            break
+        held += chunk
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(reader)
+    report(len(held) == children, f"allocate {children} x {share} MB at once (over {limit_mb} MB together)",
+           f"{len(held)} of {children} got their share")
+
+
 def environment() -> None:
     extra = sorted(set(os.environ) - ALLOWED_ENV)
     report(bool(extra), f"see arena variables {extra}" if extra else "see arena variables", "only the bot's own")
@@ -131,6 +159,7 @@ def probe(args: argparse.Namespace) -> None:
         fill(folder, args.tmp_mb)
     fork_many(args.processes)
     allocate(args.memory_mb)
+    allocate_together(args.memory_mb)
 
 
 def leave_sleepers(marker: str) -> None:
