@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.gateway import cgroups
-from arena.gateway.sandbox import SOCKET, SandboxSpec, SandboxUnavailable, bwrap_argv, check_files, sandbox_env, unsandboxed
+from arena.gateway.sandbox import (
+    SOCKET, SandboxSpec, SandboxUnavailable, bwrap_argv, check_files, sandbox_env, unsandboxed,
+)
 
 log = logging.getLogger("arena.gateway")
 
@@ -110,7 +112,6 @@ class Launcher:
         self._stoppers: dict[str, asyncio.TimerHandle] = {}
         if not self.sandboxed:
             print(UNSANDBOXED_WARNING, file=sys.stderr, flush=True)
-            log.warning(UNSANDBOXED_WARNING)
 
     def bot_for_token(self, token: str) -> str | None:
         """The name of the running launched bot that was given this token."""
