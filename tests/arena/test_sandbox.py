@@ -12,6 +12,7 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -109,7 +110,11 @@ def test_a_bot_that_prints_without_end_is_stopped_with_a_reason(gateway: Gateway
 def test_a_fork_bomb_is_contained_and_gone_after(gateway: GatewayThread, client: GatewayClient,
                                                  store: Store, tmp_path: Path) -> None:
     register_hostile(store, tmp_path, "bomber", "--mode", "forkbomb")
-    record = run_match("toy", ["bomber", "random"], 1, gateway=client, connect_timeout_ms=3_000)
+    register_hostile(store, tmp_path, "calm", "--mode", "setsid", "--marker", "0.1")
+    with ThreadPoolExecutor(1) as pool:  # another bot's match, at the same time as the bomb
+        other = pool.submit(run_match, "toy", ["calm", "random"], 2, gateway=client, connect_timeout_ms=30_000)
+        record = run_match("toy", ["bomber", "random"], 1, gateway=client, connect_timeout_ms=3_000)
+        assert other.result().seats[0].termination is Termination.NORMAL, other.result().seats[0]
     assert record.seats[0].termination is Termination.CRASH, record.seats[0]
     assert "did not connect" in record.seats[0].reason
     uid = gateway.gateway.launcher.bots["bomber"].uid
