@@ -218,3 +218,11 @@ def test_a_submitted_example_bot_plays_full_matches_in_its_sandbox(
         assert record.seats[0].termination is Termination.NORMAL, record.seats[0]
         assert not record.seats[0].faults and record.ranks == record.replay().ranks()
     assert gateway.gateway.launcher.bots["submitted"].uid is not None, "it ran sandboxed"
+
+
+def test_a_bot_without_files_runs_on_the_runtime_alone(gateway: GatewayThread, client: GatewayClient,
+                                                      store: Store) -> None:
+    command = 'python3 -c "from bots.sdk import run; run(None, None, lambda observation, legal: legal[0])"'
+    store.register_bot("bare", command=command)
+    record = run_match("toy", ["bare", "random"], 1, gateway=client, connect_timeout_ms=20_000)
+    assert record.seats[0].termination is Termination.NORMAL, record.seats[0]
