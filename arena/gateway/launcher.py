@@ -63,11 +63,15 @@ class LaunchedBot:
     memory_mb: int = 0
     printed: int = 0  # bytes of output in all
     stopped_for: str | None = None  # why the launcher stopped it on its own (too much output)
-    oom_killed: bool = False
+    oom_killed: bool = False  # read from its cgroup before the cgroup is removed
 
     def output_tail(self, limit: int = 400) -> str:
         text = bytes(self.output[-limit:]).decode(errors="replace").strip()
         return text or "(no output)"
+
+    def went_over_memory(self) -> bool:
+        """True when its memory cgroup's limit made the kernel kill one of its processes."""
+        return self.oom_killed or (self.cgroup is not None and self.cgroup.oom_killed())
 
     def exit_reason(self) -> str | None:
         """Why the process is gone, or None while it runs."""
@@ -76,7 +80,7 @@ class LaunchedBot:
             return None
         if self.stopped_for is not None:
             how = self.stopped_for
-        elif self.oom_killed and code in (-signal.SIGKILL, 128 + signal.SIGKILL):
+        elif code in (-signal.SIGKILL, 128 + signal.SIGKILL) and self.went_over_memory():
             how = f"went over its memory limit of {self.memory_mb} MB and was killed"
         elif code < 0:
             how = f"was killed by {_signal_name(-code)}"

@@ -122,6 +122,16 @@ def test_a_fork_bomb_is_contained_and_gone_after(gateway: GatewayThread, client:
     check_the_gateway_carries_on(gateway, client, store, tmp_path)
 
 
+def test_a_bot_over_its_memory_cgroup_is_killed_with_a_reason(gateway: GatewayThread, client: GatewayClient,
+                                                              store: Store, tmp_path: Path) -> None:
+    register_hostile(store, tmp_path, "grower", "--mode", "oom", "--memory-mb", "768")
+    record = run_match("toy", ["grower", "random"], 1, gateway=client, connect_timeout_ms=30_000)
+    assert record.seats[0].termination is Termination.CRASH, record.seats[0]
+    assert "went over its memory limit of 768 MB and was killed" in record.seats[0].reason, record.seats[0].reason
+    assert "MANAGED" not in output_of(gateway, "grower")
+    check_the_gateway_carries_on(gateway, client, store, tmp_path)
+
+
 def test_setsid_and_double_forked_children_end_with_the_bot(store: Store, key: str, tmp_path: Path,  # noqa: F811
                                                             toy_registered: None) -> None:  # noqa: F811
     marker = f"{time.time_ns() % 10**6 + 10**6}.5"  # a sleep time no other process uses

@@ -8,6 +8,8 @@ the bot dials in (and before any thread starts, so forking is safe). Other modes
   flood     print without end
   forkbomb  fork without end (every child forks too)
   setsid    leave `setsid sleep` and a double-forked sleeper behind, then play
+  oom       a child holds 40 % of --memory-mb while the bot itself grows: only the memory
+            cgroup (all of the bot's processes together) stops it, by killing the bot
 Uses only the standard library and the SDK of the sandbox's runtime.
 """
 
@@ -173,11 +175,21 @@ def leave_sleepers(marker: str) -> None:
     print("INFO left sleepers behind", flush=True)
 
 
-def misbehave(mode: str) -> None:
+def misbehave(mode: str, limit_mb: int) -> None:
     if mode == "flood":
         line = "flood " * 20 + "\n"
         while True:
             sys.stdout.write(line)
+    if mode == "oom":
+        held = b"x" * (limit_mb * 2 // 5 * MB)
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        del held
+        hoard = []
+        while len(hoard) < limit_mb:  # 1 MB at a time: always under the per-process limit
+            hoard.append(b"x" * MB)
+        print("MANAGED outgrow the memory cgroup", flush=True)
     if mode == "forkbomb":
         while True:
             try:
@@ -193,7 +205,7 @@ def main() -> None:
     elif args.mode == "setsid":
         leave_sleepers(args.marker)
     else:
-        misbehave(args.mode)
+        misbehave(args.mode, args.memory_mb)
     from bots.sdk import run  # the sandbox's runtime; imported late: its threads come after the forks
 
     rng = random.Random(0)
@@ -202,7 +214,7 @@ def main() -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "setsid"])
+    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "setsid"])
     for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker"):
         parser.add_argument(name, default="/nonexistent")
     for name in ("--port", "--listener", "--gateway-pid"):
