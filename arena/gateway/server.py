@@ -85,7 +85,12 @@ async def start_gateway(
 def _add_unix_socket(server: grpc.aio.Server) -> Path:
     """Serve a Unix socket too, in a new private folder: sandboxed bots reach the gateway only there."""
     socket = Path(tempfile.mkdtemp(prefix="arena-gateway-")) / "gateway.sock"  # mkdtemp: mode 0700
-    server.add_insecure_port(f"unix:{socket}")
+    try:
+        server.add_insecure_port(f"unix:{socket}")
+    except RuntimeError as error:  # e.g. a path past the 107 bytes a Unix socket's name may have
+        shutil.rmtree(socket.parent, ignore_errors=True)
+        raise UsageError(f"cannot serve the Unix socket {socket} for launched bots ({error}); "
+                         "set TMPDIR to a short, local folder") from None
     return socket
 
 

@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.clock import TimeControl
+from arena.errors import UsageError
 from arena.gateway.client import GatewayClient
 from arena.gateway.hostkey import host_key, host_key_path
 from arena.gateway.launcher import LaunchLimits
@@ -236,3 +238,16 @@ def test_a_bot_without_files_runs_on_the_runtime_alone(gateway: GatewayThread, c
     store.register_bot("bare", command=command)
     record = run_match("toy", ["bare", "random"], 1, gateway=client, connect_timeout_ms=20_000)
     assert record.seats[0].termination is Termination.NORMAL, record.seats[0]
+
+
+def test_a_socket_path_too_long_is_a_one_line_error(store: Store, tmp_path: Path,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    long_folder = tmp_path / ("x" * 100)
+    long_folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long_folder))
+    thread = GatewayThread(store, host_key="k")
+    with pytest.raises(UsageError) as error:
+        thread.start()
+    thread.stop()
+    assert "cannot serve the Unix socket" in str(error.value) and "set TMPDIR to a short, local folder" in str(error.value)
+    assert "\n" not in str(error.value) and list(long_folder.iterdir()) == [], "nothing left behind"
