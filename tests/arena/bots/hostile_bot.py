@@ -96,6 +96,21 @@ def fork_many(limit: int) -> None:
             os.waitpid(pid, 0)
 
 
+def open_many(limit: int) -> None:
+    """Open /dev/null until refused; more than `limit` open files is a break-out."""
+    files = []
+    try:
+        while len(files) <= limit:
+            files.append(open(os.devnull, "rb"))  # noqa: SIM115 - held open on purpose
+    except OSError as error:
+        report(False, f"open more than {limit} files", f"refused after {len(files)} ({error})")
+    else:
+        report(True, f"open more than {limit} files")
+    finally:
+        for file in files:
+            file.close()
+
+
 def allocate(limit_mb: int) -> None:
     """Allocate (and touch) memory in a child until refused; more than `limit_mb` is a break-out."""
     pid = os.fork()
@@ -160,6 +175,7 @@ def probe(args: argparse.Namespace) -> None:
     for folder in ("/tmp", "/dev/shm"):
         fill(folder, args.tmp_mb)
     fork_many(args.processes)
+    open_many(args.open_files)
     allocate(args.memory_mb)
     allocate_together(args.memory_mb)
 
@@ -222,6 +238,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--tmp-mb", type=int, default=64)
     parser.add_argument("--memory-mb", type=int, default=2048)
     parser.add_argument("--processes", type=int, default=128)
+    parser.add_argument("--open-files", type=int, default=256)
     return parser.parse_args()
 
 
