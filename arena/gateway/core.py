@@ -13,6 +13,7 @@ import asyncio
 import itertools
 import logging
 import time
+from pathlib import Path
 
 from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
 from arena.gateway.sessions import PROTOCOL, BotFault, Session, StreamLimits, time_spent
@@ -31,12 +32,12 @@ class Gateway:
     """Sessions of connected bots, launched bots, and the decisions routed between them."""
 
     def __init__(self, store: Store, address: str, limits: LaunchLimits | None = None,
-                 stream_limits: StreamLimits | None = None) -> None:
+                 stream_limits: StreamLimits | None = None, socket: Path | None = None) -> None:
         self.store = store
         self.stream_limits = stream_limits or StreamLimits()
         self.sessions: dict[str, Session] = {}
         self.dropped: dict[str, Session] = {}  # each bot's last ended session, carried on by its redial
-        self.launcher = Launcher(address, limits or LaunchLimits())
+        self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
 
@@ -114,7 +115,10 @@ class Gateway:
     # -- the match host ---------------------------------------------------------------------
 
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
-        """Make sure the bot is connected (launching it if it has a command); send MatchStart."""
+        """Make sure the bot is connected (launching it if it has a command); send MatchStart.
+
+        Raises SandboxUnavailable when the bot would have to be launched but cannot be sandboxed.
+        """
         name = request.bot_name
         bot = self.store.bot(name)
         if bot is None:
@@ -123,7 +127,7 @@ class Gateway:
         if self.live(name) is None and bot.command:
             launched = self.launcher.bots.get(name)
             if not self.launcher.running(name):
-                launched = await self.launcher.launch(name, bot.command)
+                launched = await self.launcher.launch(name, bot.command, bot.files)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, Gateway
+from arena.gateway.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Session
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
@@ -118,7 +119,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
 
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        return _seat_reply(await self.gateway.open_seat(request))
+        try:
+            return _seat_reply(await self.gateway.open_seat(request))
+        except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            raise  # unreachable: abort raises
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)

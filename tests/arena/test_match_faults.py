@@ -7,7 +7,6 @@ the other seats' results stand, and nothing hangs.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
@@ -168,12 +167,13 @@ def test_a_bot_cannot_answer_for_another_bots_seat(gateway: GatewayThread, clien
     assert record.seats[1].termination is Termination.NORMAL and not record.seats[1].faults
 
 
-def launched_command(*args: str) -> str:
-    return " ".join([sys.executable, str(FAULT_BOT), *args])
+def register_launched(store: Store, name: str, *args: str) -> None:
+    """A bot the gateway launches in its sandbox: the fault bot, from its own folder."""
+    store.register_bot(name, command=" ".join(["python3", FAULT_BOT.name, *args]), files=str(FAULT_BOT.parent))
 
 
 def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayClient, store: Store) -> None:
-    store.register_bot("crasher", command=launched_command("--mode", "crash"))
+    register_launched(store, "crasher", "--mode", "crash")
     record = run_match("toy", ["random", "crasher"], 5, gateway=client)
     check_forfeit(record, 1, Termination.CRASH, "exited with status 3")
     assert "crashing on purpose" in record.seats[1].reason
@@ -181,7 +181,7 @@ def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayCli
 
 def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, client: GatewayClient,
                                                     store: Store) -> None:
-    store.register_bot("sleeper", command=launched_command("--mode", "noconnect"))
+    register_launched(store, "sleeper", "--mode", "noconnect")
     started = time.monotonic()
     record = run_match("toy", ["sleeper", "random", "random"], 5, gateway=client, connect_timeout_ms=800)
     assert time.monotonic() - started < 5
@@ -191,7 +191,7 @@ def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, cli
 
 def test_a_launched_bot_plays_and_is_stopped_after(gateway: GatewayThread, client: GatewayClient,
                                                    store: Store) -> None:
-    store.register_bot("launched", command=launched_command("--mode", "ok"))
+    register_launched(store, "launched", "--mode", "ok")
     record = run_match("toy", ["launched", "random"], 6, gateway=client)
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
     deadline = time.monotonic() + 5
@@ -214,7 +214,7 @@ def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
 ) -> None:
     monkeypatch.setenv("ARENA_HOST_KEY", HOST_KEY)
     limits = LaunchLimits(cpu_seconds=2, memory_mb=768, linger_s=0.1)
-    store.register_bot("greedy", command=launched_command("--mode", mode))
+    register_launched(store, "greedy", "--mode", mode)
     with GatewayThread(store, host_key=HOST_KEY, limits=limits) as gateway, \
             GatewayClient(gateway.address, key=HOST_KEY) as client:
         record = run_match("toy", ["greedy", "random"], 1, gateway=client,
