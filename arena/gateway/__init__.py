@@ -1,6 +1,6 @@
 """The gRPC gateway that external bots dial in to (ARCHITECTURE.md §3).
 
-- `sessions`: one Session per connected bot stream, and the decisions waiting on it
+- `sessions`: one Session per connected bot stream, the decisions waiting on it, its size and read limits
 - `core`: the Gateway (connections, seats, decisions), apart from gRPC
 - `launcher`: bots registered with a command, started and stopped by the gateway
 - `limits`: the exec wrapper that puts a launched bot under CPU-time and memory limits

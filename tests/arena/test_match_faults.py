@@ -6,8 +6,10 @@ the other seats' results stand, and nothing hangs.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -54,9 +56,8 @@ def check_forfeit(record: MatchRecord, seat: int, termination: Termination, word
         ("silent", Termination.TIMEOUT, "no answer within 1200 ms"),
         ("illegal", Termination.ILLEGAL_ACTION, "not among the 2 legal actions"),
         ("garbage", Termination.PROTOCOL_ERROR, "do not parse as arena.v1.BotMessage"),
-        ("unknown", Termination.PROTOCOL_ERROR, "none of its known fields set"),
         ("noaction", Termination.PROTOCOL_ERROR, "has no action_id"),
-        ("disconnect", Termination.DISCONNECT, "disconnected"),
+        ("disconnect", Termination.DISCONNECT, "disconnected (the bot closed its stream); it did not reconnect within"),
     ],
 )
 def test_a_faulty_decision_forfeits_at_the_strike_limit(
@@ -102,6 +103,50 @@ def test_disconnect_mid_match_forfeits(gateway: GatewayThread, client: GatewayCl
     players = registry.info(game_id).min_players
     record = run_match(game_id, ["random"] * (players - 1) + ["leaver"], 9, gateway=client)
     check_forfeit(record, players - 1, Termination.DISCONNECT, "disconnected")
+
+
+def test_a_message_with_only_an_unknown_field_is_no_fault(gateway: GatewayThread, client: GatewayClient,
+                                                         store: Store, bots: BotProcesses) -> None:
+    connect_fault_bot(gateway, store, bots, "newer", "--mode", "unknown")
+    record = run_match("toy", ["newer", "random"], 2, gateway=client, time_control=FAST, max_strikes=1)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+
+
+REDIAL = TimeControl(decision_ms=3000, bank_ms=0, grace_ms=200)  # room for a redial on a loaded machine
+
+
+def read_trace(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_bot_that_redials_mid_decision_gets_its_match_and_request_again(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses, tmp_path: Path
+) -> None:
+    wire = tmp_path / "trace.jsonl"
+    connect_fault_bot(gateway, store, bots, "redialer", "--mode", "redial", "--sleep", "0.3", "--trace", str(wire))
+    record = run_match("toy", ["redialer", "random"], 3, gateway=client, time_control=REDIAL, match_id="m-redial")
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    first = [m for m in read_trace(wire) if m["stream"] == 1 and m["kind"] == "decision"]
+    second = [m["kind"] for m in read_trace(wire) if m["stream"] == 2]
+    assert second[:3] == ["welcome", "match_start", "decision"], second
+    resent = next(m for m in read_trace(wire) if m["stream"] == 2 and m["kind"] == "decision")
+    assert resent["request_id"] == first[0]["request_id"] and resent["match_id"] == "m-redial"
+    assert first[0]["time_left_ms"] - resent["time_left_ms"] >= 250, "the clock ran while the bot was away"
+
+
+@needs_long_game
+def test_a_decision_asked_while_the_bot_redials_waits_for_it(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses, tmp_path: Path
+) -> None:
+    game_id = LONG_GAMES[0]
+    wire = tmp_path / "trace.jsonl"
+    connect_fault_bot(gateway, store, bots, "hangup", "--mode", "hangup", "--after", "1", "--sleep", "0.3",
+                      "--trace", str(wire))
+    players = registry.info(game_id).min_players
+    record = run_match(game_id, ["hangup", *["random"] * (players - 1)], 8, gateway=client, time_control=REDIAL)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    second = [m["kind"] for m in read_trace(wire) if m["stream"] == 2]
+    assert second[:2] == ["welcome", "match_start"] and "decision" in second, second
 
 
 def test_the_time_bank_absorbs_slow_decisions(gateway: GatewayThread, client: GatewayClient, store: Store,
