@@ -3,7 +3,6 @@ backoff, and one slow start does not keep a healthy bot out (docs/protocol.md, "
 
 from __future__ import annotations
 
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -15,9 +14,7 @@ from arena.match import MatchRecord, Termination, run_match
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import FAULT_BOT
-
-NEVER = f"{sys.executable} {FAULT_BOT} --mode noconnect"
+from tests.arena.test_match_faults import register_launched
 
 
 def timed_match(client: GatewayClient, bot: str, timeout_ms: int = 800) -> tuple[MatchRecord, float]:
@@ -28,7 +25,7 @@ def timed_match(client: GatewayClient, bot: str, timeout_ms: int = 800) -> tuple
 
 def test_after_a_launch_that_never_connected_the_next_matches_fail_fast(
         gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
-    store.register_bot("sleeper", command=NEVER)
+    register_launched(store, "sleeper", "--mode", "noconnect")
     first, waited = timed_match(client, "sleeper")
     assert waited >= 0.8 and "did not connect within 0.8 s" in first.seats[0].reason
     launch = gateway.gateway.launcher.bots["sleeper"]
@@ -44,7 +41,7 @@ def test_after_a_launch_that_never_connected_the_next_matches_fail_fast(
 
 def test_matches_waiting_on_the_same_failed_launch_count_it_once(
         gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
-    store.register_bot("sleeper", command=NEVER)
+    register_launched(store, "sleeper", "--mode", "noconnect")
     with ThreadPoolExecutor(3) as pool:
         records = list(pool.map(lambda _: timed_match(client, "sleeper")[0], range(3)))
     assert all(r.seats[0].termination is Termination.CRASH for r in records)
@@ -53,7 +50,7 @@ def test_matches_waiting_on_the_same_failed_launch_count_it_once(
 
 def test_one_slow_start_does_not_keep_a_healthy_bot_out(
         gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
-    store.register_bot("slowstart", command=f"{sys.executable} {FAULT_BOT} --mode ok")
+    register_launched(store, "slowstart", "--mode", "ok")
     gateway.gateway.retry.policy = RetryPolicy(first_s=1.0)
     # a healthy bot whose first start is slow: no Python bot is connected 20 ms after its launch
     first, _ = timed_match(client, "slowstart", timeout_ms=20)
