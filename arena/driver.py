@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from arena.clock import per_move
 from arena.errors import UsageError
 from arena.executor import JobOutcome, MatchJob
+from arena.match import count_strikes
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
 from arena.tournament import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
@@ -212,7 +213,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome)
             seat=i, entrant=entrant, spec=bot_spec(entrant), **_kind_and_version(bot_spec(entrant)),
             score=returns[i], rank=None if aborted else ranks[i],
             termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
-            faults=len(seat_records[i].get("faults", [])),
+            faults=count_strikes(seat_records[i].get("faults", [])),
         )
         for i, entrant in enumerate(match.seats)
     ]

@@ -81,8 +81,20 @@ class SeatOutcome:
     bot: str
     termination: Termination = Termination.NORMAL
     reason: str = ""
-    # every faulty decision: {"step": index, "fault": Termination value, "reason": text}
+    # every fault: {"step": index, "fault": Termination value, "reason": text}
     faults: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def strikes(self) -> int:
+        """Its faulty decisions (see `count_strikes`)."""
+        return count_strikes(self.faults)
+
+
+def count_strikes(faults: Sequence[Mapping[str, Any]]) -> int:
+    """The faulty decisions among a seat's recorded faults: timeouts, illegal and malformed answers.
+
+    A disconnect or crash is recorded as a fault too, but it is no strike: it forfeits at once."""
+    return sum(fault["fault"] not in FORFEIT_AT_ONCE for fault in faults)
 
 
 @dataclass

@@ -127,7 +127,7 @@ def summary(record: MatchRecord, control: TimeControl | None = None) -> dict[str
         "seats": [
             {"seat": i, "bot": s.bot, "score": record.returns[i], "rank": record.ranks[i],
              "termination": s.termination.value, "reason": s.reason,
-             "strikes": len(s.faults), "forfeited": s.termination is not Termination.NORMAL}
+             "strikes": s.strikes, "forfeited": s.termination is not Termination.NORMAL}
             for i, s in enumerate(record.seats)
         ],
         "winners": [i for i, rank in enumerate(record.ranks) if rank == 1],

@@ -110,8 +110,8 @@ class SeatRow(SQLModel, table=True):
     rank: int | None = None
     termination: str = "normal"
     reason: str = ""
-    # faulty decisions (timeouts, illegal or malformed answers) that did not end the seat: each
-    # was replaced by a random legal action (docs/protocol.md, "Faults")
+    # the seat's strikes: faulty decisions (timeouts, illegal or malformed answers), each replaced
+    # by a random legal action; a disconnect or crash is none (docs/protocol.md, "Faults")
     faults: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 

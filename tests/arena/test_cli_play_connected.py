@@ -57,3 +57,12 @@ def test_play_json_counts_strikes_apart_from_the_forfeit(gateway: GatewayThread,
     status, out, err = play(store, gateway, capsys, game="riviera")
     assert status == 0, err
     assert "[3 strikes, forfeited: illegal_action: 3 faulty decisions" in out
+
+
+def test_a_disconnect_is_a_forfeit_without_a_strike(gateway: GatewayThread, store: Store, bots: BotProcesses,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    start_bot(store, gateway, bots, "--mode", "disconnect", "--after", "1")
+    status, out, err = play(store, gateway, capsys, "--json", game="riviera")
+    assert status == 0, err
+    faulty = json.loads(out)["seats"][1]
+    assert (faulty["termination"], faulty["forfeited"], faulty["strikes"]) == ("disconnect", True, 0)

@@ -14,6 +14,7 @@ from arena.match import MatchRecord, Termination, run_match
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.gateway_fixtures import TOY
 from tests.arena.test_match_faults import register_launched
 
 
@@ -86,3 +87,20 @@ def test_the_backoff_doubles_for_launches_that_fail_in_a_row_up_to_a_cap() -> No
     retry.failed("b", "run-b", Launch(), fault)
     assert retry.failed_launches["b"].failures == 1, "a connect starts the count again"
     assert retry.holding("b", "run-b --fixed") is None, "a bot registered with a new command is launched at once"
+
+
+def test_a_launch_that_never_connected_is_stored_as_a_forfeit_without_strikes(
+        gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
+    from arena.driver import match_result
+    from arena.executor import JobOutcome, MatchJob
+    from arena.tournament import PlannedMatch
+
+    register_launched(store, "sleeper", "--mode", "noconnect")
+    record, _ = timed_match(client, "sleeper")
+    assert record.seats[0].termination is Termination.CRASH and record.seats[0].strikes == 0
+    tid = store.create_tournament("toy", record.ruleset, "round_robin", {}, 1)
+    info = store.tournament(tid)
+    planned = PlannedMatch(0, 0, 0, 0, ("sleeper", "random"), 5, 5)
+    job = MatchJob(key=(tid, 0), game_id="toy", game_ref=TOY, bots=planned.seats, seed=5, chance_seed=5)
+    seats = match_result(info, planned, JobOutcome(job, record.to_json())).seats
+    assert [(s.termination, s.faults) for s in seats] == [("crash", 0), ("normal", 0)]
