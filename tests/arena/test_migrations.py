@@ -171,13 +171,18 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     tid = new_tournament(store)
     first = result(tid, 0)
     lost = SeatResult(1, "b", "b", rank=2, faults=3, termination="timeout", reason="3 faulty decisions")
-    store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]})])
+    gone = SeatResult(1, "b", "b", rank=2, faults=0, termination="crash", reason="never connected")
+    second = result(tid, 1)
+    store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]}),
+                          MatchResult(**{**second.__dict__, "seats": [second.seats[0], gone]})])
     match_id = store.matches()[0].id
     with store.engine.begin() as connection:  # back to revision 0001, with a rating stored then
         config = Config()
         config.set_main_option("script_location", str(migrations.SCRIPTS))
         config.attributes["connection"] = connection
         command.downgrade(config, "0001")
+        crash_faults = "SELECT faults FROM seat WHERE termination = 'crash'"
+        assert connection.execute(text(crash_faults)).scalar() == 1, "0001 counted the crash as a fault"
         for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
                           "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
                           "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "
@@ -187,7 +192,8 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     assert Store(fresh_url).rated_count("toy@1") == 0
     upgraded = Store(fresh_url)
     assert migrations.revision(upgraded.engine) == migrations.HEAD and differences(upgraded) == []
-    assert upgraded.count_matches() == 1 and upgraded.matches()[0].seats[1].faults == 3, "nothing stored is lost"
+    assert upgraded.count_matches() == 2, "nothing stored is lost"
+    assert sorted(m.seats[1].faults for m in upgraded.matches()) == [0, 3], "a crash was counted as a strike"
     assert upgraded.leaderboard("toy@1") == [] and upgraded.rated_count("toy@1") == 0
     rerate(upgraded, "toy@1")
-    assert {r.entrant: (r.strikes, r.forfeits) for r in upgraded.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 1)}
+    assert {r.entrant: (r.strikes, r.forfeits) for r in upgraded.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 2)}

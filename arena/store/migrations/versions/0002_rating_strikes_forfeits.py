@@ -7,6 +7,10 @@ Revises: 0001
 two counts cannot be split from it. Ratings are derived data: the stored ratings and their
 history are deleted, and `arena leaderboard` (or the next tournament) rates the ruleset again
 from its matches, which keep each seat's strikes (seat.faults) and termination.
+
+seat.faults counted every recorded fault, the disconnect or crash that forfeits a seat at once
+included; it now counts strikes only. That fault is always the seat's last and only one of its
+kind (nothing is asked of a forfeited seat), so such seats count one fewer.
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ branch_labels = None
 depends_on = None
 
 
+FORFEITED_AT_ONCE = "termination IN ('disconnect', 'crash') AND faults > 0"
+
+
 def upgrade() -> None:
     _forget_ratings()
+    op.execute(f"UPDATE seat SET faults = faults - 1 WHERE {FORFEITED_AT_ONCE}")
     # checked, not assumed: a create_all database from a build that already counted strikes and
     # forfeits (a branch before migrations; the tests make such databases) has no faults column
     columns = {column["name"] for column in sa.inspect(op.get_bind()).get_columns("rating")}
@@ -35,6 +43,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     _forget_ratings()
+    op.execute("UPDATE seat SET faults = faults + 1 WHERE termination IN ('disconnect', 'crash')")
     with op.batch_alter_table("rating") as batch:
         batch.drop_column("forfeits")
         batch.drop_column("strikes")
