@@ -6,7 +6,9 @@ ORM objects, so nothing outside this package depends on a session being open.
 
 Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
 played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
-seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
+seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches),
+sprt and sprt_llr (an SPRT test's state and its LLR after every pair; its games are the matches
+of a tournament of kind `sprt`).
 """
 
 from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
@@ -22,6 +24,7 @@ from arena.store.records import (
     TournamentInfo,
     match_key,
 )
+from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
 from arena.store.tokens import hash_token
 
 __all__ = [
@@ -33,7 +36,10 @@ __all__ = [
     "MatchSummary",
     "RatedMatch",
     "RatingEntry",
+    "SPRT_KIND",
     "SeatResult",
+    "SprtInfo",
+    "SprtState",
     "Store",
     "TournamentInfo",
     "default_db_url",

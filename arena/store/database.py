@@ -21,7 +21,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from arena.errors import UsageError
-from arena.store.queries import Queries
+from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
     BotRow,
@@ -61,7 +61,7 @@ def _bot_info(row: BotRow) -> BotInfo:
     return BotInfo(row.id, row.name, row.command, row.created_at, row.files)
 
 
-class Store(Queries):
+class Store(SprtStore):
     """One database, opened by URL; creates the tables it needs."""
 
     def __init__(self, url: str | None = None) -> None:
