@@ -97,19 +97,20 @@ def fit_t_value(observed: Sequence[float], t: float, reference: float = 0.5) -> 
 
     The constraint is not linear in q; freezing mu and sigma at the current fit makes it so,
     and a few rounds of that reach the fixed point (van den Bergh, "Normalized Elo", 4.1)."""
-    fitted = [1 / len(observed)] * len(observed)
+    fitted = [1 / len(observed)] * len(observed)  # from uniform: sigma > 0 even for one-sided data
+    x = 0.0
     for _ in range(50):
         mu, variance = mean_and_variance(fitted)
         sigma = math.sqrt(variance)
         linear = [a - reference - t * sigma * (1 + ((mu - a) / sigma) ** 2) / 2 for a in SCORES]
-        x = secular_root(observed, linear)
+        x = secular_root(observed, linear, x)  # the last round's root: a close first guess
         previous, fitted = fitted, [p / (1 + x * a) for p, a in zip(observed, linear)]
-        if max(abs(q - r) for q, r in zip(fitted, previous)) < 1e-12:
+        if max(abs(q - r) for q, r in zip(fitted, previous)) < 1e-11:
             break
     return fitted
 
 
-def secular_root(weights: Sequence[float], values: Sequence[float]) -> float:
+def secular_root(weights: Sequence[float], values: Sequence[float], guess: float = 0.0) -> float:
     """The x with sum w_i a_i / (1 + x a_i) = 0 where every 1 + x a_i > 0.
 
     The sum falls strictly in x on that interval, from +inf to -inf: Newton's steps, kept inside a
@@ -117,15 +118,17 @@ def secular_root(weights: Sequence[float], values: Sequence[float]) -> float:
     low, high = -1 / max(values), -1 / min(values)
     if not low < high or max(values) <= 0 or min(values) >= 0:
         raise ValueError("the hypothesis lies outside what these results can fit")
-    x = 0.0
-    for _ in range(200):
-        terms = [a / (1 + x * a) for a in values]
-        f = sum(w * t for w, t in zip(weights, terms))
-        slope = -sum(w * t * t for w, t in zip(weights, terms))
+    x = guess if low < guess < high else 0.0
+    for _ in range(100):
+        f = slope = 0.0
+        for w, a in zip(weights, values):
+            term = a / (1 + x * a)
+            f += w * term
+            slope -= w * term * term
         low, high = (x, high) if f > 0 else (low, x)
         step = x - f / slope
         step = step if low < step < high else (low + high) / 2
-        if abs(step - x) <= 1e-15 * max(1.0, abs(x)):
+        if abs(step - x) <= 1e-13 * max(1.0, abs(x)):
             return step
         x = step
     return x
