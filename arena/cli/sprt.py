@@ -120,13 +120,14 @@ def state_text(state: SprtState, model: str | None) -> str:
 
 
 def verdict_line(info: SprtInfo) -> str:
+    """`sprt 3 (riviera@1): H1 accepted after 146 pairs: heuristic is better than random by at least 5 nElo; ...`."""
     config, state = info.tournament.config, info.state
-    better = {"H1": f"{config['a']} is better than {config['b']} by at least {config['elo1']:g}",
-              "H0": f"{config['a']} is not better than {config['b']} by more than {config['elo0']:g}",
-              "undecided": "no verdict", None: "stopped"}[state.verdict]
-    return (f"sprt {info.id} ({info.tournament.ruleset}): {VERDICTS[state.verdict]} after {state.pairs} pairs: "
-            f"{better} {UNITS[config['model']]}; estimate {state.elo:+.1f} {UNITS[config['model']]} "
-            f"[{state.low:.1f}, {state.high:.1f}], LOS {100 * state.los:.1f}%"
+    unit = UNITS[config["model"]]
+    meaning = {"H1": f": {config['a']} is better than {config['b']} by at least {config['elo1']:g} {unit}",
+               "H0": f": {config['a']} is not better than {config['b']} by more than {config['elo0']:g} {unit}"}
+    return (f"sprt {info.id} ({info.tournament.ruleset}): {VERDICTS[state.verdict]} after {state.pairs} pairs"
+            f"{meaning.get(state.verdict or '', '')}; estimate {state.elo:+.1f} {unit} [{state.low:.1f}, "
+            f"{state.high:.1f}], LOS {100 * state.los:.1f}%"
             + (f"; {state.aborted_pairs} pairs aborted" if state.aborted_pairs else ""))
 
 
