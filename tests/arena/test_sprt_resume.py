@@ -1,0 +1,48 @@
+"""An SPRT whose driver is killed with SIGKILL resumes to the same counts as an uninterrupted run."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.executor import LocalExecutor
+from arena.sprt.driver import play_sprt, start_sprt
+from arena.sprt.pairs import SprtConfig
+from arena.store import Store
+from tests.arena.test_tournament_resume import arena, wait_for_matches
+
+# a bot against itself at the default bounds: no verdict within the cap, so every pair is played
+CONFIG = SprtConfig("gang_of_dice", "random", "random#2", max_pairs=40, seed=21)
+RUN = ["sprt", "--game", "gang_of_dice", "--a", "random", "--b", "random#2", "--max-pairs", "40", "--seed", "21"]
+
+
+def test_resume_after_kill_9_gives_the_counts_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'killed.db'}"
+    driver = subprocess.Popen([sys.executable, "-m", "arena.cli", *RUN, "--db", url, "--local", "--quiet"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    store = Store(url)
+    try:
+        wait_for_matches(store, 25, driver)
+        driver.send_signal(signal.SIGKILL)
+        driver.wait(30)
+    finally:
+        if driver.poll() is None:
+            driver.kill()
+    assert driver.returncode == -signal.SIGKILL
+    [killed] = store.sprts()
+    assert killed.tournament.status == "running" and 25 <= killed.tournament.done_matches < 80, "killed mid-run"
+
+    resumed = arena("sprt", "--resume", str(killed.id), "--db", url, "--local", "--quiet")
+    assert resumed.returncode == 0, resumed.stderr
+    after = store.sprt(killed.id, history=True)
+
+    uninterrupted_store = Store(f"sqlite:///{tmp_path / 'whole.db'}")
+    whole = play_sprt(uninterrupted_store, start_sprt(uninterrupted_store, CONFIG), LocalExecutor())
+    whole_history = uninterrupted_store.sprt(whole.id, history=True)
+    assert after is not None and whole_history is not None
+    assert after.state == whole.state and after.state.pairs == 40
+    assert after.history == whole_history.history
+    assert [m.match_index for m in store.matches(tournament_id=killed.id, limit=1000)] == list(range(80))
+    assert after.tournament.status == "finished"
