@@ -12,22 +12,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
-from arena.cli.leaderboard import finite
 from arena.cli.options import parse_options
 from arena.cli.tournament import ProgressLine, add_run_options, make_executor
 from arena.errors import UsageError
 from arena.sprt.driver import SprtProgress, check_sprt, existing_sprt, play_sprt, start_sprt
 from arena.sprt.pairs import DEFAULT_MAX_PAIRS, SprtConfig
+from arena.sprt.report import UNITS, VERDICTS, sprt_json, state_text, verdict_line
 from arena.sprt.stats import MODELS
-from arena.store import SprtInfo, SprtState, Store
+from arena.store import Store
 from engine import registry
-
-UNITS = {"normalized": "nElo", "logistic": "Elo"}
-VERDICTS = {"H1": "H1 accepted", "H0": "H0 accepted", "undecided": "undecided (max pairs)", None: "running"}
-
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("sprt", help="a sequential test (SPRT) of bot A against bot B")
@@ -107,28 +102,8 @@ def run_test(store: Store, test_id: int, executor: Any, quiet: bool) -> int:
 
 
 def live_line(test_id: int, progress: SprtProgress) -> str:
-    """`sprt 3: 42 pairs [0 1 5 10 26]  LLR 2.31 (-2.94, 2.94)  +120 ± 30 nElo  LOS 99.9%  running`."""
-    return f"sprt {test_id}: {state_text(progress.state, None)}  {progress.pairs_per_s:.1f} pairs/s"
-
-
-def state_text(state: SprtState, model: str | None) -> str:
-    counts = " ".join(str(n) for n in state.pentanomial)
-    spread = (state.high - state.low) / 2
-    elo = f"{state.elo:+.1f} ± {spread:.1f}" if math.isfinite(spread) else "?"
-    return (f"{state.pairs} pairs [{counts}]  LLR {state.llr:.2f} ({state.lower:.2f}, {state.upper:.2f})  "
-            f"{elo}{' ' + UNITS[model] if model else ''}  LOS {100 * state.los:.1f}%  {VERDICTS[state.verdict]}")
-
-
-def verdict_line(info: SprtInfo) -> str:
-    """`sprt 3 (riviera@1): H1 accepted after 146 pairs: heuristic is better than random by at least 5 nElo; ...`."""
-    config, state = info.tournament.config, info.state
-    unit = UNITS[config["model"]]
-    meaning = {"H1": f": {config['a']} is better than {config['b']} by at least {config['elo1']:g} {unit}",
-               "H0": f": {config['a']} is not better than {config['b']} by more than {config['elo0']:g} {unit}"}
-    return (f"sprt {info.id} ({info.tournament.ruleset}): {VERDICTS[state.verdict]} after {state.pairs} pairs"
-            f"{meaning.get(state.verdict or '', '')}; estimate {state.elo:+.1f} {unit} [{state.low:.1f}, "
-            f"{state.high:.1f}], LOS {100 * state.los:.1f}%"
-            + (f"; {state.aborted_pairs} pairs aborted" if state.aborted_pairs else ""))
+    """`sprt 3: 42 pairs [0 1 5 10 26]  LLR 2.31 (-2.94, 2.94)  +120.3 ± 30.2  LOS 99.9%  running  6.1 pairs/s`."""
+    return f"sprt {test_id}: {state_text(progress.state)}  {progress.pairs_per_s:.1f} pairs/s"
 
 
 def list_tests(store: Store) -> int:
@@ -145,9 +120,11 @@ def list_tests(store: Store) -> int:
 
 
 def show_test(store: Store, test_id: int, as_json: bool) -> int:
-    info = store.sprt(test_id, history=True) if store.sprt(test_id) else existing_sprt(store, test_id)
+    existing_sprt(store, test_id)
+    info = store.sprt(test_id, history=True)
+    assert info is not None
     if as_json:
-        print(json.dumps(test_json(info), indent=2))
+        print(json.dumps(sprt_json(info), indent=2))
         return 0
     config = info.tournament.config
     print(f"sprt {info.id}{' ' + info.tournament.name if info.tournament.name else ''}: {config['a']} vs "
@@ -156,18 +133,3 @@ def show_test(store: Store, test_id: int, as_json: bool) -> int:
           f"beta {config['beta']:g}, seed {config['seed']}")
     print(f"status: {info.tournament.status}; {state_text(info.state, config['model'])}")
     return 0
-
-
-def test_json(info: SprtInfo) -> dict[str, Any]:
-    """A test as JSON (the dashboard API serves the same): config, state, LLR after every pair."""
-    state = info.state
-    return {
-        "id": info.id, "name": info.tournament.name, "game": info.tournament.game_id,
-        "ruleset": info.tournament.ruleset, "status": info.tournament.status, "config": info.tournament.config,
-        "pairs": state.pairs, "aborted_pairs": state.aborted_pairs, "pentanomial": state.pentanomial,
-        "llr": round(state.llr, 4), "lower": round(state.lower, 4), "upper": round(state.upper, 4),
-        "elo": round(state.elo, 2), "low95": finite(state.low), "high95": finite(state.high),
-        "los": round(state.los, 4), "unit": UNITS[info.tournament.config["model"]], "verdict": state.verdict,
-        "games": info.tournament.done_matches, "created_at": info.tournament.created_at.isoformat(),
-        "history": [{"pairs": p, "llr": round(v, 4)} for p, v in info.history],
-    }
