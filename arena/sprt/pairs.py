@@ -23,7 +23,7 @@ from arena.sprt.stats import MODELS
 from arena.store import SPRT_KIND
 from arena.tournament import PlannedMatch, TournamentConfig, bot_spec
 
-DEFAULT_MAX_PAIRS = 20_000
+DEFAULT_MAX_PAIRS = 100_000  # far beyond the expected length of any sensible test (docs/sprt.md)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import math
 import random
 from collections.abc import Sequence
 
-from arena.sprt.stats import NELO_PER_T, SCORES, decide, llr, logistic_elo, mean_and_variance
+from arena.sprt.stats import NELO_PER_T, SCORES, bounds, decide, llr, logistic_elo, mean_and_variance
 
 # the pair distribution of two evenly matched bots: A level with B in a third of the games
 EVEN_PAIRS = (0.07, 0.22, 0.42, 0.22, 0.07)
@@ -52,3 +52,20 @@ def run_test(probabilities: Sequence[float], elo0: float, elo1: float, model: st
         if verdict:
             return verdict, pairs
     return "undecided", max_pairs
+
+
+def brownian_outcome(true_nelo: float, elo0: float, elo1: float, alpha: float = 0.05,
+                     beta: float = 0.05) -> tuple[float, float]:
+    """(chance of accepting H1, expected pairs) of a normalised-model test, the LLR taken as a
+    Brownian motion (van den Bergh, "A Brownian approximation of the GSPRT").
+
+    Per pair the LLR moves by (t1 - t0)(2t - t0 - t1) / 2 on average with variance (t1 - t0)^2,
+    t being the pair score's t-value: in nElo this holds whatever the game's draw rate."""
+    t, t0, t1 = (e * math.sqrt(2) / NELO_PER_T for e in (true_nelo, elo0, elo1))
+    lower, upper = bounds(alpha, beta)
+    drift, variance = (t1 - t0) * (2 * t - t0 - t1) / 2, (t1 - t0) ** 2
+    if abs(drift) < 1e-12:
+        return -lower / (upper - lower), -lower * upper / variance
+    theta = -2 * drift / variance
+    p_h1 = (1 - math.exp(theta * lower)) / (math.exp(theta * upper) - math.exp(theta * lower))
+    return p_h1, (p_h1 * upper + (1 - p_h1) * lower) / drift
