@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from arena.cli.options import parse_options
@@ -94,7 +95,8 @@ def run_test(store: Store, test_id: int, executor: Any, quiet: bool) -> int:
         info = play_sprt(store, test_id, executor, line.update)
     except KeyboardInterrupt:
         line.end()
-        print(f"stopped; resume with: arena sprt --resume {test_id} --db {store.url}")
+        print(f"stopped; resume with: arena sprt --resume {test_id}"
+              + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
         raise
     line.end()
     print(verdict_line(info))

@@ -21,7 +21,7 @@ def state_text(state: SprtState, model: str | None = None) -> str:
 
 
 def verdict_line(info: SprtInfo) -> str:
-    """`sprt 3 (riviera@1): H1 accepted after 146 pairs: heuristic is better than random by at least 5 nElo; ...`."""
+    """`sprt 3 (riviera@1): H1 accepted after 147 pairs: heuristic is better than random by at least 5 nElo; ...`."""
     config, state = info.tournament.config, info.state
     unit = UNITS[config["model"]]
     meaning = {"H1": f": {config['a']} is better than {config['b']} by at least {config['elo1']:g} {unit}",
