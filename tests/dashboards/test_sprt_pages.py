@@ -53,6 +53,7 @@ def test_the_api_serves_the_stored_tests(client: TestClient, tests_db: StoredTes
     assert one["config"]["a"] == "heuristic" and one["upper"] == pytest.approx(2.9444, abs=1e-4)
     assert client.get(f"/api/tests/{tests_db.undecided}").json()["verdict"] == "undecided"
     assert "/api/tests/{id}" in client.get("/api").json()["endpoints"]
+    assert f'href="/tests/{tests_db.decided}"' in client.get(f"/tournaments/{tests_db.decided}").text
 
 
 def test_missing_or_bad_test_ids_are_one_line_errors(client: TestClient) -> None:
