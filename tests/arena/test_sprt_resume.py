@@ -1,16 +1,21 @@
-"""An SPRT whose driver is killed with SIGKILL resumes to the same counts as an uninterrupted run."""
+"""An SPRT whose driver is killed with SIGKILL resumes to the same counts as an uninterrupted run;
+a test's state round-trips through SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import math
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.executor import LocalExecutor
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 from tests.arena.test_tournament_resume import arena, wait_for_matches
 
 # a bot against itself at the default bounds: no verdict within the cap, so every pair is played
@@ -46,3 +51,24 @@ def test_resume_after_kill_9_gives_the_counts_of_an_uninterrupted_run(tmp_path: 
     assert after.history == whole_history.history
     assert [m.match_index for m in store.matches(tournament_id=killed.id, limit=1000)] == list(range(80))
     assert after.tournament.status == "finished"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Store(server.fresh_database())
+
+
+def test_a_test_and_its_llr_history_round_trip_through_the_database(store: Store) -> None:
+    config = SprtConfig("gang_of_dice", "heuristic", "random", elo1=100.0, seed=8)
+    test_id = start_sprt(store, config)
+    fresh = store.sprt(test_id)
+    assert fresh is not None and fresh.state.low == -math.inf and fresh.state.high == math.inf  # nothing yet
+    played = play_sprt(store, test_id, LocalExecutor())
+    again = store.sprt(test_id, history=True)
+    assert again is not None and again.state == played.state and played.state.verdict == "H1"
+    assert [p for p, _ in again.history] == list(range(1, played.state.pairs + 1))
+    assert [t.id for t in store.sprts()] == [test_id] and store.count_sprts() == 1
+    assert store.sprt(10_000) is None
