@@ -34,11 +34,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--elo1", type=float, default=5.0, help="H1: A is at least this much better (default 5)")
     parser.add_argument("--alpha", type=float, default=0.05, help="chance of accepting H1 when H0 holds (default 0.05)")
     parser.add_argument("--beta", type=float, default=0.05, help="chance of accepting H0 when H1 holds (default 0.05)")
-    parser.add_argument("--model", default="normalized", help=f"Elo model of elo0/elo1: {' or '.join(MODELS)} (default normalized)")
+    parser.add_argument("--model", default="normalized",
+                        help=f"Elo model of elo0/elo1: {' or '.join(MODELS)} (default normalized)")
     parser.add_argument("--max-pairs", type=int, default=DEFAULT_MAX_PAIRS,
                         help=f"stop undecided after this many pairs (default {DEFAULT_MAX_PAIRS})")
-    parser.add_argument("--players-per-match", type=int, help="seats per table (default 2; more: --reference bots fill them)")
-    parser.add_argument("--reference", default="random", help="the bot on the other seats of a bigger table (default random)")
+    parser.add_argument("--players-per-match", type=int,
+                        help="seats per table (default 2; more: --reference bots fill them)")
+    parser.add_argument("--reference", default="random",
+                        help="the bot on the other seats of a bigger table (default random)")
     parser.add_argument("--seed", type=int, default=1, help="test seed (default 1)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option (repeatable)")
     parser.add_argument("--time-per-move-ms", type=int, help="time budget per decision for connected bots")
@@ -53,24 +56,25 @@ def register(subparsers: Any) -> None:
 
 
 def sprt_command(args: argparse.Namespace) -> int:
-    if args.list:
-        return list_tests(Store(args.db))
-    if args.show is not None:
-        return show_test(Store(args.db), args.show, args.json)
     store = Store(args.db)
-    if args.resume is not None:
-        test_id = args.resume
-        check_sprt(SprtConfig.from_json(existing_sprt(store, test_id).tournament.config), store)
-    else:
-        config = config_from_args(args)
-        check_sprt(config, store)
+    if args.list:
+        return list_tests(store)
+    if args.show is not None:
+        return show_test(store, args.show, args.json)
+    resuming = args.resume is not None
+    config = resumed_config(store, args.resume) if resuming else config_from_args(args)
+    check_sprt(config, store)  # before Ray starts: a bad test is one line, at once
     executor = make_executor(args)
     try:
-        if args.resume is None:
-            test_id = start_sprt(store, config, args.name)
+        test_id = args.resume if resuming else start_sprt(store, config, args.name)
         return run_test(store, test_id, executor, args.quiet)
     finally:
         executor.close()
+
+
+def resumed_config(store: Store, test_id: int) -> SprtConfig:
+    """The config of a stored test, or a UsageError naming where the tests are listed."""
+    return SprtConfig.from_json(existing_sprt(store, test_id).tournament.config)
 
 
 def config_from_args(args: argparse.Namespace) -> SprtConfig:

@@ -171,8 +171,9 @@ class _Writer:
         match = pair_matches(self.tally.config, outcome.job.key[1] // 2)[outcome.job.key[1] % 2]
         result = match_result(self.info, match, outcome)
         self.buffer.append(result)
-        ranks: list[Any] = [seat.rank for seat in result.seats]
-        self.tally.add(match.index, None if result.aborted_reason else game_points(self.tally.config, match.seats, ranks))
+        ranks: list[Any] = [seat.rank for seat in result.seats]  # ints unless aborted
+        points = None if result.aborted_reason else game_points(self.tally.config, match.seats, ranks)
+        self.tally.add(match.index, points)
         if time.monotonic() - self.last_flush >= FLUSH_SECONDS or self.tally.done:
             self.flush()
 

@@ -76,7 +76,8 @@ def test_k_player_pairs_swap_a_and_b_and_cover_every_seat(tmp_path: Path) -> Non
         assert first.chance_seed == second.chance_seed
         assert second.seats == tuple({"heuristic": "random", "random": "heuristic"}.get(e, e) for e in first.seats)
         assert set(first.seats) == {"heuristic", "random", "random#ref1", "random#ref2"}
-    seats = Counter((e, i) for pair in pairs for m in pair for i, e in enumerate(m.seats) if e in ("heuristic", "random"))
+    seats = Counter((e, i) for pair in pairs for m in pair for i, e in enumerate(m.seats)
+                    if e in ("heuristic", "random"))
     assert set(seats.values()) == {6} and len(seats) == 8, "A and B in every seat equally often"
     info = run(store_at(tmp_path), config)
     assert info.state.verdict == "H1"
@@ -113,7 +114,8 @@ def test_the_cli_shows_a_live_line_and_the_verdict_then_lists_and_shows(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = ["--db", f"sqlite:///{tmp_path / 'arena.db'}"]
-    assert main(["sprt", "--game", "riviera", "--a", "heuristic", "--b", "random", "--elo1", "100", "--local", *db]) == 0
+    run_args = ["sprt", "--game", "riviera", "--a", "heuristic", "--b", "random", "--elo1", "100", "--local"]
+    assert main([*run_args, *db]) == 0
     done = capsys.readouterr()
     assert "H1 accepted after" in done.out and "heuristic is better than random by at least 100 nElo" in done.out
     live = done.err.strip().splitlines()[-1]
@@ -132,7 +134,8 @@ def test_the_cli_shows_a_live_line_and_the_verdict_then_lists_and_shows(
     [
         (["--a", "random", "--b", "random"], "--a and --b are both 'random'; label one to test a bot against itself"),
         (["--a", "random", "--b", "genius"], "unknown bot 'genius' in 'genius'; built-in bots: "),
-        (["--a", "random", "--b", "heuristic", "--model", "bayes"], "unknown --model 'bayes'; valid models: normalized, logistic"),
+        (["--a", "random", "--b", "heuristic", "--model", "bayes"],
+         "unknown --model 'bayes'; valid models: normalized, logistic"),
         (["--a", "random", "--b", "heuristic", "--elo0", "5", "--elo1", "5"], "--elo0 must be below --elo1"),
         (["--a", "random", "--b", "heuristic", "--alpha", "0.7"], "--alpha must be between 0 and 0.5"),
         (["--a", "random", "--b", "heuristic", "--max-pairs", "0"], "--max-pairs must be at least 1"),
