@@ -26,7 +26,10 @@ from arena.store import Store
 from engine import registry
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("sprt", help="a sequential test (SPRT) of bot A against bot B")
+    parser = subparsers.add_parser(
+        "sprt", help="a sequential test (SPRT) of bot A against bot B",
+        description="Paired games (one chance seed, seats swapped) until a sequential probability ratio test "
+                    "accepts H1 (A is at least elo1 better) or H0 (at most elo0); docs/sprt.md.")
     parser.add_argument("--game", help="game id, e.g. riviera")
     parser.add_argument("--a", help="the bot under test: a built-in spec or a registered bot")
     parser.add_argument("--b", help="the bot it is measured against ('#label' to test a bot against itself)")
