@@ -9,9 +9,12 @@ played each seat), tournament (config JSON, status), match (unique key, seeds, r
 seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches),
 sprt and sprt_llr (an SPRT test's state and its LLR after every pair; its games are the matches
 of a tournament of kind `sprt`).
+Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
+one); opening a database brings it to the newest revision.
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
+from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
+from arena.store.database import Store
 from arena.store.records import (
     BotInfo,
     HistoryPoint,
