@@ -119,8 +119,10 @@ def play_sprt(store: Store, test_id: int, executor: Executor,
             writer.add(outcome)
         writer.flush()
     except BaseException:
-        writer.flush()
-        store.set_tournament_status(test_id, "interrupted")
+        try:  # keep what was played; a database that refused the write (a full disk) refuses it again
+            writer.flush()
+        finally:
+            store.set_tournament_status(test_id, "interrupted")
         raise
     store.set_tournament_status(test_id, "finished")
     return existing_sprt(store, test_id)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -59,13 +60,14 @@ class SprtStore(Queries):
     """Store's SPRT tables, on top of the read queries (tests are tournaments of kind `sprt`)."""
 
     engine: Engine
+    _writing: Callable[[], AbstractContextManager[Session]]  # Store's: a refused write is a StoreError
 
     def save_sprt(self, tournament_id: int, state: SprtState, points: Sequence[tuple[int, float]] = (),
                   replace_history: bool = False) -> None:
         """Store a test's state and the (pairs, LLR) points that are new (or all, replacing)."""
         values = {**vars(state), "pentanomial": json.dumps(state.pentanomial), "updated_at": now()}
         rows = [dict(tournament_id=tournament_id, pairs=p, llr=v) for p, v in points]
-        with Session(self.engine) as session:
+        with self._writing() as session:
             found = session.exec(update(SprtRow).where(col(SprtRow.tournament_id) == tournament_id).values(**values))
             if found.rowcount == 0:
                 session.execute(insert(SprtRow).values(tournament_id=tournament_id, **values))
