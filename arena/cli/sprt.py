@@ -17,12 +17,12 @@ from typing import Any
 
 from arena.cli.options import parse_options
 from arena.cli.tournament import ProgressLine, add_run_options, make_executor
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.sprt.driver import SprtProgress, check_sprt, existing_sprt, play_sprt, start_sprt
 from arena.sprt.pairs import DEFAULT_MAX_PAIRS, SprtConfig
 from arena.sprt.report import UNITS, VERDICTS, sprt_json, state_text, verdict_line
 from arena.sprt.stats import MODELS
-from arena.store import Store
+from arena.store import DEFAULT_DB_URL, Store
 from engine import registry
 
 def register(subparsers: Any) -> None:
@@ -59,12 +59,12 @@ def register(subparsers: Any) -> None:
 
 
 def sprt_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
     if args.list:
-        return list_tests(store)
+        return list_tests(Store(args.db, reader=True))
     if args.show is not None:
-        return show_test(store, args.show, args.json)
+        return show_test(Store(args.db, reader=True), args.show, args.json)
     resuming = args.resume is not None
+    store = Store(args.db, create=not resuming)  # a test to resume is in an existing database
     config = resumed_config(store, args.resume) if resuming else config_from_args(args)
     check_sprt(config, store)  # before Ray starts: a bad test is one line, at once
     executor = make_executor(args)
@@ -102,12 +102,20 @@ def run_test(store: Store, test_id: int, executor: Any, quiet: bool) -> int:
         info = play_sprt(store, test_id, executor, line.update)
     except KeyboardInterrupt:
         line.end()
-        print(f"stopped; resume with: arena sprt --resume {test_id}"
-              + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
+        print(f"stopped; resume with: {resume_line(store, test_id)}", file=sys.stderr)
         raise
+    except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
+        line.end()
+        raise StoreError(f"{error}; SPRT test {test_id} is interrupted: once that is fixed, "
+                         f"`{resume_line(store, test_id)}` plays on") from None
     line.end()
     print(verdict_line(info))
     return 0
+
+
+def resume_line(store: Store, test_id: int) -> str:
+    """The command that resumes this test."""
+    return f"arena sprt --resume {test_id}" + (f" --db {store.url}" if store.url != DEFAULT_DB_URL else "")
 
 
 def live_line(test_id: int, progress: SprtProgress) -> str:

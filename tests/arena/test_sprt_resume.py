@@ -1,5 +1,5 @@
-"""An SPRT whose driver is killed with SIGKILL resumes to the same counts as an uninterrupted run;
-a test's state round-trips through SQLite and PostgreSQL."""
+"""An SPRT whose driver is killed with SIGKILL, or whose disk fills up, resumes to the same counts
+as an uninterrupted run; a test's state round-trips through SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.arena.test_full_disk import ROOM, fill_up, small_disk  # noqa: F401
 from tests.arena.test_tournament_resume import arena, wait_for_matches
 
 # a bot against itself at the default bounds: no verdict within the cap, so every pair is played
@@ -72,3 +73,24 @@ def test_a_test_and_its_llr_history_round_trip_through_the_database(store: Store
     assert [p for p, _ in again.history] == list(range(1, played.state.pairs + 1))
     assert [t.id for t in store.sprts()] == [test_id] and store.count_sprts() == 1
     assert store.sprt(10_000) is None
+
+
+def test_a_full_disk_interrupts_the_test_and_resume_ends_it_with_the_whole_runs_counts(
+    small_disk: Path, tmp_path: Path  # noqa: F811
+) -> None:
+    url = f"sqlite:///{small_disk / 'arena.db'}"
+    ballast = fill_up(small_disk, ROOM)  # room for about 25 games of the 80
+    run = arena(*RUN, "--local", "--quiet", "--db", url)
+    assert run.returncode == 2, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "full" in run.stderr, run.stderr
+    assert f"arena sprt --resume 1 --db {url}" in run.stderr
+    [stopped] = Store(url, reader=True).sprts()
+    assert stopped.tournament.status == "interrupted" and 0 < stopped.tournament.done_matches < 80
+
+    ballast.unlink()
+    resumed = arena("sprt", "--resume", "1", "--local", "--quiet", "--db", url)
+    assert resumed.returncode == 0, resumed.stderr
+    whole_store = Store(f"sqlite:///{tmp_path / 'whole.db'}")
+    whole = play_sprt(whole_store, start_sprt(whole_store, CONFIG), LocalExecutor())
+    after = Store(url, reader=True).sprt(1)
+    assert after is not None and after.state == whole.state and after.tournament.status == "finished"

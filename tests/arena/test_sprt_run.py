@@ -125,6 +125,8 @@ def test_the_cli_shows_a_live_line_and_the_verdict_then_lists_and_shows(
     assert "heuristic" in (listed := capsys.readouterr().out) and "H1 accepted" in listed
     assert main(["sprt", "--show", "1", "--json", *db]) == 0
     assert '"verdict": "H1"' in (shown := capsys.readouterr().out) and '"history": [' in shown
+    assert main(["sprt", "--resume", "7", *db]) == 2
+    assert "no SPRT test 7 in" in capsys.readouterr().err
     assert main(["tournament", "show", "1", *db]) == 2
     assert "is an SPRT test: `arena sprt --show 1`" in capsys.readouterr().err
 
@@ -141,7 +143,7 @@ def test_the_cli_shows_a_live_line_and_the_verdict_then_lists_and_shows(
         (["--a", "random", "--b", "heuristic", "--max-pairs", "0"], "--max-pairs must be at least 1"),
         (["--a", "random", "--b", "heuristic", "--players-per-match", "9"], "is played by"),
         (["--b", "heuristic"], "arena sprt needs --a"),
-        (["--resume", "7"], "no SPRT test 7 in"),
+        (["--resume", "7"], "no database at "),
     ],
 )
 def test_bad_tests_fail_with_one_line_before_anything_runs(
