@@ -165,7 +165,7 @@ def test_a_database_from_a_newer_arena_is_one_line(tmp_path: Path) -> None:
 
 
 def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_and_forfeits(fresh_url: str) -> None:
-    """A database at revision 0001 (rating.faults, one count for strikes and forfeits) is upgraded
+    """A database at revision 0002 (rating.faults, one count for strikes and forfeits) is upgraded
     in place: its matches stay, its derived ratings go, and rating again counts the two apart."""
     store = Store(fresh_url)
     tid = new_tournament(store)
@@ -176,13 +176,13 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]}),
                           MatchResult(**{**second.__dict__, "seats": [second.seats[0], gone]})])
     match_id = store.matches()[0].id
-    with store.engine.begin() as connection:  # back to revision 0001, with a rating stored then
+    with store.engine.begin() as connection:  # back to revision 0002, with a rating stored then
         config = Config()
         config.set_main_option("script_location", str(migrations.SCRIPTS))
         config.attributes["connection"] = connection
-        command.downgrade(config, "0001")
+        command.downgrade(config, "0002")
         crash_faults = "SELECT faults FROM seat WHERE termination = 'crash'"
-        assert connection.execute(text(crash_faults)).scalar() == 1, "0001 counted the crash as a fault"
+        assert connection.execute(text(crash_faults)).scalar() == 1, "0002 counted the crash as a fault"
         for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
                           "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
                           "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "
