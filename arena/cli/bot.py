@@ -1,17 +1,20 @@
-"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in."""
+"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in.
+
+`arena bot submit` and `arena bot versions` (submitted versions) are in arena/cli/versions.py."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from arena.cli import versions
 from arena.errors import UsageError
 from arena.store import Store
 from bots import bot_names, is_builtin
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register and list connected bots")
+    parser = subparsers.add_parser("bot", help="register, submit and list bots and their versions")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
@@ -21,6 +24,7 @@ def register(subparsers: Any) -> None:
     listing = commands.add_parser("list", help="list the registered bots")
     listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     listing.set_defaults(handler=list_command)
+    versions.register_actions(commands)
 
 
 def register_command(args: argparse.Namespace) -> int:

@@ -1,8 +1,9 @@
 """Launched bots: programs registered with `--command` that the gateway starts when a match needs them.
 
 A launched bot gets `ARENA_ADDRESS` (the gateway), `ARENA_TOKEN` (a token valid only for this
-process) and `ARENA_BOT_NAME` in its environment, and dials in like any other bot. It runs in its
-own process group under CPU-time and memory limits; its stdout and stderr are captured (the last
+process), `ARENA_BOT_NAME` (`NAME@N` for a submitted version) and `ARENA_PROTO` (the path of
+bot.proto) in its environment, starts in its own folder of files when it has one, and dials in
+like any other bot. It runs in its own process group under CPU-time and memory limits; its stdout and stderr are captured (the last
 `output_bytes` kept) for crash reports; it is stopped `linger_s` after its last match closes.
 """
 
@@ -15,8 +16,12 @@ import secrets
 import signal
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 log = logging.getLogger("arena.gateway")
+# The protocol a launched bot speaks, for bots that load it at run time (the Node.js example):
+# a submitted bot's files are stored apart from the arena's, so it cannot find it beside itself.
+BOT_PROTO = Path(__file__).resolve().parents[2] / "proto" / "arena" / "v1" / "bot.proto"
 
 
 @dataclass(frozen=True)
@@ -78,15 +83,16 @@ class Launcher:
         bot = self.bots.get(name)
         return bot is not None and bot.process.returncode is None
 
-    async def launch(self, name: str, command: str) -> LaunchedBot:
-        """Start the bot's command (replacing a dead process of the same bot)."""
+    async def launch(self, name: str, command: str, files: str | None = None) -> LaunchedBot:
+        """Start the bot's command in its folder `files` (replacing a dead process of the same bot)."""
         token = "launch_" + secrets.token_urlsafe(24)
-        env = {**os.environ, "ARENA_ADDRESS": self.address, "ARENA_TOKEN": token, "ARENA_BOT_NAME": name}
+        env = {**os.environ, "ARENA_ADDRESS": self.address, "ARENA_TOKEN": token, "ARENA_BOT_NAME": name,
+               "ARENA_PROTO": str(BOT_PROTO)}
         argv = [sys.executable, "-m", "arena.gateway.limits", str(self.limits.cpu_seconds),
                 str(self.limits.memory_mb), "--", "/bin/sh", "-c", command]
         process = await asyncio.create_subprocess_exec(
             *argv, env=env, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+            stderr=asyncio.subprocess.STDOUT, start_new_session=True, cwd=files,
         )
         bot = LaunchedBot(name, token, process)
         bot.reader = asyncio.create_task(self._capture(bot))

@@ -110,7 +110,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
 
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        return _seat_reply(await self.gateway.open_seat(request))
+        fault = await self.gateway.open_seat(request)
+        reply = _seat_reply(fault)
+        if fault is None:
+            reply.version = self.gateway.declared_version(request.bot_name)
+        return reply
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)

@@ -18,6 +18,7 @@ log = logging.getLogger("arena.gateway")
 
 PROTOCOL = "arena.v1"
 MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
+MAX_VERSION = 64  # characters of a declared version that are kept
 MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
 
 
@@ -30,6 +31,11 @@ class BotFault(Exception):
         self.reason = reason
 
 
+def declared_version(text: str) -> str:
+    """A bot's declared version as the arena keeps it: printable characters only, at most 64."""
+    return "".join(c for c in text if c.isprintable())[:MAX_VERSION]
+
+
 class Session:
     """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight."""
 
@@ -38,6 +44,7 @@ class Session:
         self.peer = peer
         self.session_id = secrets.token_hex(4)
         self.client = ""
+        self.version = ""  # declared in the bot's Hello (cleaned): recorded with the seats it opens
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
         self.pending: dict[int, asyncio.Future[int]] = {}
         self.ended: BotFault | None = None
@@ -86,7 +93,8 @@ class Session:
             self._answer(message.action)
         elif kind == "hello":
             self.client = message.hello.client[:100]
-            log.info("%r: client %r", self, self.client)
+            self.version = declared_version(message.hello.version)
+            log.info("%r: client %r, version %r", self, self.client, self.version)
         else:
             self._protocol_error("sent a BotMessage with none of its known fields set (not an arena.v1 message)")
 

@@ -4,14 +4,16 @@ SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, 
 `postgresql+psycopg://user@127.0.0.1:5432/arena`. Callers get plain dataclasses back, never
 ORM objects, so nothing outside this package depends on a session being open.
 
-Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
-played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
-seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
+Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), submission (their
+versions NAME@N: command, stored files, tree hash), bot_version (what played each seat),
+tournament (config JSON, status), match (unique key, seeds, record JSON), seat (entrant, score,
+rank, termination), rating and rating_history (rebuilt from the matches).
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
+from arena.store.database import DEFAULT_DB_URL, Store, check_bot_name, default_db_url, open_engine, sqlite_file
 from arena.store.records import (
     BotInfo,
+    BotVersion,
     HistoryPoint,
     LeaderboardRow,
     MatchResult,
@@ -27,6 +29,7 @@ from arena.store.tokens import hash_token
 __all__ = [
     "DEFAULT_DB_URL",
     "BotInfo",
+    "BotVersion",
     "HistoryPoint",
     "LeaderboardRow",
     "MatchResult",
@@ -36,6 +39,7 @@ __all__ = [
     "SeatResult",
     "Store",
     "TournamentInfo",
+    "check_bot_name",
     "default_db_url",
     "hash_token",
     "match_key",
