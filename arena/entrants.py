@@ -12,8 +12,11 @@ its plain name, and the version string it declares when it connects is recorded 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from arena.errors import UsageError
-from arena.store import BotVersion, Store
+from arena.store import BotVersion, LeaderboardRow, Store
 from arena.tournament import bot_spec
 from bots import is_builtin
 
@@ -68,3 +71,13 @@ def version_number(entrant: str) -> int:
         return 0
     number = spec.partition("@")[2]
     return int(number) if number.isdigit() else 0
+
+
+def latest_versions_only(rows: Sequence[LeaderboardRow]) -> list[LeaderboardRow]:
+    """A leaderboard with only the latest rated version of each bot (`mybot@2`, not `mybot@1`),
+    placed 1, 2, 3, ... again; entrants without versions are all kept."""
+    latest: dict[str, int] = {}
+    for row in rows:
+        latest[family(row.entrant)] = max(latest.get(family(row.entrant), 0), version_number(row.entrant))
+    kept = [row for row in rows if version_number(row.entrant) == latest[family(row.entrant)]]
+    return [replace(row, place=place) for place, row in enumerate(kept, start=1)]
