@@ -97,6 +97,8 @@ def _prepare_root(root: Path) -> Path:
 
 def _fill(tree: _Tree, source: Path) -> None:
     name = source.name.lower()
+    if not source.exists():
+        raise SubmissionError(f"{source} does not exist; give a folder or a {', '.join(ARCHIVES)} archive")
     try:
         if source.is_dir():
             _copy_folder(tree, source)
@@ -104,11 +106,9 @@ def _fill(tree: _Tree, source: Path) -> None:
             _unpack_tar(tree, source)
         elif name.endswith(".zip"):
             _unpack_zip(tree, source)
-        elif source.exists():
+        else:
             raise SubmissionError(f"{source} is neither a folder nor an archive; "
                                   f"give a folder or a file ending in {', '.join(ARCHIVES)}")
-        else:
-            raise SubmissionError(f"{source} does not exist; give a folder or a {', '.join(ARCHIVES)} archive")
     except (tarfile.TarError, zipfile.BadZipFile, EOFError) as error:
         raise SubmissionError(f"{source} is not a readable archive ({error})") from None
     except OSError as error:

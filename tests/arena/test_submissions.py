@@ -174,7 +174,7 @@ def test_a_folder_with_a_link_out_or_a_fifo_is_refused(tmp_path: Path) -> None:
 
 def test_other_paths_are_refused_with_what_is_valid(tmp_path: Path) -> None:
     with pytest.raises(SubmissionError, match=r"does not exist; give a folder or a \.tar\.gz"):
-        store_submission(tmp_path / "missing", tmp_path / "submissions")
+        store_submission(tmp_path / "missing.zip", tmp_path / "submissions")
     (tmp_path / "bot.rar").write_bytes(b"Rar!")
     with pytest.raises(SubmissionError, match="neither a folder nor an archive"):
         store_submission(tmp_path / "bot.rar", tmp_path / "submissions")

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.driver import start_tournament
+from arena.driver import play_tournament, start_tournament
+from arena.executor import LocalExecutor
 from arena.store import Store
 from arena.tournament import TournamentConfig
-from tests.arena.gateway_fixtures import ROOT
+from tests.arena.gateway_fixtures import ROOT, SDK_BOT, bots, gateway, store, toy_registered, wait_connected  # noqa: F401
 from tests.arena.test_gateway_cli import env, served  # noqa: F401 - fixtures
 
 NODE_EXAMPLE = ROOT / "bots" / "examples" / "node"
@@ -82,3 +83,57 @@ def test_two_submitted_versions_play_and_are_rated_apart(cli, served: str, env: 
     listing = cli("bot", "versions", "nodebot")
     assert "nodebot@1" in listing and versions[0].sha256[:12] in listing and "nodebot@2" in listing
     assert f"{GAME}@" in listing.splitlines()[2], "v1's rating is listed beside it"
+
+
+def test_a_connected_bot_declares_its_version_and_every_seat_records_it(
+    gateway, store: Store, bots, monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
+) -> None:
+    token = store.register_bot("declared")
+    process = bots.python(SDK_BOT, "--address", gateway.address, "--token", token, "--version", "2.1\x07" + "x" * 100)
+    wait_connected(gateway, "declared", process=process)
+    config = TournamentConfig(GAME, 2, ("declared", "random"), gateway=gateway.address)
+    play_tournament(store, start_tournament(store, config), LocalExecutor())
+    seats = [s for m in store.matches() for s in m.seats if s.entrant == "declared"]
+    assert len(seats) == 2 and {(s.kind, s.version) for s in seats} == {("connected", "2.1" + "x" * 61)}
+    assert store.versions("declared") == [], "a declared version is a label, not a rated version"
+
+
+def test_a_bot_that_declares_nothing_is_recorded_as_undeclared(gateway, store: Store, bots) -> None:  # noqa: ANN001
+    token = store.register_bot("quiet")
+    wait_connected(gateway, "quiet", process=bots.python(SDK_BOT, "--address", gateway.address, "--token", token))
+    config = TournamentConfig(GAME, 2, ("quiet", "random"), gateway=gateway.address)
+    play_tournament(store, start_tournament(store, config), LocalExecutor())
+    assert {s.version for m in store.matches() for s in m.seats if s.entrant == "quiet"} == {"undeclared"}
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", GAME, "--bots", "tiny@7,random"], "bot 'tiny' has no version 7; its versions: tiny@1"),
+    (["play", GAME, "--bots", "tiny@x,random"], "bad version in 'tiny@x': write NAME@N"),
+    (["tournament", "run", "--game", GAME, "--bots", "tiny@2,random", "--local"], "bot 'tiny' has no version 2"),
+    (["tournament", "run", "--game", GAME, "--bots", "ghost@1,random", "--local"], "unknown bot 'ghost@1'"),
+    (["bot", "submit", "random", "{folder}", "--command", "x"], "'random' is the name of a built-in bot"),
+    (["bot", "submit", "a@b", "{folder}", "--command", "x"], "bad bot name 'a@b'"),
+    (["bot", "submit", "tiny", "{folder}", "--command", " "], "--command is empty"),
+    (["bot", "submit", "tiny", "{folder}/nope.zip", "--command", "x"], "nope.zip does not exist"),
+    (["bot", "versions", "ghost"], "no bot named 'ghost' is registered; registered bots: tiny"),
+])
+def test_bad_versions_and_submissions_are_one_line_errors(cli, tmp_path: Path, args: list[str],  # noqa: ANN001
+                                                          message: str) -> None:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "bot.sh").write_text("exit 0\n")
+    cli("bot", "submit", "tiny", str(folder), "--command", "sh bot.sh")
+    err = cli(*[a.replace("{folder}", str(folder)) for a in args], status=2)
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert [v.entrant for v in Store().versions("tiny")] == ["tiny@1"], "a refused submission stores nothing"
+
+
+def test_a_submission_with_the_same_files_is_a_new_version_that_shares_them(cli, tmp_path: Path) -> None:  # noqa: ANN001
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "bot.sh").write_text("exit 0\n")
+    cli("bot", "submit", "tiny", str(folder), "--command", "sh bot.sh")
+    assert "stored tiny@2" in cli("bot", "submit", "tiny", str(folder), "--command", "sh bot.sh --fast")
+    first, second = Store().versions("tiny")
+    assert first.files == second.files and first.sha256 == second.sha256 and second.command == "sh bot.sh --fast"
+    assert json.loads(cli("bot", "versions", "tiny", "--json"))[1]["entrant"] == "tiny@2"
