@@ -78,7 +78,7 @@ def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
 def head_to_head_page(request: Request) -> Response:
     query = request.query_params
     game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
-    board = views.leaderboard(api.store(request), game_id, ruleset)
+    board = views.leaderboard(api.store(request), game_id, ruleset, all_versions=True)  # compare v1 with v2
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
     context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
                "rulesets": views.dq.rulesets(api.store(request))}
