@@ -44,10 +44,13 @@ def register_command(args: argparse.Namespace) -> int:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    bots = Store(args.db).bots()
+    store = Store(args.db)
+    bots = store.bots()
     if not bots:
-        print("no registered bots (add one with `arena bot register NAME`)")
+        print("no registered bots (add one with `arena bot register NAME` or `arena bot submit`)")
     for bot in bots:
+        latest = store.version(bot.name)
         launch = f"  launched by: {bot.command}" if bot.command else ""
-        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{launch}")
+        plays = f"  plays {latest.entrant}" if latest else ""
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{plays}{launch}")
     return 0

@@ -1,8 +1,9 @@
 """`arena play GAME`: one match between bots, printed as text or JSON.
 
 Built-in bots play in this process; a registered bot's name (`arena bot register NAME`) seats a
-connected bot — its latest version for `NAME`, version N for `NAME@N` — which plays through the gateway at `--gateway` (default 127.0.0.1:50051; when no
-gateway runs there, one is started in this process for the match).
+connected bot — its latest version for `NAME`, version N for `NAME@N` — which plays through the
+gateway at `--gateway` (default 127.0.0.1:50051; when no gateway runs there, one is started in
+this process for the match).
 """
 
 from __future__ import annotations

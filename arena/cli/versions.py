@@ -30,8 +30,8 @@ def register_actions(commands: Any) -> None:
     submit.add_argument("name", help="the bot (registered now if it is new: its token is printed once)")
     submit.add_argument("path", type=Path, help="a folder, or a .tar.gz / .tgz / .zip archive of one")
     submit.add_argument("--command", required=True, help="command line that starts the bot, run in its folder")
-    submit.add_argument("--submissions", type=Path,
-                        help="folder of stored submissions (default $ARENA_SUBMISSIONS or ~/.local/share/arena/submissions)")
+    submit.add_argument("--submissions", type=Path, help="folder of stored submissions "
+                        "(default $ARENA_SUBMISSIONS or ~/.local/share/arena/submissions)")
     submit.add_argument("--db", help=DB_HELP)
     submit.set_defaults(handler=submit_command)
     versions = commands.add_parser("versions", help="list a bot's versions with hash, date and ratings")
@@ -45,7 +45,8 @@ def submit_command(args: argparse.Namespace) -> int:
     if is_builtin(args.name):
         raise UsageError(f"{args.name!r} is the name of a built-in bot ({', '.join(bot_names())}); choose another name")
     if not args.command.strip():
-        raise UsageError("--command is empty: give the command line that starts the bot in its folder, e.g. 'node bot.js'")
+        raise UsageError("--command is empty: give the command line that starts the bot in its folder, "
+                         "e.g. 'node bot.js'")
     check_bot_name(args.name)
     store = Store(args.db)
     stored = store_submission(args.path, args.submissions or default_root())  # refused: nothing registered

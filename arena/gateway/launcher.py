@@ -3,8 +3,9 @@
 A launched bot gets `ARENA_ADDRESS` (the gateway), `ARENA_TOKEN` (a token valid only for this
 process), `ARENA_BOT_NAME` (`NAME@N` for a submitted version) and `ARENA_PROTO` (the path of
 bot.proto) in its environment, starts in its own folder of files when it has one, and dials in
-like any other bot. It runs in its own process group under CPU-time and memory limits; its stdout and stderr are captured (the last
-`output_bytes` kept) for crash reports; it is stopped `linger_s` after its last match closes.
+like any other bot. It runs in its own process group under CPU-time and memory limits; its
+stdout and stderr are captured (the last `output_bytes` kept) for crash reports; it is stopped
+`linger_s` after its last match closes.
 """
 
 from __future__ import annotations

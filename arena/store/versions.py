@@ -34,7 +34,8 @@ class Versions:
                 return self._insert_version(name, command, files, sha256)
             except IntegrityError:
                 continue
-        raise UsageError(f"could not number a new version of {name!r}: {ATTEMPTS} other submissions came first; try again")
+        raise UsageError(f"could not number a new version of {name!r}: {ATTEMPTS} other submissions "
+                         "came first; try again")
 
     def _insert_version(self, name: str, command: str, files: str | None, sha256: str) -> BotVersion:
         with Session(self.engine) as session:

@@ -137,3 +137,4 @@ def test_a_submission_with_the_same_files_is_a_new_version_that_shares_them(cli,
     first, second = Store().versions("tiny")
     assert first.files == second.files and first.sha256 == second.sha256 and second.command == "sh bot.sh --fast"
     assert json.loads(cli("bot", "versions", "tiny", "--json"))[1]["entrant"] == "tiny@2"
+    assert "plays tiny@2  launched by: sh bot.sh --fast" in cli("bot", "list")
