@@ -80,7 +80,7 @@ def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> Sto
         final = root / digest
         if not final.exists():
             _make_read_only(folder)
-            os.rename(folder, final)
+            _move(folder, final)
         return StoredFiles(digest, final)
     finally:
         _remove(staging)
@@ -330,6 +330,18 @@ def _make_read_only(folder: Path) -> None:
             path.chmod(0o555 if mode & 0o100 else 0o444)
 
 
+def _move(folder: Path, final: Path) -> None:
+    """Put a checked tree in place; the same tree stored at the same moment by another
+    submission is as good."""
+    try:
+        os.rename(folder, final)
+    except OSError as error:
+        if not final.is_dir():
+            raise SubmissionError(f"cannot store the files in {final.parent} ({error.strerror})") from None
+
+
 def _remove(path: Path) -> None:
-    """Remove a staging folder (what is made read-only has been moved out of it by then)."""
+    """Remove a staging folder, with whatever read-only tree is left in it."""
+    for folder in [path, *(p for p in path.rglob("*") if p.is_dir() and not p.is_symlink())]:
+        folder.chmod(0o700)
     shutil.rmtree(path, ignore_errors=True)

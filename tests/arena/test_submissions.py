@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 import os
 import stat
 import tarfile
@@ -181,3 +182,19 @@ def test_other_paths_are_refused_with_what_is_valid(tmp_path: Path) -> None:
     (tmp_path / "broken.zip").write_bytes(b"not a zip")
     with pytest.raises(SubmissionError, match="is not a readable archive"):
         store_submission(tmp_path / "broken.zip", tmp_path / "submissions")
+
+
+def test_the_same_tree_stored_at_the_same_moment_by_another_submission_is_taken(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    root, folder = tmp_path / "submissions", bot_folder(tmp_path)
+    other = store_submission(folder, tmp_path / "other")
+    rename = os.rename
+
+    def race(source: Path, target: Path) -> None:  # the other submission got there first
+        shutil.copytree(other.folder, target, symlinks=True)
+        rename(source, target)
+
+    monkeypatch.setattr(os, "rename", race)
+    stored = store_submission(folder, root)
+    assert tree_hash(stored.folder) == stored.sha256
+    assert sorted(p.name for p in root.iterdir()) == [stored.sha256], "the staging folder is gone too"
