@@ -38,6 +38,13 @@ def _with(request: Request, **changes: Any) -> str:
     return "?" + urlencode(query) if query else request.url.path
 
 
+def _short_version(text: str | None) -> str:
+    """A version as a table shows it: a files' hash cut to 12 digits (`sha256:5d1f0c2e9a7b`)."""
+    if not text:
+        return "—"
+    return text[:len("sha256:") + 12] if text.startswith("sha256:") else text
+
+
 def _end(value: float | None) -> str:
     """One end of a rating's 95 % interval; None is an end the data do not bound."""
     return "?" if value is None else f"{value:.0f}"
@@ -48,6 +55,7 @@ TEMPLATES.env.filters.update(
     pct=lambda value: "—" if value is None else f"{100 * value:.0f}%",
     elo=lambda value: "—" if value is None else f"{value:.0f}",
     interval=lambda row: f"{_end(row['low95'])} – {_end(row['high95'])}",
+    short_version=lambda text: _short_version(text),
 )
 TEMPLATES.env.globals.update(with_query=_with)
 

@@ -27,7 +27,8 @@ def store_match(store: Store, tournament_id: int, index: int, entrants: tuple[st
     """A real match between random bots, stored as the driver stores one between these entrants."""
     record = run_match(GAME, ["random", "random"], seed=index)
     seats = [
-        SeatResult(seat, name, name, "submitted" if "@" in name else "builtin", f"v-{name}",
+        SeatResult(seat, name, name, "submitted" if "@" in name else "builtin",
+                   f"sha256:{name[-1] * 64}" if "@" in name else "arena-test",
                    record.returns[seat], record.ranks[seat])
         for seat, name in enumerate(entrants)
     ]
@@ -88,6 +89,7 @@ def test_the_versions_in_a_real_browser(browser: Any, versioned: Store) -> None:
         page.goto(f"{base}/leaderboard?game={GAME}")
         bots = "rows => rows.map(r => r.dataset.bot)"
         assert sorted(page.eval_on_selector_all("#leaderboard tbody tr", bots)) == ["random", "vbot@2"]
+        assert page.inner_text("#leaderboard tr[data-bot='vbot@2'] td:nth-child(3)") == "sha256:" + "2" * 12
         page.click("#versions-toggle")
         page.wait_for_url("**all_versions=1")
         assert sorted(page.eval_on_selector_all("#leaderboard tbody tr", bots)) == ["random", "vbot@1", "vbot@2"]
