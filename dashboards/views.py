@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.entrants import bot_name, latest_versions_only
 from arena.rating import rate_tournament
+from arena.tournament import bot_spec
 from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
@@ -273,7 +274,7 @@ def bot(store: Store, name: str, fault_page: int = 1, per_page: int = 50) -> dic
 
 def submitted_versions(store: Store, name: str) -> list[dict[str, Any]]:
     """Every submitted version of the registered bot behind an entrant name, with its ratings."""
-    spec = name.split("#", 1)[0]
+    spec = bot_spec(name)
     if is_builtin(spec):
         return []
     played = set(dq.entrant_names(store))
