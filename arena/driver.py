@@ -106,8 +106,8 @@ def _check_entrant(entrant: str, game: Any, store: Store) -> None:
 def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
     """Check the config, pin every registered bot to its latest version (`mybot` -> `mybot@3`,
     so a resume plays the same versions), and store the tournament; returns its id."""
-    ruleset = check_config(config, store)
     config = pin_config(config, store)
+    ruleset = check_config(config, store)
     total = len(schedule(config))
     return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
 

@@ -48,10 +48,11 @@ def pinned_version(spec: str, store: Store) -> BotVersion | None:
 
 
 def pin(entrant: str, store: Store) -> str:
-    """The entrant with its version made explicit: `mybot#b` -> `mybot@3#b` (built-in specs and
-    bots without versions stay as they are). The bot must be registered (checked by the caller)."""
+    """The entrant with its version made explicit: `mybot#b` -> `mybot@3#b` (built-in specs,
+    bots without versions and unknown names stay as they are: the caller's check says what is
+    wrong with them)."""
     spec, mark, label = entrant.partition("#")
-    if is_builtin(spec):
+    if is_builtin(spec) or store.bot(bot_name(spec)) is None:
         return entrant
     version = pinned_version(spec, store)
     return entrant if version is None else version.entrant + mark + label

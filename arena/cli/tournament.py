@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.cli.leaderboard import finite, format_interval, format_leaderboard, shown_rows
 from arena.cli.options import parse_options
-from arena.driver import Progress, check_config, play_tournament, start_tournament
+from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
 from arena.errors import UsageError
 from arena.rating import rate_tournament
 from arena.store import Store, TournamentInfo
@@ -90,6 +90,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
     store = Store(args.db)
+    config = pin_config(config, store)  # `--gauntlet mybot` is the entrant `mybot@2` too
     check_config(config, store)
     executor = make_executor(args)
     try:

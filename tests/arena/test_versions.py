@@ -116,6 +116,9 @@ def test_a_bot_that_declares_nothing_is_recorded_as_undeclared(gateway, store: S
     (["bot", "submit", "tiny", "{folder}", "--command", " "], "--command is empty"),
     (["bot", "submit", "tiny", "{folder}/nope.zip", "--command", "x"], "nope.zip does not exist"),
     (["bot", "versions", "ghost"], "no bot named 'ghost' is registered; registered bots: tiny"),
+    (["play", GAME, "--bots", "ismcts:foo,random"], "bad bot parameter 'foo' in 'ismcts:foo'"),
+    (["tournament", "run", "--game", GAME, "--bots", "ismcts:foo,random", "--local"], "bad bot parameter 'foo'"),
+    (["tournament", "run", "--game", GAME, "--bots", "tiny,tiny@1", "--local"], "entrant 'tiny@1' is listed twice"),
 ])
 def test_bad_versions_and_submissions_are_one_line_errors(cli, tmp_path: Path, args: list[str],  # noqa: ANN001
                                                           message: str) -> None:
@@ -126,6 +129,18 @@ def test_bad_versions_and_submissions_are_one_line_errors(cli, tmp_path: Path, a
     err = cli(*[a.replace("{folder}", str(folder)) for a in args], status=2)
     assert message in err and len(err.strip().splitlines()) == 1, err
     assert [v.entrant for v in Store().versions("tiny")] == ["tiny@1"], "a refused submission stores nothing"
+
+
+def test_a_gauntlet_of_a_bots_latest_version_names_it_either_way(cli, tmp_path: Path) -> None:  # noqa: ANN001
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "bot.sh").write_text("exit 0\n")
+    cli("bot", "submit", "tiny", str(folder), "--command", "sh bot.sh")
+    store = Store()
+    for challenger, field in (("tiny", "tiny@1"), ("tiny@1", "tiny")):
+        config = TournamentConfig(GAME, 2, (field, "random"), kind="gauntlet", challenger=challenger)
+        info = store.tournament(start_tournament(store, config))
+        assert info is not None and (info.config["challenger"], info.config["entrants"]) == ("tiny@1", ["tiny@1", "random"])
 
 
 def test_a_submission_with_the_same_files_is_a_new_version_that_shares_them(cli, tmp_path: Path) -> None:  # noqa: ANN001
