@@ -90,9 +90,14 @@ def test_the_versions_in_a_real_browser(browser: Any, versioned: Store) -> None:
         bots = "rows => rows.map(r => r.dataset.bot)"
         assert sorted(page.eval_on_selector_all("#leaderboard tbody tr", bots)) == ["random", "vbot@2"]
         assert page.inner_text("#leaderboard tr[data-bot='vbot@2'] td:nth-child(3)") == "sha256:" + "2" * 12
+        page.wait_for_function("() => Chart.getChart(document.querySelector('#top-chart'))")
+        lines = "() => Chart.getChart(document.querySelector('#top-chart')).data.datasets.map(d => d.label)"
+        assert sorted(page.evaluate(lines)) == ["random", "vbot@2"], "the chart follows the table"
         page.click("#versions-toggle")
         page.wait_for_url("**all_versions=1")
         assert sorted(page.eval_on_selector_all("#leaderboard tbody tr", bots)) == ["random", "vbot@1", "vbot@2"]
+        page.wait_for_function("() => Chart.getChart(document.querySelector('#top-chart'))")
+        assert sorted(page.evaluate(lines)) == ["random", "vbot@1", "vbot@2"]
         page.goto(f"{base}/bots/vbot")
         rows = page.eval_on_selector_all("#submitted-versions tbody tr", "rows => rows.map(r => r.innerText)")
         assert [row.split()[0] for row in rows] == ["vbot@2", "vbot@1"]
