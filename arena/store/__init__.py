@@ -8,9 +8,12 @@ Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), s
 versions NAME@N: command, stored files, tree hash), bot_version (what played each seat),
 tournament (config JSON, status), match (unique key, seeds, record JSON), seat (entrant, score,
 rank, termination), rating and rating_history (rebuilt from the matches).
+Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
+one); opening a database brings it to the newest revision.
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, check_bot_name, default_db_url, open_engine, sqlite_file
+from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
+from arena.store.database import Store, check_bot_name
 from arena.store.records import (
     BotInfo,
     BotVersion,
