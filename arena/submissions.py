@@ -150,7 +150,7 @@ class _Tree:
 
     def add_symlink(self, name: str, target: str) -> None:
         path = self._place(name)
-        if path is None or PurePosixPath(target).is_absolute() or not target:
+        if path is None or PurePosixPath(target).is_absolute() or not target or "\0" in target:
             raise SubmissionError(f"link {name!r} -> {target!r} points outside the submission; "
                                   "only relative links to files inside it are allowed")
         try:

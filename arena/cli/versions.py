@@ -66,7 +66,7 @@ def print_submitted(version: BotVersion, stored: StoredFiles, token: str | None)
 
 
 def versions_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     if store.bot(args.name) is None:
         registered = ", ".join(b.name for b in store.bots()) or "none"
         raise UsageError(f"no bot named {args.name!r} is registered; registered bots: {registered}")

@@ -147,10 +147,12 @@ def test_a_tar_with_too_many_files_or_bytes_is_refused(tmp_path: Path) -> None:
     ("../evil.js", stat.S_IFREG | 0o644, "climbs out"),
     ("/abs.js", stat.S_IFREG | 0o644, "absolute path"),
     ("link", stat.S_IFLNK | 0o777, "points outside"),
+    ("nul-link", stat.S_IFLNK | 0o777, "points outside"),
     ("dev", stat.S_IFCHR | 0o644, "device file"),
 ])
 def test_a_hostile_zip_is_refused(tmp_path: Path, name: str, mode: int, message: str) -> None:
-    archive = make_zip(tmp_path / "bot.zip", {"bot.js": b"ok", name: b"/etc/passwd"}, {name: mode})
+    target = b"ok\0/etc/passwd" if name == "nul-link" else b"/etc/passwd"
+    archive = make_zip(tmp_path / "bot.zip", {"bot.js": b"ok", name: target}, {name: mode})
     with pytest.raises(SubmissionError, match=message):
         store_submission(archive, tmp_path / "submissions", SMALL)
     assert only_staging_left(tmp_path / "submissions")
