@@ -1,7 +1,7 @@
 """Submitted bot versions: the `submission` table (NAME@N: its command, stored files, tree hash).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 
 A bot registered with a command before versions existed becomes its own version 1 (with the
 command and files it was registered with, and no tree hash: its files were never stored), so a
@@ -14,8 +14,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
