@@ -211,18 +211,20 @@ class _ResultWriter:
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
-                 versions: dict[str, tuple[str, str]]) -> MatchResult:
+                 versions: dict[str, tuple[str, str]] | None = None) -> MatchResult:
     """The row to store for one outcome: finished with seats and ranks, or aborted with why.
 
-    `versions` gives each entrant's kind and version (`played_as`); a connected bot's version is
-    the one it declared in its Hello, from the record."""
+    `versions` gives each entrant's kind and version (`played_as`; without it, what the spec
+    alone says); a connected bot's version is the one it declared in its Hello, from the record."""
+    known = versions or {}
     record = outcome.record or {}
     aborted = outcome.error or record.get("aborted")
     returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
     seat_records = record.get("seats") or [{} for _ in match.seats]
     seats = [
         SeatResult(
-            seat=i, entrant=entrant, spec=bot_spec(entrant), **_kind_and_version(versions[entrant], seat_records[i]),
+            seat=i, entrant=entrant, spec=bot_spec(entrant),
+            **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
             score=returns[i], rank=None if aborted else ranks[i],
             termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
             faults=len(seat_records[i].get("faults", [])),
@@ -244,6 +246,10 @@ def _kind_and_version(played: tuple[str, str], seat_record: dict[str, Any]) -> d
     if kind == "connected" and seat_record.get("version"):  # what the bot declared when it connected
         version = str(seat_record["version"])
     return {"kind": kind, "version": version}
+
+
+def _unlooked(spec: str) -> tuple[str, str]:
+    return ("builtin", builtin_version()) if is_builtin(spec) else ("connected", "undeclared")
 
 
 def played_as(spec: str, store: Store) -> tuple[str, str]:
