@@ -1,5 +1,8 @@
 """`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset.
 
+Ratings are per bot version (`mybot@1`, `mybot@2`); the table shows each bot's latest rated
+version, and every version with --all-versions.
+
 A ruleset with rated matches but no stored ratings (a database from before a change in how
 ratings are computed) is rated again first, as is every shown ruleset with --rerate; in a database
 it may not write (a read-only file or folder) it rates in memory and stores nothing."""
@@ -13,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from arena.entrants import latest_versions_only
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
 from arena.store import LeaderboardRow, RatingEntry, Store
@@ -26,6 +30,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--rerate", action="store_true", help="recompute the ratings from the stored matches first")
+    parser.add_argument("--all-versions", action="store_true",
+                        help="every rated version of each bot (default: its latest rated version only)")
     parser.set_defaults(handler=leaderboard_command)
 
 
@@ -35,17 +41,29 @@ def leaderboard_command(args: argparse.Namespace) -> int:
     store = Store(args.db, reader=True)
     rulesets = [args.ruleset] if args.ruleset else store.rulesets(args.game)
     boards = {ruleset: ratings(store, ruleset, args.rerate) for ruleset in rulesets}
+    shown = {ruleset: latest_only(rows, args.all_versions) for ruleset, (rows, _) in boards.items()}
     if args.json:
-        print(json.dumps({r: [row_json(row) for row in rows] for r, (rows, _) in boards.items()}, indent=2))
+        print(json.dumps({r: [row_json(row) for row in rows] for r, rows in shown.items()}, indent=2))
         return 0
-    if not any(rows for rows, _ in boards.values()):
+    if not any(shown.values()):
         where = f" for {args.ruleset or args.game}" if (args.ruleset or args.game) else ""
         print(f"no ratings{where} in {store.url} yet; play a tournament first (`arena tournament run ...`)")
         return 0
-    for ruleset, (rows, matches) in boards.items():
-        print(format_leaderboard(ruleset, rows, matches))
+    for ruleset, rows in shown.items():
+        every, matches = boards[ruleset]
+        print(format_leaderboard(ruleset, rows, matches, hidden=len(every) - len(rows)))
         print()
     return 0
+
+
+def shown_rows(store: Store, ruleset: str, all_versions: bool = False) -> list[LeaderboardRow]:
+    """A ruleset's stored leaderboard: each bot's latest rated version, or every version."""
+    return latest_only(store.leaderboard(ruleset), all_versions)
+
+
+def latest_only(rows: list[LeaderboardRow], all_versions: bool) -> list[LeaderboardRow]:
+    """Every row with `all_versions`, else only each bot's latest rated version."""
+    return rows if all_versions else latest_versions_only(rows)
 
 
 def ratings(store: Store, ruleset: str, rerate_first: bool) -> tuple[list[LeaderboardRow], int]:
@@ -97,9 +115,10 @@ COUNTS_LEGEND = ("strikes: faulty decisions (timeouts, illegal or malformed answ
                  "random legal action; forfeits: matches the bot lost to a fault (max strikes, disconnect, crash)")
 
 
-def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
+def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int, hidden: int = 0) -> str:
     """A readable table under `title` (a ruleset): place, bot, Elo, its 95 % interval, games, win
-    rate, strikes, forfeits; and a line that says what the last two count."""
+    rate, strikes, forfeits; a line that says what the last two count (and how many earlier
+    versions of bots it leaves out)."""
     width = max([len("bot"), *(len(r.entrant) for r in rows)])
     lines = [
         f"{title}: {len(rows)} bots, {matches} rated matches",
@@ -112,4 +131,6 @@ def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int)
             f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.strikes:>7}  {row.forfeits:>8}"
         )
     lines.append(f"  ({COUNTS_LEGEND})")
+    if hidden:
+        lines.append(f"  ({hidden} earlier version(s) of these bots not shown: --all-versions)")
     return "\n".join(lines)

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
-from arena.driver import Progress, check_config, play_tournament, start_tournament
+from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
@@ -31,7 +31,9 @@ def register(subparsers: Any) -> None:
     commands = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     run = commands.add_parser("run", help="schedule and play a round robin (or a gauntlet)")
     run.add_argument("--game", required=True, help="game id, e.g. riviera")
-    run.add_argument("--bots", required=True, help="comma-separated entrants: bot specs, '#label' to enter one twice")
+    run.add_argument("--bots", required=True,
+                     help="comma-separated entrants: bot specs or registered bots (NAME: its latest version, "
+                          "NAME@N: version N), '#label' to enter one twice")
     run.add_argument("--players-per-match", type=int, help="seats per table (default: the game's minimum)")
     run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
     run.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
@@ -89,6 +91,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
     store = Store(args.db)
+    config = pin_config(config, store)  # `--gauntlet mybot` is the entrant `mybot@2` too
     check_config(config, store)
     executor = make_executor(args)
     try:

@@ -164,8 +164,24 @@ def test_a_database_from_a_newer_arena_is_one_line(tmp_path: Path) -> None:
     assert "9999" in str(error.value) and "newer arena" in str(error.value) and "\n" not in str(error.value)
 
 
+def test_a_database_at_0002_gets_submissions_and_its_launched_bots_become_version_1(fresh_url: str) -> None:
+    store = Store(fresh_url)
+    store.register_bot("dialer")
+    store.register_bot("launched", command="python bot.py", files="/bots/launched")
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE submission"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0002'"))
+    store.engine.dispose()
+    reopened = Store(fresh_url)
+    assert differences(reopened) == [] and migrations.revision(reopened.engine) == migrations.HEAD
+    assert reopened.versions("dialer") == []
+    assert [(v.entrant, v.command, v.files, v.sha256) for v in reopened.versions("launched")] == \
+           [("launched@1", "python bot.py", "/bots/launched", "")]
+    assert reopened.add_version("launched", "python bot.py --v2", None, "c" * 64).entrant == "launched@2"
+
+
 def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_and_forfeits(fresh_url: str) -> None:
-    """A database at revision 0002 (rating.faults, one count for strikes and forfeits) is upgraded
+    """A database at revision 0003 (rating.faults, one count for strikes and forfeits) is upgraded
     in place: its matches stay, its derived ratings go, and rating again counts the two apart."""
     store = Store(fresh_url)
     tid = new_tournament(store)
@@ -176,13 +192,13 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]}),
                           MatchResult(**{**second.__dict__, "seats": [second.seats[0], gone]})])
     match_id = store.matches()[0].id
-    with store.engine.begin() as connection:  # back to revision 0002, with a rating stored then
+    with store.engine.begin() as connection:  # back to revision 0003, with a rating stored then
         config = Config()
         config.set_main_option("script_location", str(migrations.SCRIPTS))
         config.attributes["connection"] = connection
-        command.downgrade(config, "0002")
+        command.downgrade(config, "0003")
         crash_faults = "SELECT faults FROM seat WHERE termination = 'crash'"
-        assert connection.execute(text(crash_faults)).scalar() == 1, "0002 counted the crash as a fault"
+        assert connection.execute(text(crash_faults)).scalar() == 1, "0003 counted the crash as a fault"
         for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
                           "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
                           "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "
