@@ -7,7 +7,9 @@ and two states are equal (`==`) when they describe the same position.
 Chance is explicit: dice, deals and draws are CHANCE nodes whose outcome the caller picks, so
 the engine never touches a random generator and a game is a pure function of its history.
 Outcomes are integers; `state.chance_label(outcome)` names one for people, as
-`game.action_label(action)` names an action.
+`game.action_label(action)` names an action. Not every outcome is public (a card dealt to one
+seat): `state.chance_visibility(outcome)` says which seats may see it, and
+`chance_views(states, steps)` gives a replay's chance steps as each viewer may read them.
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
@@ -158,6 +160,21 @@ class State(ABC):
         """A short human string for a chance outcome; games override this fallback."""
         return f"outcome {outcome}"
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        """None when every seat sees `outcome`, else the seats that do (the rules' information
+        section decides). Nobody by default, so that a game that does not say leaks nothing."""
+        return frozenset()
+
+    def _hidden_chance_label(self) -> str:
+        """How this chance node reads to a viewer who may not see its outcome: public context
+        only ("dealt a card to seat 0"), the same whatever the outcome; games override this."""
+        return "a hidden chance outcome"
+
+    def _voided_chance_steps(self, outcome: int) -> int:
+        """How many chance steps, this one included, `outcome` throws away unseen: a roll or a
+        deal that the rules redo without showing it (0 for none)."""
+        return 0
+
     def _acting_players(self) -> tuple[int, ...]:
         raise NotImplementedError
 
@@ -204,11 +221,36 @@ class State(ABC):
         """A short human string for `outcome` at this CHANCE node, e.g. "red die: 5", "revealed R7".
 
         Like `game.action_label(action)`: stable across versions. It names what the outcome is,
-        with public context (which die, which seat draws), and reveals nothing else.
+        with public context (which die, which seat draws), and reveals nothing else. It names
+        the outcome itself, so show it only to the seats `chance_visibility` names (or use
+        `chance_views`); to anyone else the node reads as `hidden_chance_label()`.
         """
         self._require(NodeKind.CHANCE, "chance_label")
         self._check_outcome(outcome)
         return self._chance_label(outcome)
+
+    def chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        """Who may see `outcome` at this CHANCE node once it stands: None = every seat (a die, a
+        revealed card), else the seats that see it (a card dealt to one seat: that seat).
+
+        It is about the chance step itself: a card dealt face down stays hidden here even when
+        it is played face up later (the later steps say so themselves)."""
+        self._require(NodeKind.CHANCE, "chance_visibility")
+        self._check_outcome(outcome)
+        return self._chance_visibility(outcome)
+
+    def hidden_chance_label(self) -> str:
+        """How this CHANCE node reads to a viewer who may not see its outcome, e.g. "dealt a card
+        to seat 0": public context only, the same whatever the outcome."""
+        self._require(NodeKind.CHANCE, "hidden_chance_label")
+        return self._hidden_chance_label()
+
+    def voided_chance_steps(self, outcome: int) -> int:
+        """How many chance steps, this one included, `outcome` throws away unseen by every seat
+        (a busting roll or a deal the rules redo): 0 when it voids nothing."""
+        self._require(NodeKind.CHANCE, "voided_chance_steps")
+        self._check_outcome(outcome)
+        return self._voided_chance_steps(outcome)
 
     def acting_players(self) -> tuple[int, ...]:
         """The seats that must act now (several at a simultaneous decision); () elsewhere."""
@@ -371,3 +413,53 @@ def replay(state: State, steps: Sequence[Step]) -> State:
     for step in steps:
         state = advance(state, step)
     return state
+
+
+
+@dataclass(frozen=True)
+class ChanceView:
+    """One chance step of a replay as its viewers may read it."""
+
+    label: str  # what the outcome is: `chance_label`
+    hidden_label: str  # the step without its outcome: `hidden_chance_label`
+    seen_by: frozenset[int] | None  # None = every seat; a voided outcome: nobody
+
+    def label_for(self, viewer: int | None) -> str:
+        """The label `viewer` (a seat, or None: a spectator who is no seat) may read."""
+        return self.label if self.visible_to(viewer) else self.hidden_label
+
+    def visible_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat, or None for a spectator) may see the outcome."""
+        return self.seen_by is None or viewer in self.seen_by
+
+
+def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceView | None]:
+    """Each step of a replay as its viewers may read it; None for a decision step. `states[n]`
+    is the state before `steps[n]`.
+
+    An outcome is seen by the seats `chance_visibility` names, unless a later outcome voided
+    it (a roll redone unseen): then by nobody.
+    """
+    voided = voided_steps(states, steps)
+    return [
+        None if step.chance is None else ChanceView(
+            state.chance_label(step.chance), state.hidden_chance_label(),
+            frozenset() if n in voided else state.chance_visibility(step.chance),
+        )
+        for n, (state, step) in enumerate(zip(states, steps))
+    ]
+
+
+def seen_chance_labels(states: Sequence[State], steps: Sequence[Step], viewer: int | None) -> list[str | None]:
+    """Each step's chance label as `viewer` (a seat, or None: a spectator) may read it; None
+    for a decision step (see `chance_views`)."""
+    return [view and view.label_for(viewer) for view in chance_views(states, steps)]
+
+
+def voided_steps(states: Sequence[State], steps: Sequence[Step]) -> set[int]:
+    """The indexes of the chance steps that a later outcome threw away unseen."""
+    voided: set[int] = set()
+    for n, (state, step) in enumerate(zip(states, steps)):
+        if step.chance is not None:
+            voided.update(range(n + 1 - state.voided_chance_steps(step.chance), n + 1))
+    return voided

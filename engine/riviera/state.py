@@ -165,6 +165,19 @@ class RivieraState(State):
 
         return chance_label(self, outcome)
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        from engine.riviera.view import chance_visibility
+
+        return chance_visibility(self, outcome)
+
+    def _hidden_chance_label(self) -> str:
+        from engine.riviera.view import hidden_chance_label
+
+        return hidden_chance_label(self)
+
+    def _voided_chance_steps(self, outcome: int) -> int:
+        return flow.voided_chance_steps(self, self._apply_chance(outcome))
+
     # -- decisions ----------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:

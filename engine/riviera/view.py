@@ -1,5 +1,5 @@
 """What one seat sees (rules §2.3): its own hand, everything public, nothing else; and how a
-chance outcome reads in a replay (`chance_label`).
+chance outcome reads in a replay (`chance_label`) and who may read it (`chance_visibility`).
 
 The field list is documented in the package docstring (engine/riviera/__init__.py).
 """
@@ -145,3 +145,30 @@ def chance_label(s, outcome: int) -> str:
     if phase == REMOVED_DRAW:
         return f"colour removed: {COLOUR_NAMES[outcome]}"
     return f"first holder: seat {outcome}"  # HOLDER_DRAW
+
+
+def chance_visibility(s, outcome: int) -> frozenset[int] | None:
+    """A dealt or drawn card: its new owner (§2.3); a card taken in a swap: the two players in
+    the swap; dice, the removed colour and the first holder: everyone."""
+    phase = s.phase
+    if phase == DEAL:
+        return frozenset({queries.dealt_to(s)})
+    if phase == SWAP_PICK:
+        return frozenset({s.queue[0], s.target})
+    if phase == DRAW:
+        return frozenset({s.queue[0]})
+    return None
+
+
+def hidden_chance_label(s) -> str:
+    """A card's chance node without the card: "dealt a card to seat 1", "seat 0 draws a card"."""
+    phase = s.phase
+    if phase == DEAL:
+        return f"dealt a card to seat {queries.dealt_to(s)}"
+    if phase == SWAP_PICK:
+        return f"seat {s.queue[0]} takes a card from seat {s.target}"
+    if phase == DRAW:
+        return f"seat {s.queue[0]} draws a card"
+    if phase == ROLL:
+        return f"{DIE_LONG_NAMES[queries.dice_to_roll(s)[0]]} rolled"
+    return "colour removed" if phase == REMOVED_DRAW else "first holder drawn"  # always public
