@@ -77,15 +77,17 @@ def match_data(request: Request) -> dict[str, Any]:
     summary = dq.match_summary(store(request), match_id)
     if summary is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
+    view = params.view(request.query_params.get("view"), len(summary.seats))
     try:
         replay = replay_of(request, match_id)
     except ReplayUnavailable as error:
-        return {**views.match_row(summary), "seed": summary.seed, "replay_error": str(error), "positions": 0, "log": []}
+        return {**views.match_row(summary), "seed": summary.seed, "view": view, "replay_error": str(error),
+                "positions": 0, "log": []}
     record = replay.record
     return {
-        **views.match_row(summary), "options": record.options, "seed": record.seed,
+        **views.match_row(summary), "options": record.options, "seed": record.seed, "view": view,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
-        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(), "replay_error": None,
+        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
 
 
@@ -157,7 +159,7 @@ ENDPOINTS = {
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
     "/api/tournaments/{id}": "one tournament: config, progress, standings",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
-    "/api/matches/{id}": "one match with its step log and result",
+    "/api/matches/{id}?view=public|<seat>": "one match with its result and its step log as that view may read it",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
     "/api/bots/{name}?page=": "one bot: versions, ratings, recent matches, faults",

@@ -1,0 +1,90 @@
+"""No view of a replay names a chance outcome that view could not see (issue #15, item 16).
+
+One real three-player tournament per game, stored by the real driver; for every match, the match
+page and its API, fetched for the public view and for each seat, must not carry the label (nor
+the outcome id) of any chance outcome the engine hides from that view: another seat's dealt
+cards, cards drawn face down, a roll redone unseen.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+
+import pytest
+from starlette.testclient import TestClient
+
+from arena.driver import play_tournament, start_tournament
+from arena.executor import LocalExecutor
+from arena.store import Store
+from arena.tournament import TournamentConfig
+from dashboards.app import create_app
+from dashboards.replay import Replay
+from engine import registry
+from engine.core import ChanceView, chance_views
+
+ENTRANTS = ("random", "random#2", "random#3")
+VIEWS = ("public", 0, 1, 2)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """Every game's tournament of three random bots (three seat rotations of one table)."""
+    store = Store(f"sqlite:///{tmp_path_factory.mktemp('hidden') / 'arena.db'}")
+    for game_id in registry.game_ids():
+        config = TournamentConfig(game_id=game_id, players_per_match=3, entrants=ENTRANTS, seed=7)
+        play_tournament(store, start_tournament(store, config, game_id), LocalExecutor())
+    return store
+
+
+@pytest.fixture(scope="module")
+def client(store: Store) -> Iterator[TestClient]:
+    with TestClient(create_app(store)) as test_client:
+        yield test_client
+
+
+def engine_views(replay: Replay) -> list[ChanceView | None]:
+    """What the engine says of each step's chance outcome: who sees it, how it reads."""
+    return chance_views(replay.states[:-1], [step.as_step() for step in replay.record.steps])
+
+
+def hidden_labels(views: list[ChanceView | None], view: str | int) -> set[str]:
+    """The labels of the chance outcomes hidden from `view` that it sees at no other step."""
+    viewer = None if view == "public" else int(view)
+    steps = [v for v in views if v is not None]
+    return {v.label for v in steps if not v.visible_to(viewer)} - {v.label for v in steps if v.visible_to(viewer)}
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_no_page_or_api_answer_for_a_view_names_an_outcome_hidden_from_it(
+    client: TestClient, store: Store, game_id: str
+) -> None:
+    hidden_somewhere = 0
+    for match in store.matches(game_id=game_id):
+        views = engine_views(Replay.from_record(store.match_record(match.id)))
+        for view in VIEWS:
+            api = client.get(f"/api/matches/{match.id}?view={view}")
+            page = client.get(f"/matches/{match.id}?view={view}")
+            assert api.status_code == page.status_code == 200
+            hidden = hidden_labels(views, view)
+            hidden_somewhere += len(hidden)
+            leaked = [label for label in hidden if label in api.text or html.escape(label) in page.text]
+            assert not leaked, f"{game_id} match {match.id}, view {view}: {sorted(leaked)[:3]}"
+            for entry, chance in zip(api.json()["log"], views):
+                if chance is not None and entry["hidden"]:
+                    assert entry["label"] == chance.hidden_label and entry["outcome"] is None
+    has_private_draws = game_id in ("riviera", "riga")  # rules: dealt hands, face-down draws
+    assert bool(hidden_somewhere) == has_private_draws
+
+
+def test_a_riviera_seat_reads_only_its_own_dealt_cards(client: TestClient, store: Store) -> None:
+    """The issue's example, without the engine's word: "dealt G11 to seat 0" only for seat 0."""
+    match = store.matches(game_id="riviera")[0]
+    for view in VIEWS:
+        log = client.get(f"/api/matches/{match.id}?view={view}").json()["log"]
+        page = client.get(f"/matches/{match.id}?view={view}").text
+        named = {int(seat) for text in (str(log), page) for seat in re.findall(r"dealt [RGPBO]\d+ to seat (\d)", text)}
+        assert named == (set() if view == "public" else {view})
+        hidden_deals = sum(e["kind"] == "chance" and e["label"].startswith("dealt a card to seat") for e in log)
+        assert hidden_deals >= 10 * (3 if view == "public" else 2)  # every other hand of the first deal
