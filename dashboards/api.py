@@ -81,11 +81,10 @@ def match_data(request: Request) -> dict[str, Any]:
     try:
         replay = replay_of(request, match_id)
     except ReplayUnavailable as error:
-        return {**views.match_row(summary), "seed": summary.seed, "view": view, "replay_error": str(error),
-                "positions": 0, "log": []}
+        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": []}
     record = replay.record
     return {
-        **views.match_row(summary), "options": record.options, "seed": record.seed, "view": view,
+        **views.match_row(summary), "options": record.options, "view": view,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }

@@ -182,7 +182,13 @@ def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
         if len(_STANDINGS) >= 64:
             _STANDINGS.pop(next(iter(_STANDINGS)))
         _STANDINGS[key] = _standings(store, info)
-    return {**tournament_row(info), "config": info.config, "standings": _STANDINGS[key]}
+    return {**tournament_row(info), "config": public_config(info.config), "standings": _STANDINGS[key]}
+
+
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's config without its seed: every match's chance seed derives from it, so it
+    would name every hidden card, the next ones of a running tournament included."""
+    return {key: value for key, value in config.items() if key != "seed"}
 
 
 # Standings are a function of the tournament's stored matches: rated again only when more arrive.

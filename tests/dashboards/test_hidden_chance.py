@@ -88,3 +88,16 @@ def test_a_riviera_seat_reads_only_its_own_dealt_cards(client: TestClient, store
         assert named == (set() if view == "public" else {view})
         hidden_deals = sum(e["kind"] == "chance" and e["label"].startswith("dealt a card to seat") for e in log)
         assert hidden_deals >= 10 * (3 if view == "public" else 2)  # every other hand of the first deal
+
+
+def test_no_page_or_api_answer_shows_a_seed(client: TestClient, store: Store) -> None:
+    """A match's seed, or its tournament's, lets anyone rerun the chance generator and read every
+    hidden card: those of a finished match, and the next ones of a tournament still running."""
+    match = store.matches(game_id="riviera")[0]
+    record = store.match_record(match.id)
+    answers = [client.get(url) for url in (f"/api/matches/{match.id}", f"/matches/{match.id}",
+                                            f"/api/tournaments/{match.tournament_id}", f"/tournaments/{match.tournament_id}")]
+    assert all(answer.status_code == 200 for answer in answers)
+    assert "seed" not in answers[0].json() and "seed" not in answers[2].json()["config"]
+    assert all(str(record["seed"]) not in answer.text for answer in answers)
+    assert "seed" not in answers[1].text and "<dt>seed</dt>" not in answers[3].text
