@@ -120,6 +120,9 @@ def path_id(request: Request, what: str) -> int:
 
 
 def replay_of(request: Request, match_id: int) -> Replay:
+    """The replay of a stored match; ReplayUnavailable when it cannot, or may not yet, be shown."""
+    check_tournament_finished(request, match_id)
+
     def load() -> tuple[dict[str, Any], list[str]] | None:
         summary = dq.match_summary(store(request), match_id)
         record = store(request).match_record(match_id)
@@ -131,6 +134,16 @@ def replay_of(request: Request, match_id: int) -> Replay:
     if replay is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
     return replay  # type: ignore[no-any-return]
+
+
+def check_tournament_finished(request: Request, match_id: int) -> None:
+    """Withhold a replay while its tournament may still play: the seat rotations of a table share
+    one chance seed (duplicate play), so a finished rotation names the others' cards and dice."""
+    summary = dq.match_summary(store(request), match_id)
+    tournament = summary and store(request).tournament(summary.tournament_id)
+    if tournament and tournament.status != "finished":
+        raise ReplayUnavailable(f"the replay is shown once tournament {tournament.id} has finished: "
+                                "its other matches share this match's cards and dice (duplicate play)")
 
 
 def _json(data: Callable[[Request], dict[str, Any]]) -> Callable[[Request], JSONResponse]:

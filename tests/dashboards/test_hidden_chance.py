@@ -101,3 +101,23 @@ def test_no_page_or_api_answer_shows_a_seed(client: TestClient, store: Store) ->
     assert "seed" not in answers[0].json() and "seed" not in answers[2].json()["config"]
     assert all(str(record["seed"]) not in answer.text for answer in answers)
     assert "seed" not in answers[1].text and "<dt>seed</dt>" not in answers[3].text
+
+
+@pytest.mark.parametrize("status", ["running", "interrupted"])
+def test_a_replay_waits_for_its_tournament_to_finish(client: TestClient, store: Store, status: str) -> None:
+    """The rotations of a table share its chance seed (duplicate play): while any may still be
+    played, a finished rotation's replay would tell the bots at the others their cards to come."""
+    match = store.matches(game_id="gang_of_dice")[0]
+    store.set_tournament_status(match.tournament_id, status)
+    try:
+        data = client.get(f"/api/matches/{match.id}?view=0").json()
+        assert data["log"] == [] and data["positions"] == 0
+        assert data["replay_error"] == (f"the replay is shown once tournament {match.tournament_id} has finished: "
+                                        "its other matches share this match's cards and dice (duplicate play)")
+        frame = client.get(f"/api/matches/{match.id}/frames/0?view=public")
+        assert frame.status_code == 409 and "once tournament" in frame.json()["error"]
+        page = client.get(f"/matches/{match.id}")
+        assert page.status_code == 200 and "once tournament" in page.text and 'id="log"' not in page.text
+    finally:
+        store.set_tournament_status(match.tournament_id, "finished")
+    assert client.get(f"/api/matches/{match.id}").json()["log"]
