@@ -4,8 +4,9 @@ The record holds every step (chance outcomes; each acting seat's action and time
 from the game's initial state rebuilds every position, and the engine says what each seat saw
 there: `state.observation(seat)` — exactly what that bot was given, nothing more. The public
 view is what every seat saw alike: the parts of the observations that are equal for all seats.
-The step log, likewise, names a chance outcome only to the views the engine lets see it
-(`engine.core.chance_views`): a card dealt to seat 0 reads "dealt a card to seat 0" elsewhere.
+The step log, likewise, names a chance outcome or an action only to the views the engine lets
+see it (`chance_views`, `action_visibility`): a card dealt to seat 0 reads "dealt a card to
+seat 0" elsewhere.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import cached_property
 from typing import Any
 
 from arena.match import MatchRecord
-from engine.core import ChanceView, Game, NodeKind, State, advance, chance_views
+from engine.core import ChanceView, Game, NodeKind, State, advance, chance_views, may_see
 
 PUBLIC = "public"
 
@@ -79,12 +80,19 @@ class Replay:
         times = step.elapsed_ms or {}
         entry["kind"] = "decision"
         entry["actions"] = [
-            {"seat": seat, "bot": self.names[seat], "action": action,
-             "label": self.game.action_label(action), "elapsed_ms": times.get(seat),
-             "fault": faults.get((n, seat))}
+            {"seat": seat, "bot": self.names[seat], **self._action(n, seat, action, viewer),
+             "elapsed_ms": times.get(seat), "fault": faults.get((n, seat))}
             for seat, action in sorted(step.actions.items())
         ]
         return entry
+
+    def _action(self, n: int, seat: int, action: int, viewer: int | None) -> dict[str, Any]:
+        """The action id and label `viewer` may read: a card handed face down reads "seat 0
+        gives a card to seat 2" to the others, with no id."""
+        state = self.states[n]
+        if may_see(state.action_visibility(seat, action), viewer):
+            return {"action": action, "label": self.game.action_label(action), "hidden": False}
+        return {"action": None, "label": state.hidden_action_label(seat), "hidden": True}
 
     def _chance_entry(self, n: int, viewer: int | None) -> dict[str, Any]:
         view, outcome = self.chance_views[n], self.record.steps[n].chance

@@ -175,6 +175,15 @@ class State(ABC):
         deal that the rules redo without showing it (0 for none)."""
         return 0
 
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        """None when every seat sees `seat` play `action`, else the seats that do. Public by
+        default: in most games every action is played openly (simultaneous ones together)."""
+        return None
+
+    def _hidden_action_label(self, seat: int) -> str:
+        """How `seat`'s action here reads to a viewer who may not see it: public context only."""
+        return f"seat {seat} acts"
+
     def _acting_players(self) -> tuple[int, ...]:
         raise NotImplementedError
 
@@ -281,6 +290,21 @@ class State(ABC):
                     f"action {action!r} is not legal for seat {seat}; legal: {_short(legal)}"
                 )
         return self._apply(dict(actions))
+
+    def action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        """Who may see acting `seat` play `action` at this DECISION node: None = every seat, else
+        the seats that do (a card handed face down to one opponent: the two of them)."""
+        self._require(NodeKind.DECISION, "action_visibility")
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(f"action {action!r} is not legal for seat {seat} here")
+        return self._action_visibility(seat, action)
+
+    def hidden_action_label(self, seat: int) -> str:
+        """How acting `seat`'s action reads to a viewer who may not see it, e.g. "seat 0 gives a
+        card to seat 2": public context only, the same whatever the action."""
+        self._require(NodeKind.DECISION, "hidden_action_label")
+        self._check_seat(seat)
+        return self._hidden_action_label(seat)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may know, nothing more: JSON-able, complete enough for a stateless bot."""
@@ -430,7 +454,13 @@ class ChanceView:
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) may see the outcome."""
-        return self.seen_by is None or viewer in self.seen_by
+        return may_see(self.seen_by, viewer)
+
+
+def may_see(seen_by: frozenset[int] | None, viewer: int | None) -> bool:
+    """Whether `viewer` (a seat, or None: a spectator who is no seat) may see what `seen_by`
+    seats see (None: every seat, and spectators)."""
+    return seen_by is None or viewer in seen_by
 
 
 def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceView | None]:
@@ -448,6 +478,14 @@ def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceV
         )
         for n, (state, step) in enumerate(zip(states, steps))
     ]
+
+
+def seen_action_label(state: State, game: Game, seat: int, action: int, viewer: int | None) -> str:
+    """`seat`'s `action` at `state` as `viewer` (a seat, or None: a spectator) may read it: its
+    `game.action_label`, or `state.hidden_action_label(seat)` when `action_visibility` hides it."""
+    if may_see(state.action_visibility(seat, action), viewer):
+        return game.action_label(action)
+    return state.hidden_action_label(seat)
 
 
 def seen_chance_labels(states: Sequence[State], steps: Sequence[Step], viewer: int | None) -> list[str | None]:

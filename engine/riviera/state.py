@@ -175,6 +175,16 @@ class RivieraState(State):
 
         return hidden_chance_label(self)
 
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        from engine.riviera.view import action_visibility
+
+        return action_visibility(self, seat, action)
+
+    def _hidden_action_label(self, seat: int) -> str:
+        from engine.riviera.view import hidden_action_label
+
+        return hidden_action_label(self, seat)
+
     def _voided_chance_steps(self, outcome: int) -> int:
         return flow.voided_chance_steps(self, self._apply_chance(outcome))
 

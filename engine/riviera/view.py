@@ -13,6 +13,8 @@ from engine.riviera.cards import (
     COLOUR_NAMES,
     COLOURS,
     DIE_LONG_NAMES,
+    DISCARD,
+    GIVE,
     DIE_NAMES,
     GOLD,
     STARS,
@@ -172,3 +174,16 @@ def hidden_chance_label(s) -> str:
     if phase == ROLL:
         return f"{DIE_LONG_NAMES[queries.dice_to_roll(s)[0]]} rolled"
     return "colour removed" if phase == REMOVED_DRAW else "first holder drawn"  # always public
+
+
+def action_visibility(s, seat: int, action: int) -> frozenset[int] | None:
+    """A card given in a swap or thrown away by the fallback: only its owner sees which (§2.3;
+    the others see how many); every other action is public once played."""
+    return frozenset({seat}) if action >= GIVE else None
+
+
+def hidden_action_label(s, seat: int) -> str:
+    """A card 10 decision without the card: "seat 0 gives a card to seat 2", "seat 0 discards a card"."""
+    if s.phase == SWAP_GIVE:
+        return f"seat {seat} gives a card to seat {s.target}"
+    return f"seat {seat} discards a card"

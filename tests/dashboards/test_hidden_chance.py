@@ -1,9 +1,10 @@
-"""No view of a replay names a chance outcome that view could not see (issue #15, item 16).
+"""No view of a replay names a chance outcome or an action that view could not see (issue #15,
+item 16).
 
 One real three-player tournament per game, stored by the real driver; for every match, the match
 page and its API, fetched for the public view and for each seat, must not carry the label (nor
-the outcome id) of any chance outcome the engine hides from that view: another seat's dealt
-cards, cards drawn face down, a roll redone unseen.
+the outcome id) of any chance outcome or action the engine hides from that view: another seat's
+dealt cards, cards drawn or handed over face down, a roll redone unseen.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from arena.tournament import TournamentConfig
 from dashboards.app import create_app
 from dashboards.replay import Replay
 from engine import registry
-from engine.core import ChanceView, chance_views
+from engine.core import ChanceView, chance_views, seen_action_label
 
 ENTRANTS = ("random", "random#2", "random#3")
 VIEWS = ("public", 0, 1, 2)
@@ -49,11 +50,18 @@ def engine_views(replay: Replay) -> list[ChanceView | None]:
     return chance_views(replay.states[:-1], [step.as_step() for step in replay.record.steps])
 
 
-def hidden_labels(views: list[ChanceView | None], view: str | int) -> set[str]:
-    """The labels of the chance outcomes hidden from `view` that it sees at no other step."""
+def hidden_labels(replay: Replay, views: list[ChanceView | None], view: str | int) -> set[str]:
+    """The labels of the chance outcomes and actions hidden from `view` that it reads at no
+    other step."""
     viewer = None if view == "public" else int(view)
-    steps = [v for v in views if v is not None]
-    return {v.label for v in steps if not v.visible_to(viewer)} - {v.label for v in steps if v.visible_to(viewer)}
+    hidden, seen = set(), set()
+    for chance in filter(None, views):
+        (seen if chance.visible_to(viewer) else hidden).add(chance.label)
+    for state, step in zip(replay.states, replay.record.steps):
+        for seat, action in (step.actions or {}).items():
+            label = replay.game.action_label(action)
+            (seen if seen_action_label(state, replay.game, seat, action, viewer) == label else hidden).add(label)
+    return hidden - seen
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -62,12 +70,13 @@ def test_no_page_or_api_answer_for_a_view_names_an_outcome_hidden_from_it(
 ) -> None:
     hidden_somewhere = 0
     for match in store.matches(game_id=game_id):
-        views = engine_views(Replay.from_record(store.match_record(match.id)))
+        replay = Replay.from_record(store.match_record(match.id))
+        views = engine_views(replay)
         for view in VIEWS:
             api = client.get(f"/api/matches/{match.id}?view={view}")
             page = client.get(f"/matches/{match.id}?view={view}")
             assert api.status_code == page.status_code == 200
-            hidden = hidden_labels(views, view)
+            hidden = hidden_labels(replay, views, view)
             hidden_somewhere += len(hidden)
             leaked = [label for label in hidden if label in api.text or html.escape(label) in page.text]
             assert not leaked, f"{game_id} match {match.id}, view {view}: {sorted(leaked)[:3]}"

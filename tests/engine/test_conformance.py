@@ -24,6 +24,7 @@ from engine.core import (
     replay,
     sample_chance,
     chance_views,
+    seen_action_label,
 )
 from tests.engine.toy_game import ToyGame
 
@@ -374,3 +375,34 @@ def test_a_seat_is_told_of_a_chance_outcome_exactly_when_it_sees_it(game: Game) 
         if any(same):
             assert sorted(mine[None]) == sorted(theirs[None]), f"a spectator reads hidden outcomes: {mine[None]}"
     assert compared, "no chance run had another possible run: the check would be empty"
+
+
+def test_a_seat_is_told_of_an_action_exactly_when_it_sees_it(game: Game) -> None:
+    """Two actions of one seat, which matter to it, that another seat cannot tell apart (the same
+    observation after them) must read alike in that seat's log, and a spectator's; actions it
+    can tell apart must not. So "give G3" to one opponent, shown to a third seat, fails."""
+    rng, compared = random.Random(10), 0
+    for state in walk(game, SEEDS[0]):
+        if state.kind is not NodeKind.DECISION:
+            continue
+        joint = {s: rng.choice(state.legal_actions(s)) for s in state.acting_players()}
+        for seat, other in _other_actions(state, joint, rng):
+            after, after_other = state.apply(joint), state.apply({**joint, seat: other})
+            if after.observation(seat) == after_other.observation(seat):
+                continue  # the two are the same move to the seat itself (nothing to hide)
+            compared += 1
+            same = [after.observation(v) == after_other.observation(v) for v in range(game.num_players)]
+            for viewer in [*range(game.num_players), None]:
+                labels = {seen_action_label(state, game, seat, a, viewer) for a in (joint[seat], other)}
+                cannot_tell = all(same) if viewer is None else same[viewer]
+                if cannot_tell or viewer is not None:
+                    assert (len(labels) == 1) == cannot_tell, f"{viewer} reads {labels} (same view: {cannot_tell})"
+    assert compared, "no decision had two actions to compare: the check would be empty"
+
+
+def _other_actions(state: State, joint: dict[int, int], rng: random.Random) -> Iterator[tuple[int, int]]:
+    """For each acting seat, up to two legal actions other than the one in `joint`."""
+    for seat in state.acting_players():
+        others = [a for a in state.legal_actions(seat) if a != joint[seat]]
+        for other in rng.sample(others, min(2, len(others))):
+            yield seat, other

@@ -261,6 +261,8 @@ def test_ex6_card_10_swap():
     assert state.acting_players() == (A,)
     assert state.legal_actions(A) == [PASS, SWAP_WITH + B, SWAP_WITH + C]
     state = act(state, A=SWAP_WITH + B)
+    assert state.action_visibility(A, GIVE + parse_card("G3")) == {A}  # the others see how many
+    assert state.hidden_action_label(A) == "seat 0 gives a card to seat 1"
     state = act(state, A=GIVE + parse_card("G3"))
     state = act(state, A=GIVE + parse_card("O4"))
     assert state.kind is NodeKind.CHANCE
@@ -761,6 +763,8 @@ def _after_ex6_swap():
     state = roll(state, "R=4 G=6 B=3 O=1")
     state = act(state, A=parse_card("R10"), B=parse_card("B3"), C=parse_card("G6"))
     state = act(state, A=SWAP_WITH + B)
+    assert state.action_visibility(A, GIVE + parse_card("G3")) == {A}  # the others see how many
+    assert state.hidden_action_label(A) == "seat 0 gives a card to seat 1"
     state = act(state, A=GIVE + parse_card("G3"))
     state = act(state, A=GIVE + parse_card("O4"))
     return state.apply_chance(parse_card("G12")).apply_chance(parse_card("B5"))
