@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -34,6 +34,7 @@ class Replay:
     game: Game
     states: list[State]
     names: list[str]
+    _logs: dict[str | int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_record(cls, data: dict[str, Any], names: list[str] | None = None) -> Replay:
@@ -62,9 +63,11 @@ class Replay:
         """Every step as `view` (a seat, or PUBLIC) may read it: what chance drew (id and label;
         for an outcome hidden from that view, only what was drawn for whom), or what each acting
         seat played and how long it took."""
-        faults = self._faults_by_step()
-        viewer = None if view == PUBLIC else int(view)
-        return [self._log_entry(n, faults, viewer) for n in range(len(self.record.steps))]
+        if view not in self._logs:  # a replay is cached: each view's log is worked out once
+            faults = self._faults_by_step()
+            viewer = None if view == PUBLIC else int(view)
+            self._logs[view] = [self._log_entry(n, faults, viewer) for n in range(len(self.record.steps))]
+        return self._logs[view]
 
     @cached_property
     def chance_views(self) -> list[ChanceView | None]:
