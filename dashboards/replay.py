@@ -18,7 +18,8 @@ from functools import cached_property
 from typing import Any
 
 from arena.match import MatchRecord
-from engine.core import ChanceView, Game, NodeKind, State, advance, chance_views, may_see
+from engine.core import Game, NodeKind, State, advance
+from engine.visibility import ChanceView, chance_views, may_see
 
 PUBLIC = "public"
 

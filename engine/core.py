@@ -9,7 +9,7 @@ the engine never touches a random generator and a game is a pure function of its
 Outcomes are integers; `state.chance_label(outcome)` names one for people, as
 `game.action_label(action)` names an action. Not every outcome is public (a card dealt to one
 seat): `state.chance_visibility(outcome)` says which seats may see it, and
-`chance_views(states, steps)` gives a replay's chance steps as each viewer may read them.
+`engine.visibility` turns a replay's steps into what each viewer may read.
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
@@ -232,7 +232,7 @@ class State(ABC):
         Like `game.action_label(action)`: stable across versions. It names what the outcome is,
         with public context (which die, which seat draws), and reveals nothing else. It names
         the outcome itself, so show it only to the seats `chance_visibility` names (or use
-        `chance_views`); to anyone else the node reads as `hidden_chance_label()`.
+        `engine.visibility.chance_views`); to anyone else the node reads as `hidden_chance_label()`.
         """
         self._require(NodeKind.CHANCE, "chance_label")
         self._check_outcome(outcome)
@@ -293,7 +293,8 @@ class State(ABC):
 
     def action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
         """Who may see acting `seat` play `action` at this DECISION node: None = every seat, else
-        the seats that do (a card handed face down to one opponent: the two of them)."""
+        the seats that do (a card handed face down to an opponent: its owner, until the swap
+        shows it to the opponent)."""
         self._require(NodeKind.DECISION, "action_visibility")
         if action not in self.legal_actions(seat):
             raise IllegalActionError(f"action {action!r} is not legal for seat {seat} here")
@@ -438,66 +439,3 @@ def replay(state: State, steps: Sequence[Step]) -> State:
         state = advance(state, step)
     return state
 
-
-
-@dataclass(frozen=True)
-class ChanceView:
-    """One chance step of a replay as its viewers may read it."""
-
-    label: str  # what the outcome is: `chance_label`
-    hidden_label: str  # the step without its outcome: `hidden_chance_label`
-    seen_by: frozenset[int] | None  # None = every seat; a voided outcome: nobody
-
-    def label_for(self, viewer: int | None) -> str:
-        """The label `viewer` (a seat, or None: a spectator who is no seat) may read."""
-        return self.label if self.visible_to(viewer) else self.hidden_label
-
-    def visible_to(self, viewer: int | None) -> bool:
-        """Whether `viewer` (a seat, or None for a spectator) may see the outcome."""
-        return may_see(self.seen_by, viewer)
-
-
-def may_see(seen_by: frozenset[int] | None, viewer: int | None) -> bool:
-    """Whether `viewer` (a seat, or None: a spectator who is no seat) may see what `seen_by`
-    seats see (None: every seat, and spectators)."""
-    return seen_by is None or viewer in seen_by
-
-
-def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceView | None]:
-    """Each step of a replay as its viewers may read it; None for a decision step. `states[n]`
-    is the state before `steps[n]`.
-
-    An outcome is seen by the seats `chance_visibility` names, unless a later outcome voided
-    it (a roll redone unseen): then by nobody.
-    """
-    voided = voided_steps(states, steps)
-    return [
-        None if step.chance is None else ChanceView(
-            state.chance_label(step.chance), state.hidden_chance_label(),
-            frozenset() if n in voided else state.chance_visibility(step.chance),
-        )
-        for n, (state, step) in enumerate(zip(states, steps))
-    ]
-
-
-def seen_action_label(state: State, game: Game, seat: int, action: int, viewer: int | None) -> str:
-    """`seat`'s `action` at `state` as `viewer` (a seat, or None: a spectator) may read it: its
-    `game.action_label`, or `state.hidden_action_label(seat)` when `action_visibility` hides it."""
-    if may_see(state.action_visibility(seat, action), viewer):
-        return game.action_label(action)
-    return state.hidden_action_label(seat)
-
-
-def seen_chance_labels(states: Sequence[State], steps: Sequence[Step], viewer: int | None) -> list[str | None]:
-    """Each step's chance label as `viewer` (a seat, or None: a spectator) may read it; None
-    for a decision step (see `chance_views`)."""
-    return [view and view.label_for(viewer) for view in chance_views(states, steps)]
-
-
-def voided_steps(states: Sequence[State], steps: Sequence[Step]) -> set[int]:
-    """The indexes of the chance steps that a later outcome threw away unseen."""
-    voided: set[int] = set()
-    for n, (state, step) in enumerate(zip(states, steps)):
-        if step.chance is not None:
-            voided.update(range(n + 1 - state.voided_chance_steps(step.chance), n + 1))
-    return voided

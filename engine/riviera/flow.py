@@ -55,7 +55,6 @@ from engine.riviera.queries import (
     legal_cards,
     power_available,
     power_card,
-    rolled_dice,
     swap_size,
 )
 
@@ -230,17 +229,6 @@ def roll_die(s, value: int) -> None:
         s.phase = ADJUST_DICE
     else:
         start_choose(s)
-
-
-def voided_chance_steps(before, after) -> int:
-    """How many chance steps the outcome that led from `before` to `after` threw away unseen:
-    a whole roll redone because it bust (§6.2), or a whole deal redone for its colour spread."""
-    if before.phase == ROLL and after.phase == ROLL and after.rerolls > before.rerolls:
-        return len(rolled_dice(before))
-    last_card = HAND_SIZE * before.num_players - 1
-    if before.phase == DEAL and after.phase == DEAL and len(before.in_deck) - len(before.deck) == last_card:
-        return last_card + 1
-    return 0
 
 
 def _reroll_needed(s) -> bool:

@@ -186,7 +186,9 @@ class RivieraState(State):
         return hidden_action_label(self, seat)
 
     def _voided_chance_steps(self, outcome: int) -> int:
-        return flow.voided_chance_steps(self, self._apply_chance(outcome))
+        from engine.riviera.view import voided_chance_steps
+
+        return voided_chance_steps(self, self._apply_chance(outcome))
 
     # -- decisions ----------------------------------------------------------------------------
 

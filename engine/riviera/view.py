@@ -13,10 +13,10 @@ from engine.riviera.cards import (
     COLOUR_NAMES,
     COLOURS,
     DIE_LONG_NAMES,
-    DISCARD,
-    GIVE,
     DIE_NAMES,
+    GIVE,
     GOLD,
+    HAND_SIZE,
     STARS,
     STATUS_NAMES,
     VALUES,
@@ -187,3 +187,14 @@ def hidden_action_label(s, seat: int) -> str:
     if s.phase == SWAP_GIVE:
         return f"seat {seat} gives a card to seat {s.target}"
     return f"seat {seat} discards a card"
+
+
+def voided_chance_steps(before, after) -> int:
+    """How many chance steps the outcome that led from `before` to `after` threw away unseen:
+    a whole roll redone because it bust (§6.2), or a whole deal redone for its colour spread."""
+    if before.phase == ROLL and after.phase == ROLL and after.rerolls > before.rerolls:
+        return len(queries.rolled_dice(before))
+    last_card = HAND_SIZE * before.num_players - 1
+    if before.phase == DEAL and after.phase == DEAL and len(before.in_deck) - len(before.deck) == last_card:
+        return last_card + 1
+    return 0

@@ -23,7 +23,7 @@ from arena.tournament import TournamentConfig
 from dashboards.app import create_app
 from dashboards.replay import Replay
 from engine import registry
-from engine.core import ChanceView, chance_views, seen_action_label
+from engine.visibility import ChanceView, chance_views, seen_action_label
 
 ENTRANTS = ("random", "random#2", "random#3")
 VIEWS = ("public", 0, 1, 2)

@@ -14,18 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine import registry
-from engine.core import (
-    Game,
-    IllegalActionError,
-    NodeKind,
-    State,
-    Step,
-    play,
-    replay,
-    sample_chance,
-    chance_views,
-    seen_action_label,
-)
+from engine.core import Game, IllegalActionError, NodeKind, State, Step, play, replay, sample_chance
+from engine.visibility import chance_views, seen_action_label
 from tests.engine.toy_game import ToyGame
 
 SEEDS = (0, 1, 2)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import registry
-from engine.core import IllegalActionError, NodeKind, State, Step, ranks_from_scores, seen_chance_labels
+from engine.core import IllegalActionError, NodeKind, State, Step, ranks_from_scores
+from engine.visibility import seen_chance_labels
 from tests.engine.toy_game import ToyGame, ToyState
 
 

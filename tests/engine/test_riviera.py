@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engine import registry
-from engine.core import IllegalActionError, NodeKind, Step, chance_views, sample_chance
+from engine.core import IllegalActionError, NodeKind, Step, sample_chance
 from engine.riviera import Riviera
 from engine.riviera.cards import (
     ACTIVATE,
@@ -31,6 +31,7 @@ from engine.riviera.cards import (
     parse_card,
 )
 from engine.riviera.phases import DRAW
+from engine.visibility import chance_views
 
 A, B, C, D = 0, 1, 2, 3
 
