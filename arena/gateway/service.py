@@ -1,7 +1,8 @@
 """Thin gRPC servicers over `Gateway`: the bots' `BotGateway.Play` stream and the `MatchHost` calls.
 
 `Play` is registered with raw bytes as its request type, so a message that does not parse reaches
-`Session.receive` and becomes a recorded protocol fault instead of a broken stream.
+`Session.receive` and becomes a recorded protocol fault instead of a broken stream. It writes with
+`context.write` (not a generator), so a write stuck behind a bot that does not read can be cancelled.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, Gateway
+from arena.gateway.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Session
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
@@ -50,16 +52,21 @@ class BotStreamService:
         )
         return grpc.method_handlers_generic_handler("arena.v1.BotGateway", {"Play": play})
 
-    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ArenaMessage]:
+    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
         session = await self._open(context)
         reader = asyncio.create_task(self._read(requests, session))
         detail = "the connection was cancelled"
         try:
-            while (message := await session.outbox.get()) is not None:
-                yield message
+            await session.drain(context.write)
+        except Exception as error:  # noqa: BLE001 - a write on a broken stream: the bot is gone
+            detail = f"connection lost: {type(error).__name__}"
+        else:
             detail = session.ended.reason if session.ended else "the bot closed its stream"
             if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, detail)
+                # set, not abort(): abort waits until the status is delivered, which is never for a
+                # bot that does not read; returning hands the status to gRPC and lets go at once
+                context.set_code(grpc.StatusCode.INVALID_ARGUMENT)
+                context.set_details(detail)
         finally:
             reader.cancel()
             await self.gateway.disconnect(session, detail)
@@ -85,6 +92,8 @@ class BotStreamService:
         try:
             async for data in requests:
                 session.receive(data)
+                if session.ended is not None:
+                    return
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the transport failed: the bot is gone
@@ -110,7 +119,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
 
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        return _seat_reply(await self.gateway.open_seat(request))
+        try:
+            return _seat_reply(await self.gateway.open_seat(request))
+        except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            raise  # unreachable: abort raises
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
