@@ -23,6 +23,8 @@ from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
 
+CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
+
 
 class AlreadyConnected(Exception):
     """A second stream for a bot that already has one (refused: one connection per token)."""
@@ -37,6 +39,7 @@ class Gateway:
         self.stream_limits = stream_limits or StreamLimits()
         self.sessions: dict[str, Session] = {}
         self.dropped: dict[str, Session] = {}  # each bot's last ended session, carried on by its redial
+        self._watchers: set[asyncio.Future[None]] = set()  # launched bots that dropped their stream
         self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
@@ -86,7 +89,19 @@ class Gateway:
         else:
             session.end(BotFault(pb.TERMINATION_DISCONNECT, f"bot {session.bot_name!r} disconnected ({detail})"),
                         keep_pending=True)
+            if session.bot_name in self.launcher.bots:
+                watcher = asyncio.ensure_future(self._crash_if_it_dies(session))
+                self._watchers.add(watcher)
+                watcher.add_done_callback(self._watchers.discard)
         log.info("%r ended: %s", session, session.ended.reason if session.ended else detail)
+
+    async def _crash_if_it_dies(self, session: Session) -> None:
+        """A launched bot's stream dropped while its process still ran (it may be dying: a process
+        that hit its memory limit prints its traceback first). If the process ends before the bot
+        dials in again, its waiting decisions are a crash at once, not a redial missed at the deadline."""
+        why = await self.launcher.exit_reason(session.bot_name, wait_s=CRASH_WATCH_S)
+        if why and self.live(session.bot_name) is None:
+            session.fail_pending(BotFault(pb.TERMINATION_CRASH, why))
 
     async def _wait_connected(self, name: str, timeout_s: float, launched: LaunchedBot | None) -> BotFault | None:
         """Wait until `name` has a session; a fault if it does not come or its process dies."""

@@ -107,9 +107,13 @@ class Session:
         if self._writing is not None:
             self._writing.cancel()
         if not keep_pending:
-            for future in self.pending.values():
-                if not future.done():
-                    future.set_exception(fault)
+            self.fail_pending(fault)
+
+    def fail_pending(self, fault: BotFault) -> None:
+        """Every decision still waiting on this session fails with `fault`."""
+        for future in self.pending.values():
+            if not future.done():
+                future.set_exception(fault)
 
     async def drain(self, write: Callable[[pb.ArenaMessage], Awaitable[None]]) -> None:
         """Write the outbox to the stream until the session ends; a write stuck too long ends it.

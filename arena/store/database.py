@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
-from arena.store.queries import Queries
+from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
     BotRow,
@@ -44,7 +44,7 @@ def _bot_info(row: BotRow) -> BotInfo:
     return BotInfo(row.id, row.name, row.command, row.created_at, row.files)
 
 
-class Store(Queries):
+class Store(SprtStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
