@@ -18,6 +18,8 @@ from starlette.testclient import TestClient
 
 from arena.driver import play_tournament, start_tournament
 from arena.executor import LocalExecutor
+from arena.sprt.driver import play_sprt, start_sprt
+from arena.sprt.pairs import SprtConfig
 from arena.store import Store
 from arena.tournament import TournamentConfig
 from dashboards.app import create_app
@@ -36,6 +38,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     for game_id in registry.game_ids():
         config = TournamentConfig(game_id=game_id, players_per_match=3, entrants=ENTRANTS, seed=7)
         play_tournament(store, start_tournament(store, config, game_id), LocalExecutor())
+    sprt = SprtConfig("gang_of_dice", "random", "random#2", max_pairs=2, seed=4)
+    play_sprt(store, start_sprt(store, sprt, name="two pairs"), LocalExecutor())
     return store
 
 
@@ -72,7 +76,7 @@ def test_no_page_or_api_answer_for_a_view_names_an_outcome_hidden_from_it(
     for match in store.matches(game_id=game_id):
         replay = Replay.from_record(store.match_record(match.id))
         views = engine_views(replay)
-        for view in VIEWS:
+        for view in ("public", *range(len(match.seats))):  # the SPRT's games have two seats
             api = client.get(f"/api/matches/{match.id}?view={view}")
             page = client.get(f"/matches/{match.id}?view={view}")
             assert api.status_code == page.status_code == 200
@@ -110,6 +114,15 @@ def test_no_page_or_api_answer_shows_a_seed(client: TestClient, store: Store) ->
     assert "seed" not in answers[0].json() and "seed" not in answers[2].json()["config"]
     assert all(str(record["seed"]) not in answer.text for answer in answers)
     assert "seed" not in answers[1].text and "<dt>seed</dt>" not in answers[3].text
+
+
+def test_no_sprt_page_or_api_answer_shows_its_seed(client: TestClient, store: Store) -> None:
+    """An SPRT's pairs take their chance seeds from its seed, as a tournament's tables do."""
+    test_id = client.get("/api/tests").json()["tests"][0]["id"]
+    listed, one = client.get("/api/tests").json()["tests"][0], client.get(f"/api/tests/{test_id}").json()
+    assert "seed" not in listed["config"] and "seed" not in one["config"] and one["config"]["a"] == "random"
+    assert "seed" not in client.get(f"/api/tournaments/{test_id}").json()["config"]
+    assert "seed" not in client.get(f"/tests/{test_id}").text.lower()
 
 
 @pytest.mark.parametrize("status", ["running", "interrupted"])
