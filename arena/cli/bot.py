@@ -1,4 +1,6 @@
-"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in."""
+"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in.
+
+`arena bot submit` and `arena bot versions` (submitted versions) are in arena/cli/versions.py."""
 
 from __future__ import annotations
 
@@ -6,13 +8,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from arena.cli import versions
 from arena.errors import UsageError
 from arena.store import Store
 from bots import bot_names, is_builtin
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register and list connected bots")
+    parser = subparsers.add_parser("bot", help="register, submit and list bots and their versions")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
@@ -23,6 +26,7 @@ def register(subparsers: Any) -> None:
     listing = commands.add_parser("list", help="list the registered bots")
     listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     listing.set_defaults(handler=list_command)
+    versions.register_actions(commands)
 
 
 def register_command(args: argparse.Namespace) -> int:
@@ -55,11 +59,14 @@ def launch_files(files: str | None, command: str | None) -> str | None:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    bots = Store(args.db, reader=True).bots()
+    store = Store(args.db, reader=True)
+    bots = store.bots()
     if not bots:
-        print("no registered bots (add one with `arena bot register NAME`)")
+        print("no registered bots (add one with `arena bot register NAME` or `arena bot submit`)")
     for bot in bots:
+        latest = store.version(bot.name)
         launch = f"  launched by: {bot.command}" if bot.command else ""
+        plays = f"  plays {latest.entrant}" if latest else ""
         launch += f" (in {bot.files})" if bot.files else ""
-        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{launch}")
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{plays}{launch}")
     return 0

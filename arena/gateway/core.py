@@ -132,17 +132,20 @@ class Gateway:
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
         """Make sure the bot is connected (launching it if it has a command); send MatchStart.
 
+        `NAME@N` is version N of a submitted bot: launched from that version's files, as a
+        process (and token) of its own, so two versions of one bot can sit at one table.
         Raises SandboxUnavailable when the bot would have to be launched but cannot be sandboxed.
         """
         name = request.bot_name
-        bot = self.store.bot(name)
-        if bot is None:
-            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {name!r}")
+        found = self._launch_spec(name)
+        if isinstance(found, BotFault):
+            return found
+        command, files = found
         launched = None
-        if self.live(name) is None and bot.command:
+        if self.live(name) is None and command:
             launched = self.launcher.bots.get(name)
             if not self.launcher.running(name):
-                launched = await self.launcher.launch(name, bot.command, bot.files)
+                launched = await self.launcher.launch(name, command, files)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:
@@ -153,6 +156,24 @@ class Gateway:
         session.matches[(request.start.match_id, request.start.seat)] = request.start
         session.send(pb.ArenaMessage(match_start=request.start))
         return None
+
+    def _launch_spec(self, name: str) -> tuple[str | None, str | None] | BotFault:
+        """(command, files) that launch `name`: a registered bot's, or version N's for `NAME@N`."""
+        bot_name, _, number = name.partition("@")
+        bot = self.store.bot(bot_name)
+        if bot is None:
+            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {bot_name!r}")
+        if not number:
+            return bot.command, bot.files
+        version = self.store.version(bot_name, int(number)) if number.isdigit() else None
+        if version is None:
+            return BotFault(pb.TERMINATION_DISCONNECT, f"bot {bot_name!r} has no version {number!r}")
+        return version.command, version.files
+
+    def declared_version(self, name: str) -> str:
+        """The version the connected bot `name` declared in its Hello ("" if none or not connected)."""
+        session = self.live(name)
+        return session.version if session else ""
 
     async def close_seat(self, request: host_pb2.CloseSeatRequest) -> None:
         """Send MatchEnd (if the bot is still here) and release a launched bot."""

@@ -26,6 +26,7 @@ log = logging.getLogger("arena.gateway")
 
 PROTOCOL = "arena.v1"
 MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
+MAX_VERSION = 64  # characters of a declared version that are kept
 MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest BotMessage the arena reads (gRPC's usual default)
 # The transport's own cut-off, above the arena's: a message between the two reaches the arena, which
@@ -50,6 +51,11 @@ class BotFault(Exception):
         self.reason = reason
 
 
+def declared_version(text: str) -> str:
+    """A bot's declared version as the arena keeps it: printable characters only, at most 64."""
+    return "".join(c for c in text if c.isprintable())[:MAX_VERSION]
+
+
 class Session:
     """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight."""
 
@@ -60,6 +66,7 @@ class Session:
         self.limits = limits or StreamLimits()
         self.session_id = secrets.token_hex(4)
         self.client = ""
+        self.version = ""  # declared in the bot's Hello (cleaned): recorded with the seats it opens
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
         self.queued_bytes = 0
         # shared with the session this one carries on from, so an answer on either resolves the decision
@@ -176,7 +183,8 @@ class Session:
             self._answer(message.action)
         elif kind == "hello":
             self.client = message.hello.client[:100]
-            log.info("%r: client %r", self, self.client)
+            self.version = declared_version(message.hello.version)
+            log.info("%r: client %r, version %r", self, self.client, self.version)
         else:  # fields are only ever added to arena.v1: a newer bot's message is not a fault
             self._ignore(message)
 
