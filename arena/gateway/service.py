@@ -25,17 +25,30 @@ MISSING_TOKEN = (
     "missing bot token: send the call metadata 'authorization: Bearer <token>' with the token "
     "that `arena bot register NAME` printed"
 )
+NOT_BEARER = (
+    "the 'authorization' header must be 'Bearer <token>' (the word Bearer, a space, then the token that "
+    "`arena bot register NAME` printed); this one has no Bearer scheme or no token after it"
+)
 UNKNOWN_TOKEN = "unknown bot token: no registered bot has this token (register one with `arena bot register NAME`)"
 
 
-def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str | None:
-    """The token of an `authorization: Bearer <token>` header, else None."""
-    for key, value in metadata or ():
-        if key.lower() == "authorization" and isinstance(value, str):
-            scheme, _, token = value.strip().partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
-    return None
+class BadCredentials(Exception):
+    """The call metadata carries no usable bot token; the message says what is expected."""
+
+
+def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str:
+    """The token of the first `authorization` header, which must read `Bearer <token>`.
+
+    The scheme is case-insensitive and spaces around the scheme and the token are ignored
+    (RFC 6750 section 2.1); anything else is a BadCredentials that never echoes the value.
+    """
+    values = [value for key, value in metadata or () if key.lower() == "authorization"]
+    if not values:
+        raise BadCredentials(MISSING_TOKEN)
+    scheme, _, token = str(values[0]).strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise BadCredentials(NOT_BEARER)
+    return token.strip()
 
 
 class BotStreamService:
@@ -65,9 +78,10 @@ class BotStreamService:
             await self.gateway.disconnect(session, detail)
 
     async def _open(self, context: grpc.aio.ServicerContext) -> Session:
-        token = bearer_token(context.invocation_metadata())
-        if token is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
+        try:
+            token = bearer_token(context.invocation_metadata())
+        except BadCredentials as error:
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(error))
         name = self.gateway.authenticate(token)  # type: ignore[arg-type]
         if name is None:
             log.info("refused a connection from %s: unknown token", context.peer())
