@@ -90,7 +90,9 @@ def check_config(config: TournamentConfig, store: Store) -> str:
 def _check_entrant(entrant: str, game: Any, store: Store) -> None:
     spec = bot_spec(entrant)
     if not is_builtin(spec):
-        if store.bot(spec) is not None:
+        if (bot := store.bot(spec)) is not None:
+            if why := bot.refusal():
+                raise UsageError(f"{why}; it cannot enter a tournament")
             return
         registered = ", ".join(b.name for b in store.bots()) or "none"
         raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: "

@@ -1,4 +1,8 @@
-"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in."""
+"""`arena bot register|list|token|disable|enable|remove`: the bots that may dial in.
+
+Changes take effect at once for new streams (the gateway checks the database on every one); a
+running gateway closes the streams they revoke within a second (`REVOKE_BOUND`).
+"""
 
 from __future__ import annotations
 
@@ -9,18 +13,34 @@ from arena.errors import UsageError
 from arena.store import Store
 from bots import bot_names, is_builtin
 
+DB_HELP = "database URL (default $ARENA_DB or sqlite:///arena.db)"
+REVOKE_BOUND = "a running gateway closes its open stream within 1 s"
+
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register and list connected bots")
+    parser = subparsers.add_parser("bot", help="register, list, rotate tokens of, disable, enable or remove connected bots")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
     add.add_argument("--command", help="command line the arena runs to launch the bot when a match needs it")
-    add.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    add.add_argument("--db", help=DB_HELP)
     add.set_defaults(handler=register_command)
     listing = commands.add_parser("list", help="list the registered bots")
-    listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    listing.add_argument("--db", help=DB_HELP)
     listing.set_defaults(handler=list_command)
+    token = _on_one_bot(commands, "token", rotate_command, "--rotate: give a bot a new token, the old one stops working")
+    token.add_argument("--rotate", action="store_true", help="issue a new token and print it (shown once)")
+    _on_one_bot(commands, "disable", disable_command, "stop a bot from connecting or being seated")
+    _on_one_bot(commands, "enable", enable_command, "let a disabled bot connect and play again")
+    _on_one_bot(commands, "remove", remove_command, "remove a bot; its match history and its name stay")
+
+
+def _on_one_bot(commands: Any, action: str, handler: Any, about: str) -> argparse.ArgumentParser:
+    parser = commands.add_parser(action, help=about)
+    parser.add_argument("name", help="the registered bot's name")
+    parser.add_argument("--db", help=DB_HELP)
+    parser.set_defaults(handler=handler)
+    return parser
 
 
 def register_command(args: argparse.Namespace) -> int:
@@ -45,5 +65,37 @@ def list_command(args: argparse.Namespace) -> int:
         print("no registered bots (add one with `arena bot register NAME`)")
     for bot in bots:
         launch = f"  launched by: {bot.command}" if bot.command else ""
-        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{launch}")
+        state = " (disabled)" if bot.disabled else ""
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{state}{launch}")
+    return 0
+
+
+def rotate_command(args: argparse.Namespace) -> int:
+    if not args.rotate:
+        raise UsageError("tokens are kept only as hashes and cannot be shown again; "
+                         f"`arena bot token {args.name} --rotate` issues a new one")
+    token = Store(args.db).rotate_token(args.name)
+    print(f"new token for bot {args.name!r} (shown only this once; the old token no longer works):")
+    print(token)
+    print(f"Streams opened with the old token are closed: {REVOKE_BOUND}.")
+    return 0
+
+
+def disable_command(args: argparse.Namespace) -> int:
+    Store(args.db).set_disabled(args.name, True)
+    print(f"disabled bot {args.name!r}: it may not connect or be seated ({REVOKE_BOUND}); "
+          f"`arena bot enable {args.name}` lifts it")
+    return 0
+
+
+def enable_command(args: argparse.Namespace) -> int:
+    Store(args.db).set_disabled(args.name, False)
+    print(f"enabled bot {args.name!r}: it may connect and play again with its token")
+    return 0
+
+
+def remove_command(args: argparse.Namespace) -> int:
+    Store(args.db).remove_bot(args.name)
+    print(f"removed bot {args.name!r}: its token no longer works ({REVOKE_BOUND}); its match history "
+          "stays, under its name, which is not registered again")
     return 0

@@ -72,11 +72,13 @@ def check_builtin(bots: list[str], game: Any) -> None:
 
 
 def check_registered(bots: list[str], store: Store) -> None:
-    """Every seat that is not a built-in bot must name a registered bot."""
-    for bot in bots:
-        if not is_builtin(bot) and store.bot(bot) is None:
+    """Every seat that is not a built-in bot must name a registered bot that is not disabled."""
+    for bot in filter(lambda spec: not is_builtin(spec), bots):
+        if (info := store.bot(bot)) is None:
             registered = ", ".join(b.name for b in store.bots()) or "none (add one with `arena bot register NAME`)"
             raise unknown_bot(bot, registered)
+        if why := info.refusal():
+            raise UsageError(f"{why}; it cannot play")
 
 
 def open_registry(db: str | None, bots: list[str]) -> Store:

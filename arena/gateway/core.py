@@ -11,16 +11,23 @@ import logging
 import time
 
 from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
-from arena.gateway.sessions import PROTOCOL, BotFault, Session
-from arena.store import Store
+from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session
+from arena.store import BotInfo, Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
 
 
+REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
+
+
 class AlreadyConnected(Exception):
     """A second stream for a bot that already has one (refused: one connection per token)."""
+
+
+class BotDisabled(Exception):
+    """A stream for a bot that the organiser disabled (`arena bot disable NAME`)."""
 
 
 class Gateway:
@@ -35,21 +42,31 @@ class Gateway:
 
     # -- connections ------------------------------------------------------------------------
 
-    def authenticate(self, token: str) -> str | None:
-        """The bot name for a token (a registered bot's, or a launched process's), else None."""
-        if name := self.launcher.bot_for_token(token):
-            return name
-        bot = self.store.bot_by_token(token)
-        return bot.name if bot else None
+    def authenticate(self, token: str) -> tuple[str, str | None] | None:
+        """(bot name, token hash) for a registered bot's token, (name, None) for a launched process's.
 
-    async def connect(self, bot_name: str, peer: str) -> Session:
+        None for a token nobody has; BotDisabled when the bot is disabled. The database is asked
+        on every new stream, so a rotated token or a disabled bot is refused at once.
+        """
+        token_hash: str | None = None
+        if name := self.launcher.bot_for_token(token):
+            bot = self.store.bot(name)
+        else:
+            bot, token_hash = self.store.bot_by_token(token), hash_token(token)
+        if bot is None:
+            return None
+        if why := bot.refusal():
+            raise BotDisabled(why)
+        return bot.name, token_hash
+
+    async def connect(self, bot_name: str, peer: str, token_hash: str | None = None) -> Session:
         """Open a session; refuses a second one for the same bot."""
         if (old := self.sessions.get(bot_name)) is not None:
             raise AlreadyConnected(
                 f"bot {bot_name!r} is already connected (from {old.peer}); one connection per bot "
                 "token: close the other one or wait for it to drop"
             )
-        session = Session(bot_name, peer)
+        session = Session(bot_name, peer, token_hash)
         self.sessions[bot_name] = session
         session.send(pb.ArenaMessage(welcome=pb.Welcome(bot_name=bot_name, protocol=PROTOCOL, session_id=session.session_id)))
         log.info("%r connected", session)
@@ -95,6 +112,26 @@ class Gateway:
             f"launched bot {name!r} did not connect within {timeout_s:g} s; last output: {launched.output_tail()}",
         )
 
+    async def watch_access(self, interval_s: float = REVOKE_CHECK_S) -> None:
+        """Forever: close the streams whose access was revoked (run as a task; cancel to stop)."""
+        while True:
+            await asyncio.sleep(interval_s)
+            try:
+                await self.revoke()
+            except Exception:  # a database hiccup must not end the watch; the next round retries
+                log.exception("checking the open streams against the database failed")
+
+    async def revoke(self) -> int:
+        """End every session whose token was rotated or whose bot was disabled or removed."""
+        live = self.store.live_token_hashes()
+        revoked = [(s, why) for s in list(self.sessions.values()) if (why := _revoked(s, live, self.store))]
+        for session, why in revoked:
+            log.info("%r revoked: %s", session, why.reason)
+            session.end(why)
+            if session.bot_name not in live:
+                await self.launcher.stop(session.bot_name)
+        return len(revoked)
+
     # -- the match host ---------------------------------------------------------------------
 
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
@@ -103,6 +140,8 @@ class Gateway:
         bot = self.store.bot(name)
         if bot is None:
             return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {name!r}")
+        if why := bot.refusal():
+            return BotFault(pb.TERMINATION_DISCONNECT, why)
         launched = None
         if name not in self.sessions and bot.command:
             launched = self.launcher.bots.get(name)
@@ -160,3 +199,16 @@ class Gateway:
         for session in list(self.sessions.values()):
             await self.disconnect(session, "the gateway is shutting down")
         await self.launcher.stop_all()
+
+
+def _revoked(session: Session, live: dict[str, str], store: Store) -> Revoked | None:
+    """Why this session may no longer play (`live`: bot name -> token hash), else None."""
+    name = session.bot_name
+    if name not in live:
+        bot: BotInfo | None = store.bot(name)
+        if bot is not None and (why := bot.refusal()):
+            return Revoked(why, "PERMISSION_DENIED")
+        return Revoked(f"bot {name!r} was removed from the arena", "UNAUTHENTICATED")
+    if session.token_hash is not None and session.token_hash != live[name]:
+        return Revoked(f"the token of bot {name!r} was rotated; this stream used the old one", "UNAUTHENTICATED")
+    return None

@@ -38,8 +38,10 @@ class RunningGateway:
     server: grpc.aio.Server
     gateway: Gateway
     address: str
+    watch: asyncio.Task[None]
 
     async def stop(self, grace_s: float = 1.0) -> None:
+        self.watch.cancel()
         await self.gateway.close()
         await self.server.stop(grace_s)
 
@@ -71,7 +73,7 @@ async def start_gateway(
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway listening on %s", address)
-    return RunningGateway(server, gateway, address)
+    return RunningGateway(server, gateway, address, asyncio.create_task(gateway.watch_access()))
 
 
 async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None) -> None:

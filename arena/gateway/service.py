@@ -13,8 +13,8 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from arena.gateway.core import AlreadyConnected, Gateway
-from arena.gateway.sessions import BotFault, Session
+from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
+from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
@@ -71,6 +71,8 @@ class BotStreamService:
             while (message := await session.outbox.get()) is not None:
                 yield message
             detail = session.ended.reason if session.ended else "the bot closed its stream"
+            if isinstance(session.ended, Revoked):
+                await context.abort(grpc.StatusCode[session.ended.status], detail)
             if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
                 await context.abort(grpc.StatusCode.INVALID_ARGUMENT, detail)
         finally:
@@ -82,12 +84,16 @@ class BotStreamService:
             token = bearer_token(context.invocation_metadata())
         except BadCredentials as error:
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(error))
-        name = self.gateway.authenticate(token)  # type: ignore[arg-type]
-        if name is None:
+        try:
+            known = self.gateway.authenticate(token)
+        except BotDisabled as error:
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, str(error))
+        if known is None:
             log.info("refused a connection from %s: unknown token", context.peer())
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
+        name, token_hash = known  # type: ignore[misc]
         try:
-            return await self.gateway.connect(name, context.peer())  # type: ignore[arg-type]
+            return await self.gateway.connect(name, context.peer(), token_hash)
         except AlreadyConnected as error:
             log.info("refused a second connection for %r from %s", name, context.peer())
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(error))

@@ -30,12 +30,28 @@ class BotFault(Exception):
         self.reason = reason
 
 
-class Session:
-    """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight."""
+class Revoked(BotFault):
+    """The bot's access was withdrawn while its stream was open (token rotated, bot disabled or removed).
 
-    def __init__(self, bot_name: str, peer: str) -> None:
+    `status` is the gRPC status name the stream ends with.
+    """
+
+    def __init__(self, reason: str, status: str) -> None:
+        super().__init__(pb.TERMINATION_DISCONNECT, reason)
+        self.status = status
+
+
+class Session:
+    """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight.
+
+    `token_hash` is the hash of the registered token it opened with (None for a launched
+    process, which has a token of its own), so a rotation can find the streams it revokes.
+    """
+
+    def __init__(self, bot_name: str, peer: str, token_hash: str | None = None) -> None:
         self.bot_name = bot_name
         self.peer = peer
+        self.token_hash = token_hash
         self.session_id = secrets.token_hex(4)
         self.client = ""
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()

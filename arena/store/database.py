@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, Ope
 from sqlmodel import Session, SQLModel, col, create_engine, select
 
 from arena.errors import UsageError
+from arena.store.bot_access import BotAccess, new_token
 from arena.store.queries import Queries
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
@@ -58,10 +58,13 @@ def sqlite_file(url: str) -> Path | None:
 
 def _bot_info(row: BotRow) -> BotInfo:
     assert row.id is not None
-    return BotInfo(row.id, row.name, row.command, row.created_at, row.files)
+    return BotInfo(row.id, row.name, row.command, row.created_at, row.files, row.disabled)
 
 
-class Store(Queries):
+LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
+
+
+class Store(Queries, BotAccess):
     """One database, opened by URL; creates the tables it needs."""
 
     def __init__(self, url: str | None = None) -> None:
@@ -80,9 +83,12 @@ class Store(Queries):
             raise UsageError(
                 f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
             )
-        token = "arena_" + secrets.token_urlsafe(24)
+        token = new_token()
         with Session(self.engine) as session:
-            if session.exec(select(BotRow).where(BotRow.name == name)).first():
+            if found := session.exec(select(BotRow).where(BotRow.name == name)).first():
+                if found.removed_at is not None:
+                    raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
+                                     "choose another name")
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
             session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
             session.commit()
@@ -91,19 +97,19 @@ class Store(Queries):
     def bot_by_token(self, token: str) -> BotInfo | None:
         """The bot whose token this is, or None."""
         with Session(self.engine) as session:
-            row = session.exec(select(BotRow).where(BotRow.token_hash == hash_token(token))).first()
+            row = session.exec(select(BotRow).where(BotRow.token_hash == hash_token(token), LIVE_BOT)).first()
             return _bot_info(row) if row else None
 
     def bot(self, name: str) -> BotInfo | None:
-        """The registered bot with this name, or None."""
+        """The registered bot with this name, or None (also when it was removed)."""
         with Session(self.engine) as session:
-            row = session.exec(select(BotRow).where(BotRow.name == name)).first()
+            row = session.exec(select(BotRow).where(BotRow.name == name, LIVE_BOT)).first()
             return _bot_info(row) if row else None
 
     def bots(self) -> list[BotInfo]:
-        """Every registered bot, by name."""
+        """Every registered bot (not the removed ones), by name."""
         with Session(self.engine) as session:
-            return [_bot_info(row) for row in session.exec(select(BotRow).order_by(BotRow.name))]
+            return [_bot_info(row) for row in session.exec(select(BotRow).where(LIVE_BOT).order_by(BotRow.name))]
 
     # -- tournaments ------------------------------------------------------------------------
 
@@ -252,9 +258,12 @@ def _add_missing_columns(engine: Engine) -> None:
     if "faults" not in columns:
         with engine.begin() as connection:
             connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
-    if "files" not in {column["name"] for column in inspect(engine).get_columns("bot")}:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE bot ADD COLUMN files VARCHAR"))
+    bot_columns = {column["name"] for column in inspect(engine).get_columns("bot")}
+    for name, kind in [("files", "VARCHAR"), ("disabled", "BOOLEAN NOT NULL DEFAULT FALSE"),
+                       ("removed_at", "TIMESTAMP")]:
+        if name not in bot_columns:
+            with engine.begin() as connection:
+                connection.execute(text(f"ALTER TABLE bot ADD COLUMN {name} {kind}"))
     if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
         # ratings from before the likelihood intervals (one symmetric error): derived data, so
         # drop them; `arena leaderboard` rates rulesets whose ratings are missing again

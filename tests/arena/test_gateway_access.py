@@ -11,20 +11,24 @@ import pytest
 
 from arena.cli import main
 from arena.gateway.server import GatewayThread
-from arena.store import Store
+from arena.store import Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.test_gateway_cli import arena as cli
+from tests.arena.test_gateway_cli import env, served  # noqa: F401 - fixtures
+from tests.arena.test_gateway_cli import register as cli_register
 
 
 class Stream:
     """A bot stream opened with the given metadata; the test reads what the arena sends."""
 
-    def __init__(self, address: str, metadata: tuple[tuple[str, str], ...]) -> None:
+    def __init__(self, address: str, metadata: tuple[tuple[str, str], ...], timeout_s: float = 10) -> None:
         self.channel = grpc.insecure_channel(address)
         self.outbox: queue.Queue[bytes | None] = queue.Queue()
         play = self.channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None,
                                           response_deserializer=pb.ArenaMessage.FromString)
-        self.responses: Iterator[pb.ArenaMessage] = play(iter(self.outbox.get, None), metadata=metadata)
+        self.responses: Iterator[pb.ArenaMessage] = play(iter(self.outbox.get, None), metadata=metadata,
+                                                          timeout=timeout_s)
 
     @classmethod
     def bearer(cls, address: str, token: str) -> Stream:
@@ -63,3 +67,123 @@ def test_the_bearer_scheme_is_case_insensitive_and_spaces_around_are_ignored(gat
     stream = Stream(gateway.address, (("authorization", f"  bEaReR   {token} "),))
     assert stream.next().welcome.bot_name == "spacey"
     stream.close()
+
+
+@pytest.fixture
+def arena_cli(store: Store, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):  # noqa: ANN201
+    """`arena ARGS` in this process against the test's database: (status, stdout, stderr)."""
+    monkeypatch.setenv("ARENA_DB", store.url)
+
+    def run(*args: str) -> tuple[int, str, str]:
+        status = main(list(args))
+        captured = capsys.readouterr()
+        return status, captured.out, captured.err
+
+    return run
+
+
+def connected(gateway: GatewayThread, token: str, name: str) -> Stream:
+    stream = Stream(gateway.address, (("authorization", f"Bearer {token}"),), timeout_s=10)
+    assert stream.next().welcome.bot_name == name
+    return stream
+
+
+def test_a_rotated_token_is_refused_and_its_open_stream_closed(gateway: GatewayThread, store: Store,
+                                                               arena_cli) -> None:  # noqa: ANN001
+    old = store.register_bot("rotor")
+    stream = connected(gateway, old, "rotor")
+    status, out, _ = arena_cli("bot", "token", "rotor", "--rotate")
+    assert status == 0
+    new = out.splitlines()[1]
+    assert new.startswith("arena_") and new != old and old not in out
+    started = time.monotonic()
+    closed = stream.refusal()
+    assert closed.code() is grpc.StatusCode.UNAUTHENTICATED, closed.details()
+    assert "token of bot 'rotor' was rotated" in closed.details()
+    assert time.monotonic() - started < 3, "an open stream is closed within the documented bound"
+    refused = Stream.bearer(gateway.address, old).refusal()
+    assert refused.code() is grpc.StatusCode.UNAUTHENTICATED and "unknown bot token" in refused.details()
+    connected(gateway, new, "rotor").close()
+    stored = store.bot_by_token(new)
+    assert stored is not None and store.bot_by_token(old) is None
+
+
+def test_a_disabled_bot_cannot_connect_nor_be_seated_until_enabled(gateway: GatewayThread, store: Store,
+                                                                   client, arena_cli) -> None:  # noqa: ANN001
+    token = store.register_bot("sleepy")
+    stream = connected(gateway, token, "sleepy")
+    assert arena_cli("bot", "disable", "sleepy")[0] == 0
+    closed = stream.refusal()
+    assert closed.code() is grpc.StatusCode.PERMISSION_DENIED
+    assert "bot 'sleepy' is disabled" in closed.details()
+    refused = Stream.bearer(gateway.address, token).refusal()
+    assert refused.code() is grpc.StatusCode.PERMISSION_DENIED and "arena bot enable sleepy" in refused.details()
+    reply = client.open_seat("sleepy", pb.MatchStart(match_id="m"), 2000)
+    assert reply.fault == pb.TERMINATION_DISCONNECT and "bot 'sleepy' is disabled" in reply.reason
+    status, _, err = arena_cli("play", "toy", "--bots", "sleepy,random", "--gateway", gateway.address)
+    assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
+    status, _, err = arena_cli("tournament", "run", "--game", "toy", "--bots", "sleepy,random", "--local")
+    assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
+    assert "(disabled)" in arena_cli("bot", "list")[1]
+    assert arena_cli("bot", "enable", "sleepy")[0] == 0
+    connected(gateway, token, "sleepy").close()
+
+
+def test_a_removed_bot_is_gone_but_its_match_history_and_name_stay(gateway: GatewayThread, store: Store,
+                                                                   arena_cli) -> None:  # noqa: ANN001
+    from tests.arena.test_store import new_tournament, result
+
+    token = store.register_bot("goner")
+    assert store.record_match(result(new_tournament(store), 0, entrants=("goner", "random")))
+    stream = connected(gateway, token, "goner")
+    status, out, _ = arena_cli("bot", "remove", "goner")
+    assert status == 0 and "match history" in out
+    assert stream.refusal().code() is grpc.StatusCode.UNAUTHENTICATED
+    assert Stream.bearer(gateway.address, token).refusal().code() is grpc.StatusCode.UNAUTHENTICATED
+    assert store.bot("goner") is None and "goner" not in arena_cli("bot", "list")[1]
+    assert [seat.entrant for seat in store.matches(entrant="goner")[0].seats] == ["goner", "random"]
+    status, _, err = arena_cli("bot", "register", "goner")
+    assert status == 2 and "was removed" in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["bot", "token", "ghost", "--rotate"], "no registered bot is named 'ghost'"),
+     (["bot", "disable", "ghost"], "no registered bot is named 'ghost'"),
+     (["bot", "remove", "ghost"], "no registered bot is named 'ghost'"),
+     (["bot", "token", "real"], "tokens are kept only as hashes"),
+     (["bot", "enable", "real"], "bot 'real' is not disabled")],
+)
+def test_bad_token_commands_are_one_line_errors(store: Store, arena_cli, args: list[str],  # noqa: ANN001
+                                                message: str) -> None:
+    store.register_bot("real")
+    status, out, err = arena_cli(*args)
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1, out + err
+
+
+def test_a_database_from_before_disabling_gets_the_columns(store: Store) -> None:
+    from sqlalchemy import text
+
+    token = store.register_bot("elder")
+    with store.engine.begin() as connection:
+        connection.execute(text("ALTER TABLE bot DROP COLUMN disabled"))
+        connection.execute(text("ALTER TABLE bot DROP COLUMN removed_at"))
+    reopened = Store(store.url)
+    assert reopened.live_token_hashes() == {"elder": hash_token(token)}
+    reopened.set_disabled("elder", True)
+    assert reopened.bot("elder").disabled and reopened.live_token_hashes() == {}
+
+
+def test_rotating_from_the_cli_closes_a_stream_on_arena_serve_in_another_process(env: dict[str, str],
+                                                                                  served: str) -> None:
+    token = cli_register(env, "remote")
+    stream = Stream.bearer(served, token)
+    assert stream.next().welcome.bot_name == "remote"
+    rotated = cli(env, "bot", "token", "remote", "--rotate")
+    assert rotated.returncode == 0, rotated.stderr
+    closed = stream.refusal()
+    assert closed.code() is grpc.StatusCode.UNAUTHENTICATED and "was rotated" in closed.details()
+    assert Stream.bearer(served, token).refusal().code() is grpc.StatusCode.UNAUTHENTICATED
+    fresh = Stream.bearer(served, rotated.stdout.splitlines()[1])
+    assert fresh.next().welcome.bot_name == "remote"
+    fresh.close()
