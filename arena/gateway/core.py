@@ -78,6 +78,8 @@ class Gateway:
         """The stream ended: fail its waiting decisions with DISCONNECT, or CRASH if its process died."""
         if self.sessions.get(session.bot_name) is session:
             del self.sessions[session.bot_name]
+            if summary := session.summary():
+                log.info("%r on this connection: %s", session, summary)
         if session.ended is not None:
             return
         crash = await self.launcher.exit_reason(session.bot_name, wait_s=0.5) if session.bot_name in self.launcher.bots else None

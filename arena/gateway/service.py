@@ -104,7 +104,8 @@ class BotStreamService:
         detail = "the bot closed its stream"
         try:
             async for data in requests:
-                session.receive(data)
+                if not session.receive(data) and (wait_s := session.throttle.take()):
+                    await asyncio.sleep(wait_s)  # stop reading a flooding connection (throttle.py)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the transport failed: the bot is gone

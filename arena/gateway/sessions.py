@@ -12,6 +12,7 @@ import secrets
 
 from google.protobuf.message import DecodeError
 
+from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
 from arena.v1 import bot_pb2 as pb
 
 log = logging.getLogger("arena.gateway")
@@ -59,6 +60,8 @@ class Session:
         self.ended: BotFault | None = None
         self.malformed = 0
         self.notices = 0
+        self.hellos = 0
+        self.throttle = Throttle()
 
     def __repr__(self) -> str:
         return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
@@ -89,24 +92,40 @@ class Session:
 
     # -- what the bot sent ------------------------------------------------------------------
 
-    def receive(self, data: bytes) -> None:
-        """Handle one raw message from the bot; anything that is not a known BotMessage is a fault."""
+    def receive(self, data: bytes) -> bool:
+        """Handle one raw message from the bot; anything that is not a known BotMessage is a fault.
+
+        True when it answered a waiting decision; False for an unsolicited message (throttle.py).
+        """
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError as error:
             self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
-            return
+            return False
         kind = message.WhichOneof("kind")
         log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
         if kind == "action":
-            self._answer(message.action)
-        elif kind == "hello":
-            self.client = message.hello.client[:100]
-            log.info("%r: client %r", self, self.client)
+            return self._answer(message.action)
+        if kind == "hello":
+            self._hello(message.hello)
         else:
             self._protocol_error("sent a BotMessage with none of its known fields set (not an arena.v1 message)")
+        return False
 
-    def _answer(self, action: pb.Action) -> None:
+    def _hello(self, hello: pb.Hello) -> None:
+        self.client = hello.client[:100]
+        self.hellos += 1
+        if self.hellos <= MAX_HELLO_LOGS:  # a bot sending Hellos in a loop must not fill the log
+            log.info("%r: client %r", self, self.client)
+
+    def summary(self) -> str:
+        """What was not logged message by message on this connection, or ''."""
+        counts = [f"sent {self.hellos} Hellos" if self.hellos > MAX_HELLO_LOGS else "",
+                  f"{self.notices - MAX_NOTICES} notices not sent" if self.notices > MAX_NOTICES else "",
+                  f"{self.throttle.waited} messages slowed by the flood throttle" if self.throttle.waited else ""]
+        return ", ".join(filter(None, counts))
+
+    def _answer(self, action: pb.Action) -> bool:
         future = self.pending.get(action.request_id)
         if future is None or future.done():
             self.notice(
@@ -114,12 +133,14 @@ class Session:
                 "(unknown, already answered, or past its deadline); answer ignored",
                 action.request_id,
             )
-        elif not action.HasField("action_id"):
+            return False
+        if not action.HasField("action_id"):
             future.set_exception(
                 BotFault(pb.TERMINATION_PROTOCOL_ERROR, f"the Action for request {action.request_id} has no action_id")
             )
         else:
             future.set_result(action.action_id)
+        return True
 
     def _protocol_error(self, what: str) -> None:
         """A message that cannot be attributed: every decision waiting on this session is faulted."""

@@ -187,3 +187,39 @@ def test_rotating_from_the_cli_closes_a_stream_on_arena_serve_in_another_process
     fresh = Stream.bearer(served, rotated.stdout.splitlines()[1])
     assert fresh.next().welcome.bot_name == "remote"
     fresh.close()
+
+
+def hello(client: str) -> bytes:
+    return pb.BotMessage(hello=pb.Hello(client=client)).SerializeToString()
+
+
+def test_a_flood_of_hellos_is_logged_a_few_times_then_summed_up(gateway: GatewayThread, store: Store,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="arena.gateway")
+    stream = connected(gateway, store.register_bot("chatty"), "chatty")
+    for n in range(150):
+        stream.outbox.put(hello(f"client-{n}"))
+    stream.outbox.put(pb.BotMessage(action=pb.Action(request_id=424242, action_id=0)).SerializeToString())
+    assert "424242" in stream.next().notice.message  # every Hello before it was read
+    stream.close()
+    deadline = time.monotonic() + 5
+    while "chatty" in gateway.gateway.sessions and time.monotonic() < deadline:
+        time.sleep(0.05)
+    hellos = [r.getMessage() for r in caplog.records if "client 'client-" in r.getMessage()]
+    assert len(hellos) <= 5, f"{len(hellos)} Hellos were logged one by one"
+    assert any("sent 150 Hellos" in r.getMessage() for r in caplog.records), "the rest is summed up once"
+
+
+def test_a_connection_flooding_unsolicited_messages_is_read_at_the_documented_rate(gateway: GatewayThread,
+                                                                                  store: Store) -> None:
+    from arena.gateway.throttle import UNSOLICITED_BURST, UNSOLICITED_PER_S
+
+    stream = connected(gateway, store.register_bot("flooder"), "flooder")
+    extra = UNSOLICITED_PER_S * 2  # two seconds' worth beyond the burst
+    started = time.monotonic()
+    for _ in range(UNSOLICITED_BURST + extra):
+        stream.outbox.put(hello("flood"))
+    stream.outbox.put(pb.BotMessage(action=pb.Action(request_id=7, action_id=0)).SerializeToString())
+    assert stream.next().notice.request_id == 7
+    assert time.monotonic() - started >= 1.8, "the messages beyond the burst were read no faster than the rate"
+    stream.close()
