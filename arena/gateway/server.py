@@ -54,10 +54,13 @@ async def start_gateway(
     # without closing its connection is noticed within ~30 s and can dial in again.
     # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
     # silently share the port and split the bots between two gateways.
+    # No BDP probing: it grows a stream's receive window to megabytes, and a flooding bot whose
+    # reads are throttled (throttle.py) would fill it; a fixed 64 KB window blocks its writes.
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
                                       ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
                                       ("grpc.http2.max_pings_without_data", 0),
-                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000)])
+                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                                      ("grpc.http2.bdp_probe", 0)])
     try:
         bound = server.add_insecure_port(f"{host}:{port}")
     except RuntimeError as error:
