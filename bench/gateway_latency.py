@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -260,13 +261,13 @@ def flood_client(address: str, token: str, rate: int) -> None:
             pass
 
 
-def print_flood(result: dict[str, object]) -> None:
+def print_flood(result: dict[str, Any]) -> None:
     print(json.dumps(result, indent=2))
     quiet, flooded = result["without_flood"], result["with_flood"]
-    print(f"\n| Python SDK bot at gateway | p50 ms | p99 ms |\n|---|---|---|")
-    print(f"| alone | {quiet['p50_ms']} | {quiet['p99_ms']} |")  # type: ignore[index]
-    print(f"| beside a {result['attempted_per_s']}/s Hello flood | {flooded['p50_ms']} | {flooded['p99_ms']} |")  # type: ignore[index]
-    print(f"\np50 ratio {flooded['p50_ms'] / quiet['p50_ms']:.2f}x; the flooder got {result['hellos_sent']} Hellos "  # type: ignore[index]
+    print("\n| Python SDK bot at gateway | p50 ms | p99 ms |\n|---|---|---|")
+    print(f"| alone | {quiet['p50_ms']} | {quiet['p99_ms']} |")
+    print(f"| beside a {result['attempted_per_s']}/s Hello flood | {flooded['p50_ms']} | {flooded['p99_ms']} |")
+    print(f"\np50 ratio {flooded['p50_ms'] / quiet['p50_ms']:.2f}x; the flooder got {result['hellos_sent']} Hellos "
           f"onto the wire ({result['hellos_sent_per_s']}/s); log +{result['log_bytes']} bytes "
           f"({result['log_bytes_per_10000_hellos']} per 10,000 Hellos)")
 

@@ -18,7 +18,7 @@ REVOKE_BOUND = "a running gateway closes its open stream within 1 s"
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register, list, rotate tokens of, disable, enable or remove connected bots")
+    parser = subparsers.add_parser("bot", help="register, list, rotate the token of, disable, enable, remove bots")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
     listing = commands.add_parser("list", help="list the registered bots")
     listing.add_argument("--db", help=DB_HELP)
     listing.set_defaults(handler=list_command)
-    token = _on_one_bot(commands, "token", rotate_command, "--rotate: give a bot a new token, the old one stops working")
+    token = _on_one_bot(commands, "token", rotate_command, "--rotate: a new token; the old one stops working")
     token.add_argument("--rotate", action="store_true", help="issue a new token and print it (shown once)")
     _on_one_bot(commands, "disable", disable_command, "stop a bot from connecting or being seated")
     _on_one_bot(commands, "enable", enable_command, "let a disabled bot connect and play again")

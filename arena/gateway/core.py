@@ -130,6 +130,7 @@ class Gateway:
         for session, why in revoked:
             log.info("%r revoked: %s", session, why.reason)
             session.end(why)
+            await self.disconnect(session, why.reason)  # no new decision is sent to it meanwhile
             if session.bot_name not in live:
                 await self.launcher.stop(session.bot_name)
         return len(revoked)

@@ -255,3 +255,20 @@ def test_a_flooder_is_held_back_by_flow_control_not_buffered(gateway: GatewayThr
     # the gateway reads 100 + 50/s of them; the rest wait in one 64 KB HTTP/2 window (no BDP
     # growth), so the flooder's own writes block instead of filling the gateway's memory
     assert on_the_wire < 3000, f"{on_the_wire} Hellos of 57 bytes were taken in 3 s"
+
+
+def test_a_decision_waiting_on_a_revoked_stream_fails_with_the_reason(gateway: GatewayThread, store: Store,
+                                                                      client) -> None:  # noqa: ANN001
+    from concurrent.futures import ThreadPoolExecutor
+
+    stream = connected(gateway, store.register_bot("midgame"), "midgame")
+    request = pb.DecisionRequest(match_id="m", legal_actions=[pb.LegalAction(id=0, label="pass")])
+    with ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(client.decide, "midgame", request, 8000)
+        assert stream.next().HasField("decision")
+        store.set_disabled("midgame", True)
+        reply = waiting.result(timeout=5)
+    assert reply.fault == pb.TERMINATION_DISCONNECT and "bot 'midgame' is disabled" in reply.reason
+    assert reply.elapsed_ms < 4000, "failed when the stream was closed, not at the deadline"
+    assert "midgame" not in gateway.gateway.sessions
+    stream.close()
