@@ -15,6 +15,7 @@ import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
 from arena.gateway.sessions import BotFault, Revoked, Session
+from arena.gateway.throttle import RateLimitedLog
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
@@ -56,6 +57,7 @@ class BotStreamService:
 
     def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
+        self.refusals = RateLimitedLog(log)  # anybody can open streams: refusals must not flood the log
 
     def handler(self) -> grpc.GenericRpcHandler:
         play = grpc.stream_stream_rpc_method_handler(
@@ -83,19 +85,21 @@ class BotStreamService:
         try:
             token = bearer_token(context.invocation_metadata())
         except BadCredentials as error:
+            self.refusals.info("refused a connection from %s: no Bearer token", context.peer())
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(error))
         try:
             known = self.gateway.authenticate(token)
         except BotDisabled as error:
+            self.refusals.info("refused a connection from %s: %s", context.peer(), error)
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, str(error))
         if known is None:
-            log.info("refused a connection from %s: unknown token", context.peer())
+            self.refusals.info("refused a connection from %s: unknown token", context.peer())
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
         name, token_hash = known  # type: ignore[misc]
         try:
             return await self.gateway.connect(name, context.peer(), token_hash)
         except AlreadyConnected as error:
-            log.info("refused a second connection for %r from %s", name, context.peer())
+            self.refusals.info("refused a second connection for %r from %s", name, context.peer())
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(error))
             raise  # unreachable: abort raises
 

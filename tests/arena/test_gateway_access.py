@@ -272,3 +272,18 @@ def test_a_decision_waiting_on_a_revoked_stream_fails_with_the_reason(gateway: G
     assert reply.elapsed_ms < 4000, "failed when the stream was closed, not at the deadline"
     assert "midgame" not in gateway.gateway.sessions
     stream.close()
+
+
+def test_refused_connections_are_logged_at_a_bounded_rate(gateway: GatewayThread,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("INFO", logger="arena.gateway")
+    for n in range(60):
+        stream = Stream.bearer(gateway.address, f"arena_guess{n}")
+        assert stream.refusal().code() is grpc.StatusCode.UNAUTHENTICATED
+        stream.close()
+    refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert 10 <= len(refused) <= 25, f"{len(refused)} refusals logged one by one"
+    time.sleep(1.1)
+    Stream.bearer(gateway.address, "arena_one-more").refusal()
+    last = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()][-1]
+    assert "more like it left out of the log" in last, last
