@@ -49,6 +49,8 @@ def check_bot_command(args: argparse.Namespace) -> int:
     bot = store.bot_by_token(args.token)
     if bot is None:
         raise UsageError("no registered bot has this token; register one with `arena bot register NAME`")
+    if why := bot.refusal():
+        raise UsageError(f"{why}; it cannot be checked")
     info = game_info(args.game)
     players = args.players or info.min_players
     if not info.min_players <= players <= info.max_players:

@@ -124,6 +124,8 @@ def test_a_disabled_bot_cannot_connect_nor_be_seated_until_enabled(gateway: Gate
     assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
     status, _, err = arena_cli("tournament", "run", "--game", "toy", "--bots", "sleepy,random", "--local")
     assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
+    status, _, err = arena_cli("check-bot", "--token", token, "--game", "toy", "--gateway", gateway.address)
+    assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
     assert "(disabled)" in arena_cli("bot", "list")[1]
     assert arena_cli("bot", "enable", "sleepy")[0] == 0
     connected(gateway, token, "sleepy").close()
