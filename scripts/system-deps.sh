@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # System packages the tests use, from Debian's archive; installed only when missing.
-# (PostgreSQL for the store tests, Chromium for the dashboard tests, Node.js for the example bot.)
+# (PostgreSQL for the store tests, Chromium for the dashboard tests, Node.js and a C++ toolchain with
+# Debian's gRPC for the example bots.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -8,6 +9,11 @@ missing=()
 command -v node >/dev/null || missing+=(nodejs npm)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
+command -v g++ >/dev/null || missing+=(g++)
+command -v cmake >/dev/null || missing+=(cmake)
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+command -v grpc_cpp_plugin >/dev/null || missing+=(protobuf-compiler-grpc)
+[ -f /usr/include/grpcpp/grpcpp.h ] || missing+=(libgrpc++-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing system packages: ${missing[*]} (install them with apt-get as root)" >&2

@@ -1,0 +1,116 @@
+// A complete Arena bot in C++: it dials in to the arena's gRPC gateway, holds one stream, and
+// answers every decision request with a uniformly random legal action, for every game.
+//
+//   arena-cpp-bot --token TOKEN [--address 127.0.0.1:50051] [--matches N]
+//
+// Without --token it reads $ARENA_TOKEN (and $ARENA_ADDRESS): what the arena sets when it launches
+// a bot. The address may be HOST:PORT or unix:/path (the socket a sandboxed bot is given).
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "arena/v1/bot.grpc.pb.h"
+
+namespace {
+
+struct Args {
+  std::string address = "127.0.0.1:50051";
+  std::string token;
+  int matches = 0;  // 0: play until the arena closes the stream
+};
+
+const char* kUsage = "usage: arena-cpp-bot --token TOKEN [--address HOST:PORT|unix:PATH] [--matches N]";
+
+Args ParseArgs(int argc, char** argv) {
+  Args args;
+  if (const char* address = std::getenv("ARENA_ADDRESS")) args.address = address;
+  if (const char* token = std::getenv("ARENA_TOKEN")) args.token = token;
+  for (int i = 1; i < argc; i += 2) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc) {
+      std::cerr << "missing value after " << flag << "; " << kUsage << "\n";
+      std::exit(2);
+    }
+    std::string value = argv[i + 1];
+    if (flag == "--address") {
+      args.address = value;
+    } else if (flag == "--token") {
+      args.token = value;
+    } else if (flag == "--matches") {
+      args.matches = std::atoi(value.c_str());
+    } else {
+      std::cerr << "unknown argument " << flag << "; " << kUsage << "\n";
+      std::exit(2);
+    }
+  }
+  if (args.token.empty()) {
+    std::cerr << "give --token TOKEN (from `arena bot register NAME`) or set ARENA_TOKEN\n";
+    std::exit(2);
+  }
+  return args;
+}
+
+// The bot's brain: any legal action. A real bot would parse request.observation_json().
+int ChooseAction(const arena::v1::DecisionRequest& request, std::mt19937& rng) {
+  std::uniform_int_distribution<int> pick(0, request.legal_actions_size() - 1);
+  return request.legal_actions(pick(rng)).id();
+}
+
+// One connection: play until the stream ends. Returns the gRPC status of the call.
+grpc::Status PlayOnce(arena::v1::BotGateway::Stub& stub, const Args& args, int& matches_done,
+                      std::mt19937& rng) {
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + args.token);
+  auto stream = stub.Play(&context);
+  arena::v1::BotMessage hello;
+  hello.mutable_hello()->set_client("cpp-example/1.0");
+  stream->Write(hello);
+  arena::v1::ArenaMessage message;
+  while (stream->Read(&message)) {
+    if (message.has_welcome()) {
+      std::cerr << "connected to " << args.address << " as " << message.welcome().bot_name() << "\n";
+    } else if (message.has_decision()) {
+      arena::v1::BotMessage answer;
+      answer.mutable_action()->set_request_id(message.decision().request_id());
+      answer.mutable_action()->set_action_id(ChooseAction(message.decision(), rng));
+      stream->Write(answer);
+    } else if (message.has_match_end()) {
+      const auto& end = message.match_end();
+      std::cerr << "match " << end.match_id() << " over: seat " << end.seat() << "\n";
+      if (args.matches > 0 && ++matches_done >= args.matches) {
+        stream->WritesDone();
+        context.TryCancel();
+        break;
+      }
+    } else if (message.has_notice()) {
+      std::cerr << "arena notice: " << message.notice().message() << "\n";
+    }
+  }
+  return stream->Finish();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args = ParseArgs(argc, argv);
+  auto channel = grpc::CreateChannel(args.address, grpc::InsecureChannelCredentials());
+  auto stub = arena::v1::BotGateway::NewStub(channel);
+  std::mt19937 rng(std::random_device{}());
+  int matches_done = 0;
+  // Redial with exponential backoff (0.5 s doubling to 30 s) whenever the stream ends.
+  for (int delay_ms = 500;; delay_ms = std::min(30000, delay_ms * 2)) {
+    grpc::Status status = PlayOnce(*stub, args, matches_done, rng);
+    if (args.matches > 0 && matches_done >= args.matches) return 0;
+    if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+      std::cerr << "token rejected: " << status.error_message() << "\n";
+      return 1;
+    }
+    std::cerr << "connection to " << args.address << " lost: " << status.error_message() << "\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+  }
+}
