@@ -14,6 +14,7 @@ from arena.gateway.server import GatewayThread
 from arena.store import Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.postgres_server import postgres_server  # noqa: F401 - fixture
 from tests.arena.test_gateway_cli import arena as cli
 from tests.arena.test_gateway_cli import env, served  # noqa: F401 - fixtures
 from tests.arena.test_gateway_cli import register as cli_register
@@ -163,9 +164,17 @@ def test_bad_token_commands_are_one_line_errors(store: Store, arena_cli, args: l
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1, out + err
 
 
-def test_a_database_from_before_disabling_gets_the_columns(store: Store) -> None:
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_store(request: pytest.FixtureRequest, tmp_path) -> Store:  # noqa: ANN001
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    return Store(request.getfixturevalue("postgres_server").fresh_database())
+
+
+def test_a_database_from_before_disabling_gets_the_columns(any_store: Store) -> None:
     from sqlalchemy import text
 
+    store = any_store
     token = store.register_bot("elder")
     with store.engine.begin() as connection:
         connection.execute(text("ALTER TABLE bot DROP COLUMN disabled"))
