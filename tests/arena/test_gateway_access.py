@@ -11,6 +11,7 @@ import pytest
 
 from arena.cli import main
 from arena.gateway.server import GatewayThread
+from arena.match import Termination, run_match
 from arena.store import Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
@@ -119,8 +120,8 @@ def test_a_disabled_bot_cannot_connect_nor_be_seated_until_enabled(gateway: Gate
     assert "bot 'sleepy' is disabled" in closed.details()
     refused = Stream.bearer(gateway.address, token).refusal()
     assert refused.code() is grpc.StatusCode.PERMISSION_DENIED and "arena bot enable sleepy" in refused.details()
-    reply = client.open_seat("sleepy", pb.MatchStart(match_id="m"), 2000)
-    assert reply.fault == pb.TERMINATION_DISCONNECT and "bot 'sleepy' is disabled" in reply.reason
+    record = run_match("toy", ["sleepy", "random"], 1, gateway=client)  # e.g. a tournament resumed
+    assert record.seats[0].termination is Termination.DISCONNECT and "bot 'sleepy' is disabled" in record.seats[0].reason
     status, _, err = arena_cli("play", "toy", "--bots", "sleepy,random", "--gateway", gateway.address)
     assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
     status, _, err = arena_cli("tournament", "run", "--game", "toy", "--bots", "sleepy,random", "--local")
