@@ -121,7 +121,8 @@ def test_a_disabled_bot_cannot_connect_nor_be_seated_until_enabled(gateway: Gate
     refused = Stream.bearer(gateway.address, token).refusal()
     assert refused.code() is grpc.StatusCode.PERMISSION_DENIED and "arena bot enable sleepy" in refused.details()
     record = run_match("toy", ["sleepy", "random"], 1, gateway=client)  # e.g. a tournament resumed
-    assert record.seats[0].termination is Termination.DISCONNECT and "bot 'sleepy' is disabled" in record.seats[0].reason
+    seat = record.seats[0]
+    assert seat.termination is Termination.DISCONNECT and "bot 'sleepy' is disabled" in seat.reason
     status, _, err = arena_cli("play", "toy", "--bots", "sleepy,random", "--gateway", gateway.address)
     assert status == 2 and "bot 'sleepy' is disabled" in err and len(err.strip().splitlines()) == 1, err
     status, _, err = arena_cli("tournament", "run", "--game", "toy", "--bots", "sleepy,random", "--local")
