@@ -125,7 +125,9 @@ class Gateway:
 
     async def revoke(self) -> int:
         """End every session whose token was rotated or whose bot was disabled or removed."""
-        live = self.store.live_token_hashes()
+        if not self.sessions:
+            return 0
+        live = self.store.live_token_hashes(self.sessions)
         revoked = [(s, why) for s in list(self.sessions.values()) if (why := _revoked(s, live, self.store))]
         for session, why in revoked:
             log.info("%r revoked: %s", session, why.reason)

@@ -7,6 +7,7 @@ asks `live_token_hashes()` every second and closes the streams these changes rev
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import update
@@ -46,10 +47,13 @@ class BotAccess:
         """Forget the bot's token and command; its name stays, with its match history."""
         self._change_bot(name, token_hash="", command=None, files=None, disabled=True, removed_at=now())
 
-    def live_token_hashes(self) -> dict[str, str]:
-        """The token hash of every bot that may connect now (registered, not disabled, not removed)."""
+    def live_token_hashes(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """The token hash of every bot (of `names`, when given) that may connect now: registered,
+        not disabled, not removed."""
         query = select(BotRow.name, BotRow.token_hash).where(
             col(BotRow.removed_at).is_(None), col(BotRow.disabled).is_(False))
+        if names is not None:
+            query = query.where(col(BotRow.name).in_(list(names)))
         with Session(self.engine) as session:
             return dict(session.exec(query).all())
 
