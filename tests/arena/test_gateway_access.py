@@ -300,3 +300,26 @@ def test_refused_connections_are_logged_at_a_bounded_rate(gateway: GatewayThread
     Stream.bearer(gateway.address, "arena_one-more").refusal()
     last = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()][-1]
     assert "more like it left out of the log" in last, last
+
+
+def test_after_200_notices_a_connection_gets_no_more(gateway: GatewayThread, store: Store,
+                                                     client) -> None:  # noqa: ANN001
+    from concurrent.futures import ThreadPoolExecutor
+
+    stream = connected(gateway, store.register_bot("noisy"), "noisy")
+    for n in range(230):
+        stream.outbox.put(pb.BotMessage(action=pb.Action(request_id=10_000 + n, action_id=0)).SerializeToString())
+    deadline = time.monotonic() + 15
+    while gateway.gateway.sessions["noisy"].notices < 230:
+        assert time.monotonic() < deadline, "the gateway did not read the 230 answers"
+        time.sleep(0.05)
+    request = pb.DecisionRequest(match_id="m", legal_actions=[pb.LegalAction(id=0, label="pass")])
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(client.decide, "noisy", request, 2000)
+        notices = 0
+        while not (message := stream.next()).HasField("decision"):
+            notices += message.HasField("notice")
+        answer = pb.Action(request_id=message.decision.request_id, action_id=0)
+        stream.outbox.put(pb.BotMessage(action=answer).SerializeToString())
+    assert notices == 200
+    stream.close()
