@@ -50,3 +50,20 @@ def test_grpc_core_logs_go_through_the_arena_logger_escaped(tmp_path) -> None:  
     assert r"\x1b[31mEVIL\x1b[0m\r\nE1201 00:00:00.000000 1 forged.cc:1] fake log line\x07" in lines[0], lines[0]
     assert "\x1b" not in stderr and "\r" not in stderr and "\x07" not in stderr
     assert not any(line.startswith("E1201 00:00:00") for line in stderr.splitlines()), "no forged record"
+
+
+def test_a_native_record_keeps_its_level_and_a_huge_one_is_cut(caplog) -> None:  # noqa: ANN001
+    import logging
+
+    from arena.gateway.native_log import MAX_RECORD, log_native
+
+    logger = logging.getLogger("grpc.test")
+    caplog.set_level("INFO", logger="grpc.test")
+    log_native(logger, "W1201 09:15:45.341000    11 tcp.cc:9] slow peer\n")
+    log_native(logger, "E1201 09:15:45.341000    11 big.cc:1] " + "\x00" * (MAX_RECORD + 500) + "\n")
+    log_native(logger, "not an absl line\n")
+    warning, error, other = caplog.records
+    assert (warning.levelno, warning.getMessage()) == (logging.WARNING, "tcp.cc:9] slow peer")
+    assert error.levelno == logging.ERROR and error.getMessage().endswith("... (510 more characters)")
+    assert "\x00" not in error.getMessage() and error.getMessage().count(r"\x00") == MAX_RECORD - len("big.cc:1] ")
+    assert (other.levelno, other.getMessage()) == (logging.WARNING, "not an absl line")
