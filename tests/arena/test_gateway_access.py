@@ -290,12 +290,14 @@ def test_a_decision_waiting_on_a_revoked_stream_fails_with_the_reason(gateway: G
 def test_refused_connections_are_logged_at_a_bounded_rate(gateway: GatewayThread,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("INFO", logger="arena.gateway")
+    started = time.monotonic()
     for n in range(60):
         stream = Stream.bearer(gateway.address, f"arena_guess{n}")
         assert stream.refusal().code() is grpc.StatusCode.UNAUTHENTICATED
         stream.close()
+    allowed = 20 + (time.monotonic() - started) * 1 + 1  # the burst, then one a second
     refused = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
-    assert 10 <= len(refused) <= 25, f"{len(refused)} refusals logged one by one"
+    assert 20 <= len(refused) <= min(allowed, 59), f"{len(refused)} of 60 refusals logged one by one"
     time.sleep(1.1)
     Stream.bearer(gateway.address, "arena_one-more").refusal()
     last = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()][-1]
