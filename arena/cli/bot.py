@@ -1,7 +1,8 @@
 """`arena bot register|list|token|disable|enable|remove`: the bots that may dial in.
 
-Changes take effect at once for new streams (the gateway checks the database on every one); a
-running gateway closes the streams they revoke within a second (`REVOKE_BOUND`).
+Changes take effect at once for new streams (the gateway checks the database on every one). The
+gateway at --gateway is asked to close the streams they revoke at once; any gateway does it
+within a second by itself.
 """
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from arena.cli.gateway_access import close_revoked_streams, split_address
 from arena.errors import UsageError
+from arena.gateway.client import DEFAULT_ADDRESS
 from arena.store import Store
 from bots import bot_names, is_builtin
 
 DB_HELP = "database URL (default $ARENA_DB or sqlite:///arena.db)"
-REVOKE_BOUND = "a running gateway closes its open stream within 1 s"
 
 
 def register(subparsers: Any) -> None:
@@ -30,9 +32,11 @@ def register(subparsers: Any) -> None:
     listing.set_defaults(handler=list_command)
     token = _on_one_bot(commands, "token", rotate_command, "--rotate: a new token; the old one stops working")
     token.add_argument("--rotate", action="store_true", help="issue a new token and print it (shown once)")
-    _on_one_bot(commands, "disable", disable_command, "stop a bot from connecting or being seated")
+    for revoking in (token, _on_one_bot(commands, "disable", disable_command, "stop a bot from connecting or playing"),
+                     _on_one_bot(commands, "remove", remove_command, "remove a bot; its match history and name stay")):
+        revoking.add_argument("--gateway", default=DEFAULT_ADDRESS,
+                              help=f"the running gateway to tell at once (default {DEFAULT_ADDRESS})")
     _on_one_bot(commands, "enable", enable_command, "let a disabled bot connect and play again")
-    _on_one_bot(commands, "remove", remove_command, "remove a bot; its match history and its name stay")
 
 
 def _on_one_bot(commands: Any, action: str, handler: Any, about: str) -> argparse.ArgumentParser:
@@ -74,17 +78,19 @@ def rotate_command(args: argparse.Namespace) -> int:
     if not args.rotate:
         raise UsageError("tokens are kept only as hashes and cannot be shown again; "
                          f"`arena bot token {args.name} --rotate` issues a new one")
+    split_address(args.gateway)  # a bad address is refused before anything changes
     token = Store(args.db).rotate_token(args.name)
     print(f"new token for bot {args.name!r} (shown only this once; the old token no longer works):")
     print(token)
-    print(f"Streams opened with the old token are closed: {REVOKE_BOUND}.")
+    print(f"Streams opened with the old token are closed: {close_revoked_streams(args.gateway)}.")
     return 0
 
 
 def disable_command(args: argparse.Namespace) -> int:
+    split_address(args.gateway)
     Store(args.db).set_disabled(args.name, True)
-    print(f"disabled bot {args.name!r}: it may not connect or be seated ({REVOKE_BOUND}); "
-          f"`arena bot enable {args.name}` lifts it")
+    print(f"disabled bot {args.name!r}: it may not connect or be seated; `arena bot enable {args.name}` lifts it")
+    print(f"Its open stream is closed: {close_revoked_streams(args.gateway)}.")
     return 0
 
 
@@ -95,7 +101,9 @@ def enable_command(args: argparse.Namespace) -> int:
 
 
 def remove_command(args: argparse.Namespace) -> int:
+    split_address(args.gateway)
     Store(args.db).remove_bot(args.name)
-    print(f"removed bot {args.name!r}: its token no longer works ({REVOKE_BOUND}); its match history "
-          "stays, under its name, which is not registered again")
+    print(f"removed bot {args.name!r}: its token no longer works; its match history stays, under its name, "
+          "which is not registered again")
+    print(f"Its open stream is closed: {close_revoked_streams(args.gateway)}.")
     return 0

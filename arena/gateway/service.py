@@ -146,6 +146,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         await self.gateway.close_seat(request)
         return _seat_reply(None)
 
+    async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
+                          context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
+        await self._check_key(context)
+        return host_pb2.CheckAccessReply(closed=await self.gateway.revoke())
+
 
 def _seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:
     if fault is None:

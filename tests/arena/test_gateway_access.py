@@ -94,7 +94,7 @@ def test_a_rotated_token_is_refused_and_its_open_stream_closed(gateway: GatewayT
                                                                arena_cli) -> None:  # noqa: ANN001
     old = store.register_bot("rotor")
     stream = connected(gateway, old, "rotor")
-    status, out, _ = arena_cli("bot", "token", "rotor", "--rotate")
+    status, out, _ = arena_cli("bot", "token", "rotor", "--rotate", "--gateway", gateway.address)
     assert status == 0
     new = out.splitlines()[1]
     assert new.startswith("arena_") and new != old and old not in out
@@ -114,7 +114,7 @@ def test_a_disabled_bot_cannot_connect_nor_be_seated_until_enabled(gateway: Gate
                                                                    client, arena_cli) -> None:  # noqa: ANN001
     token = store.register_bot("sleepy")
     stream = connected(gateway, token, "sleepy")
-    assert arena_cli("bot", "disable", "sleepy")[0] == 0
+    assert arena_cli("bot", "disable", "sleepy", "--gateway", gateway.address)[0] == 0
     closed = stream.refusal()
     assert closed.code() is grpc.StatusCode.PERMISSION_DENIED
     assert "bot 'sleepy' is disabled" in closed.details()
@@ -141,7 +141,7 @@ def test_a_removed_bot_is_gone_but_its_match_history_and_name_stay(gateway: Gate
     token = store.register_bot("goner")
     assert store.record_match(result(new_tournament(store), 0, entrants=("goner", "random")))
     stream = connected(gateway, token, "goner")
-    status, out, _ = arena_cli("bot", "remove", "goner")
+    status, out, _ = arena_cli("bot", "remove", "goner", "--gateway", gateway.address)
     assert status == 0 and "match history" in out
     assert stream.refusal().code() is grpc.StatusCode.UNAUTHENTICATED
     assert Stream.bearer(gateway.address, token).refusal().code() is grpc.StatusCode.UNAUTHENTICATED
@@ -157,13 +157,15 @@ def test_a_removed_bot_is_gone_but_its_match_history_and_name_stay(gateway: Gate
      (["bot", "disable", "ghost"], "no registered bot is named 'ghost'"),
      (["bot", "remove", "ghost"], "no registered bot is named 'ghost'"),
      (["bot", "token", "real"], "tokens are kept only as hashes"),
-     (["bot", "enable", "real"], "bot 'real' is not disabled")],
+     (["bot", "enable", "real"], "bot 'real' is not disabled"),
+     (["bot", "disable", "real", "--gateway", "nowhere"], "bad gateway address 'nowhere'")],
 )
 def test_bad_token_commands_are_one_line_errors(store: Store, arena_cli, args: list[str],  # noqa: ANN001
                                                 message: str) -> None:
     store.register_bot("real")
     status, out, err = arena_cli(*args)
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1, out + err
+    assert not store.bot("real").disabled, "a refused command changes nothing"
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -192,8 +194,9 @@ def test_rotating_from_the_cli_closes_a_stream_on_arena_serve_in_another_process
     token = cli_register(env, "remote")
     stream = Stream.bearer(served, token)
     assert stream.next().welcome.bot_name == "remote"
-    rotated = cli(env, "bot", "token", "remote", "--rotate")
+    rotated = cli(env, "bot", "token", "remote", "--rotate", "--gateway", served)
     assert rotated.returncode == 0, rotated.stderr
+    assert f"the gateway at {served} closed 1 open stream" in rotated.stdout, rotated.stdout
     closed = stream.refusal()
     assert closed.code() is grpc.StatusCode.UNAUTHENTICATED and "was rotated" in closed.details()
     assert Stream.bearer(served, token).refusal().code() is grpc.StatusCode.UNAUTHENTICATED
@@ -215,12 +218,12 @@ def test_a_flood_of_hellos_is_logged_a_few_times_then_summed_up(gateway: Gateway
     stream.outbox.put(pb.BotMessage(action=pb.Action(request_id=424242, action_id=0)).SerializeToString())
     assert "424242" in stream.next().notice.message  # every Hello before it was read
     stream.close()
-    deadline = time.monotonic() + 5
-    while "chatty" in gateway.gateway.sessions and time.monotonic() < deadline:
+    deadline = time.monotonic() + 10
+    while not any("sent 150 Hellos" in r.getMessage() for r in caplog.records):
+        assert time.monotonic() < deadline, "the Hellos are summed up once, when the connection closes"
         time.sleep(0.05)
     hellos = [r.getMessage() for r in caplog.records if "client 'client-" in r.getMessage()]
     assert len(hellos) <= 5, f"{len(hellos)} Hellos were logged one by one"
-    assert any("sent 150 Hellos" in r.getMessage() for r in caplog.records), "the rest is summed up once"
 
 
 def test_a_connection_flooding_unsolicited_messages_is_read_at_the_documented_rate(gateway: GatewayThread,
@@ -325,3 +328,24 @@ def test_after_200_notices_a_connection_gets_no_more(gateway: GatewayThread, sto
         stream.outbox.put(pb.BotMessage(action=answer).SerializeToString())
     assert notices == 200
     stream.close()
+
+
+async def _stop(task) -> None:  # noqa: ANN001
+    task.cancel()
+
+
+@pytest.mark.parametrize("args", [["token", "instant", "--rotate"], ["disable", "instant"], ["remove", "instant"]])
+def test_the_command_tells_a_running_gateway_to_close_the_stream_at_once(gateway: GatewayThread, store: Store,
+                                                                         arena_cli, args: list[str]) -> None:  # noqa: ANN001
+    gateway.call(_stop(gateway.running.watch))  # no periodic check: only the command's own call can close it
+    stream = connected(gateway, store.register_bot("instant"), "instant")
+    status, out, err = arena_cli("bot", *args, "--gateway", gateway.address)
+    assert status == 0, err
+    assert f"the gateway at {gateway.address} closed 1 open stream" in out, out
+    assert stream.refusal().code() in (grpc.StatusCode.UNAUTHENTICATED, grpc.StatusCode.PERMISSION_DENIED)
+
+
+def test_with_no_gateway_running_the_command_says_the_bound(store: Store, arena_cli) -> None:  # noqa: ANN001
+    store.register_bot("alone")
+    status, out, _ = arena_cli("bot", "disable", "alone", "--gateway", "127.0.0.1:9")
+    assert status == 0 and "no gateway answers at 127.0.0.1:9" in out and "within 1 s" in out, out
