@@ -335,8 +335,8 @@ async def _stop(task) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("args", [["token", "instant", "--rotate"], ["disable", "instant"], ["remove", "instant"]])
-def test_the_command_tells_a_running_gateway_to_close_the_stream_at_once(gateway: GatewayThread, store: Store,
-                                                                         arena_cli, args: list[str]) -> None:  # noqa: ANN001
+def test_the_command_tells_a_running_gateway_to_close_the_stream_at_once(
+        gateway: GatewayThread, store: Store, arena_cli, args: list[str]) -> None:  # noqa: ANN001
     gateway.call(_stop(gateway.running.watch))  # no periodic check: only the command's own call can close it
     stream = connected(gateway, store.register_bot("instant"), "instant")
     status, out, err = arena_cli("bot", *args, "--gateway", gateway.address)
