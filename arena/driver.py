@@ -130,14 +130,22 @@ def play_tournament(
             writer.add(outcome)
         writer.flush()
     except BaseException:
-        writer.flush()
-        store.set_tournament_status(tournament_id, "interrupted")
+        _interrupt(store, tournament_id, writer)
         raise
     rerate(store, info.ruleset)
     store.set_tournament_status(tournament_id, "finished")
     finished = store.tournament(tournament_id)
     assert finished is not None
     return finished
+
+
+def _interrupt(store: Store, tournament_id: int, writer: _ResultWriter) -> None:
+    """Keep what was played and mark the tournament `interrupted` for resume. The flush fails
+    again when the first failure was the database's (a full disk): the status is set anyway."""
+    try:
+        writer.flush()
+    finally:
+        store.set_tournament_status(tournament_id, "interrupted")
 
 
 def _job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:

@@ -18,7 +18,6 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from arena.store import Store
-from arena.store import dashboard_queries as dq
 from dashboards import api, pages
 from dashboards.params import BadRequest
 from dashboards.replay import ReplayCache
@@ -28,7 +27,6 @@ HERE = Path(__file__).parent
 
 def create_app(store: Store) -> Starlette:
     """The dashboard for one database."""
-    dq.ensure_dashboard_indexes(store)
     app = Starlette(
         routes=[
             *api.routes(),

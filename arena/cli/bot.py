@@ -64,7 +64,7 @@ def register_command(args: argparse.Namespace) -> int:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    bots = Store(args.db).bots()
+    bots = Store(args.db, reader=True).bots()
     if not bots:
         print("no registered bots (add one with `arena bot register NAME`)")
     for bot in bots:

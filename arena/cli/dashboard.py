@@ -28,7 +28,7 @@ def dashboard_command(args: argparse.Namespace) -> int:
     check_port_free(args.host, args.port)
     import uvicorn
 
-    app = _web_app_module().create_app(Store(url))
+    app = _web_app_module().create_app(Store(url, reader=True))
     print(f"Arena dashboard: http://{args.host}:{args.port}/  (database {url}; Ctrl-C stops it)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0

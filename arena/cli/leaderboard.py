@@ -1,18 +1,20 @@
 """`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset.
 
 A ruleset with rated matches but no stored ratings (a database from before a change in how
-ratings are computed) is rated again first, as is every shown ruleset with --rerate."""
+ratings are computed) is rated again first, as is every shown ruleset with --rerate; in a database
+it may not write (a read-only file or folder) it rates in memory and stores nothing."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import UsageError
-from arena.rating import rerate
+from arena.rating import rate_matches, rerate
 from arena.store import LeaderboardRow, Store
 from engine import registry
 
@@ -30,12 +32,9 @@ def register(subparsers: Any) -> None:
 def leaderboard_command(args: argparse.Namespace) -> int:
     if args.game is not None and args.game not in registry.GAMES:
         raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     rulesets = [args.ruleset] if args.ruleset else store.rulesets(args.game)
-    for ruleset in rulesets:
-        if args.rerate or not store.leaderboard(ruleset, limit=1):
-            rerate(store, ruleset)
-    boards = {ruleset: store.leaderboard(ruleset) for ruleset in rulesets}
+    boards = {ruleset: ratings(store, ruleset, args.rerate) for ruleset in rulesets}
     if args.json:
         print(json.dumps({r: [row_json(row) for row in rows] for r, rows in boards.items()}, indent=2))
         return 0
@@ -47,6 +46,22 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         print(format_leaderboard(ruleset, rows, store.count_matches(ruleset=ruleset, status="finished")))
         print()
     return 0
+
+
+def ratings(store: Store, ruleset: str, rerate_first: bool) -> list[LeaderboardRow]:
+    """The ruleset's leaderboard, rated again first when asked or when none is stored. A database
+    this process may not write is rated in memory: shown, not stored."""
+    if not rerate_first and store.leaderboard(ruleset, limit=1):
+        return store.leaderboard(ruleset)
+    if not store.read_only:
+        rerate(store, ruleset)
+        return store.leaderboard(ruleset)
+    print(f"arena: {ruleset}: ratings computed from the matches, not stored ({store.url} is read-only)",
+          file=sys.stderr)
+    entries = sorted(rate_matches(store.rated_matches(ruleset)), key=lambda e: (-e.elo, e.entrant))
+    game_id = ruleset.split("@", 1)[0]
+    return [LeaderboardRow(place, e.entrant, game_id, ruleset, e.elo, e.low, e.high, e.games, e.wins, e.faults)
+            for place, e in enumerate(entries, start=1)]
 
 
 def row_json(row: LeaderboardRow) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 from arena.cli.leaderboard import finite, format_interval, format_leaderboard
 from arena.cli.options import parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.rating import rate_tournament
 from arena.store import Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
@@ -98,7 +98,7 @@ def run_command(args: argparse.Namespace) -> int:
 
 
 def resume_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
@@ -138,13 +138,21 @@ def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: b
         info = play_tournament(store, tournament_id, executor, line.update)
     except KeyboardInterrupt:
         line.end()
-        print(f"stopped; resume with: arena tournament resume {tournament_id}"
-              + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else ""), file=sys.stderr)
+        print(f"stopped; resume with: {resume_command_line(store, tournament_id)}", file=sys.stderr)
         raise
+    except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
+        line.end()
+        raise StoreError(f"{error}; tournament {tournament_id} is interrupted: once that is fixed, "
+                         f"`{resume_command_line(store, tournament_id)}` plays the matches it is missing") from None
     line.end()
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
           f"{info.aborted_matches} aborted (on {_cpus(getattr(executor, 'workers', 1))})")
     return info
+
+
+def resume_command_line(store: Store, tournament_id: int) -> str:
+    """The command that resumes this tournament."""
+    return f"arena tournament resume {tournament_id}" + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else "")
 
 
 def _cpus(count: int) -> str:
@@ -191,7 +199,7 @@ def _clock(seconds: float) -> str:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     rows = store.tournaments(game_id=args.game)
     if not rows:
         print(f"no tournaments in {store.url} yet")
@@ -205,7 +213,7 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def show_command(args: argparse.Namespace) -> int:
-    store = Store(args.db)
+    store = Store(args.db, reader=True)
     info = _existing(store, args.id)
     standings = tournament_standings(store, info)
     if args.json:

@@ -7,9 +7,12 @@ ORM objects, so nothing outside this package depends on a session being open.
 Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
 played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
 seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
+Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
+one); opening a database brings it to the newest revision.
 """
 
-from arena.store.database import DEFAULT_DB_URL, Store, default_db_url, open_engine, sqlite_file
+from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
+from arena.store.database import Store
 from arena.store.records import (
     BotInfo,
     HistoryPoint,

@@ -7,7 +7,8 @@ asks `live_token_hashes()` every second and closes the streams these changes rev
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sqlalchemy import update
@@ -28,6 +29,7 @@ class BotAccess:
     """Mixed into Store: changes to the registered bots' access, over its `engine`."""
 
     engine: Engine
+    _writing: Callable[[], AbstractContextManager[Session]]  # Store's: a refused write is a StoreError
 
     def rotate_token(self, name: str) -> str:
         """Give the bot a new token and return it; the old one stops working at once."""
@@ -58,7 +60,7 @@ class BotAccess:
             return dict(session.exec(query).all())
 
     def _change_bot(self, name: str, **values: Any) -> None:
-        with Session(self.engine) as session:
+        with self._writing() as session:
             _live_row(session, name)
             session.execute(update(BotRow).where(col(BotRow.name) == name).values(**values))
             session.commit()

@@ -1,9 +1,8 @@
 """Read-only queries the dashboard needs beyond arena.store.queries: pages of matches filtered by
 termination, head-to-head records and LOS inputs, bot pages, fault history, last-played times.
 
-Functions take the `Store` and return plain dataclasses. `ensure_dashboard_indexes` adds the
-indexes these queries lean on to an existing database (new databases get them from create_all,
-since the Index objects below belong to the tables' metadata).
+Functions take the `Store` and return plain dataclasses. The indexes these queries lean on are
+part of the schema (arena/store/tables.py and its migrations).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Index, and_, case, func, or_
+from sqlalchemy import and_, case, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -25,27 +24,6 @@ from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, Rating
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
 ANY_FAULT = "any_fault"
-
-# Head-to-head and bot pages look seats up by entrant and join on the match; the termination
-# filter of the matches list looks seats up by termination. A match row carries its whole record
-# (tens of kB, stored before `finished_at`), so "last played" reads `finished_at` from a covering
-# index instead of the row (which also covers the per-ruleset counts and joins).
-DASHBOARD_INDEXES = (
-    Index("ix_match_ruleset_status_finished", MatchRow.__table__.c.ruleset, MatchRow.__table__.c.status,
-          MatchRow.__table__.c.id, MatchRow.__table__.c.finished_at),
-    Index("ix_seat_entrant_match", SeatRow.__table__.c.entrant, SeatRow.__table__.c.match_id),
-    Index("ix_seat_match_cover", SeatRow.__table__.c.match_id, SeatRow.__table__.c.entrant, SeatRow.__table__.c.rank,
-          SeatRow.__table__.c.bot_version_id),
-    Index("ix_seat_termination_match", SeatRow.__table__.c.termination, SeatRow.__table__.c.match_id),
-    Index("ix_match_game_order", MatchRow.__table__.c.game_id, MatchRow.__table__.c.tournament_id,
-          MatchRow.__table__.c.match_index),
-)
-
-
-def ensure_dashboard_indexes(store: Store) -> None:
-    """Create the dashboard's indexes where a database made before them lacks them."""
-    for index in DASHBOARD_INDEXES:
-        index.create(store.engine, checkfirst=True)
 
 
 @dataclass(frozen=True)

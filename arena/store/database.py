@@ -1,4 +1,6 @@
-"""Opening a database, and everything the driver writes: bots, tournaments, matches, ratings.
+"""The Store, and everything the driver writes: bots, tournaments, matches, ratings.
+
+Opening a database (URLs, SQLite files, migrations, read-only readers) is arena/store/connect.py.
 
 Only the tournament driver writes (workers return records to it). Writing a match is
 idempotent: a match already stored under its key is skipped, and the database's unique
@@ -8,19 +10,18 @@ constraints refuse a second copy even from a second driver.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import delete, event, insert, inspect, text, update
-from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, OperationalError
-from sqlmodel import Session, SQLModel, col, create_engine, select
+from sqlalchemy import delete, insert, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlmodel import Session, col, select
 
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.store.bot_access import BotAccess, new_token
+from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.queries import Queries
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
@@ -35,25 +36,7 @@ from arena.store.tables import (
 )
 from arena.store.tokens import hash_token
 
-DEFAULT_DB_URL = "sqlite:///arena.db"
 BOT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
-URL_HELP = "use sqlite:///path.db or postgresql+psycopg://user@host:port/dbname"
-
-
-def default_db_url() -> str:
-    """`$ARENA_DB` when set, else `arena.db` in the current folder."""
-    return os.environ.get("ARENA_DB", DEFAULT_DB_URL)
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite URL (None for another database or an in-memory one)."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:
-        return None
-    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
-        return None
-    return Path(parsed.database)
 
 
 def _bot_info(row: BotRow) -> BotInfo:
@@ -65,12 +48,25 @@ LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps it
 
 
 class Store(Queries, BotAccess):
-    """One database, opened by URL; creates the tables it needs."""
+    """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
+        """`reader`: this process only reads, so a file it may not write is opened read-only
+        (`read_only` is then True); `create=False`: a missing SQLite file is a UsageError."""
         self.url = url or default_db_url()
-        self.engine = open_engine(self.url)
+        self.engine = open_engine(self.url, reader=reader, create=create)
+        self.read_only = is_read_only(self.engine)
         self._version_ids: dict[tuple[str, str, str], int] = {}
+
+    @contextmanager
+    def _writing(self) -> Iterator[Session]:
+        """A session for writes: a database that refuses one (its disk is full, it turned
+        read-only) is a StoreError, one line that says which database and why."""
+        try:
+            with Session(self.engine) as session:
+                yield session
+        except OperationalError as error:
+            raise StoreError(explain(self.url, error)) from None
 
     # -- registered external bots -----------------------------------------------------------
 
@@ -84,7 +80,7 @@ class Store(Queries, BotAccess):
                 f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
             )
         token = new_token()
-        with Session(self.engine) as session:
+        with self._writing() as session:
             if found := session.exec(select(BotRow).where(BotRow.name == name)).first():
                 if found.removed_at is not None:
                     raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
@@ -122,7 +118,7 @@ class Store(Queries, BotAccess):
             name=name, game_id=game_id, ruleset=ruleset, kind=kind, config=json.dumps(config),
             status="running", total_matches=total_matches,
         )
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.add(row)
             session.commit()
             assert row.id is not None
@@ -133,13 +129,13 @@ class Store(Queries, BotAccess):
         values: dict[str, Any] = {"status": status, "updated_at": now()}
         if status == "finished":
             values["finished_at"] = now()
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
             session.commit()
 
     def touch_tournament(self, tournament_id: int) -> None:
         """Mark a running tournament as alive (`arena tournament list` flags one that stops)."""
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(updated_at=now()))
             session.commit()
 
@@ -155,7 +151,7 @@ class Store(Queries, BotAccess):
         """Write results in one transaction, skipping any already stored; returns how many were new."""
         if not results:
             return 0
-        with Session(self.engine) as session:
+        with self._writing() as session:
             keys = [r.key for r in results]
             stored = set(session.exec(select(MatchRow.key).where(col(MatchRow.key).in_(keys))))
             fresh = list({r.key: r for r in results if r.key not in stored}.values())
@@ -214,7 +210,7 @@ class Store(Queries, BotAccess):
         stamp = now()
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
         points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
-        with Session(self.engine) as session:
+        with self._writing() as session:
             session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
             session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
             if ratings:
@@ -235,48 +231,3 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         duration_ms=result.duration_ms, attempts=result.attempts, record=json.dumps(result.record),
         finished_at=now(),
     )
-
-
-def open_engine(url: str) -> Engine:
-    """Connect and create missing tables; a bad URL is a UsageError that says what is valid."""
-    try:
-        engine = create_engine(url)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(engine)
-        _add_missing_columns(engine)
-    except (ArgumentError, NoSuchModuleError, OperationalError, ValueError) as error:
-        raise UsageError(
-            f"cannot open database {url!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"
-        ) from None
-    return engine
-
-
-def _add_missing_columns(engine: Engine) -> None:
-    """Columns added after a database was created (create_all only makes missing tables)."""
-    columns = {column["name"] for column in inspect(engine).get_columns("seat")}
-    if "faults" not in columns:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE seat ADD COLUMN faults INTEGER NOT NULL DEFAULT 0"))
-    bot_columns = {column["name"] for column in inspect(engine).get_columns("bot")}
-    for name, kind in [("files", "VARCHAR"), ("disabled", "BOOLEAN NOT NULL DEFAULT FALSE"),
-                       ("removed_at", "TIMESTAMP")]:
-        if name not in bot_columns:
-            with engine.begin() as connection:
-                connection.execute(text(f"ALTER TABLE bot ADD COLUMN {name} {kind}"))
-    if "low" not in {column["name"] for column in inspect(engine).get_columns("rating")}:
-        # ratings from before the likelihood intervals (one symmetric error): derived data, so
-        # drop them; `arena leaderboard` rates rulesets whose ratings are missing again
-        tables = [RatingRow.__table__, RatingHistoryRow.__table__]
-        SQLModel.metadata.drop_all(engine, tables=tables)
-        SQLModel.metadata.create_all(engine, tables=tables)
-
-
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    # WAL: readers (the dashboard) never block the driver; NORMAL sync is still crash-safe in WAL
-    # mode (a kill -9 loses nothing committed), and foreign keys are off by default in SQLite.
-    cursor = connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()

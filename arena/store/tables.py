@@ -3,6 +3,8 @@
 Seeds are 63-bit numbers, so every seed column is a BIGINT (PostgreSQL's INTEGER is 32 bits).
 A match is unique by (tournament, match index) and by its text `key`: writing a result twice is
 refused by the database itself, not only by a check in Python.
+
+A change here needs a migration revision too (arena/store/migrations/__init__.py says how).
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ class MatchRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("tournament_id", "match_index"),
         Index("ix_match_ruleset_order", "ruleset", "tournament_id", "match_index"),
+        # the dashboard's: a match row carries its whole record (tens of kB, stored before
+        # `finished_at`), so "last played" reads `finished_at` from a covering index instead of
+        # the row (which also covers the per-ruleset counts and joins)
+        Index("ix_match_ruleset_status_finished", "ruleset", "status", "id", "finished_at"),
+        Index("ix_match_game_order", "game_id", "tournament_id", "match_index"),
     )
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(unique=True)  # "t<tournament>:m<index>"
@@ -92,7 +99,14 @@ class MatchRow(SQLModel, table=True):
 
 class SeatRow(SQLModel, table=True):
     __tablename__ = "seat"
-    __table_args__ = (UniqueConstraint("match_id", "seat"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        # the dashboard's head-to-head and bot pages look seats up by entrant and join on the
+        # match; its matches list filters seats by termination
+        Index("ix_seat_entrant_match", "entrant", "match_id"),
+        Index("ix_seat_match_cover", "match_id", "entrant", "rank", "bot_version_id"),
+        Index("ix_seat_termination_match", "termination", "match_id"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
     seat: int

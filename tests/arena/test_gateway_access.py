@@ -175,16 +175,21 @@ def any_store(request: pytest.FixtureRequest, tmp_path) -> Store:  # noqa: ANN00
     return Store(request.getfixturevalue("postgres_server").fresh_database())
 
 
-def test_a_database_from_before_disabling_gets_the_columns(any_store: Store) -> None:
+def test_a_database_at_the_revision_before_bot_access_is_upgraded_in_place(any_store: Store) -> None:
     from sqlalchemy import text
+
+    from arena.store import migrations
 
     store = any_store
     token = store.register_bot("elder")
-    with store.engine.begin() as connection:
+    with store.engine.begin() as connection:  # the bot table as revision 0001 made it
         connection.execute(text("ALTER TABLE bot DROP COLUMN disabled"))
         connection.execute(text("ALTER TABLE bot DROP COLUMN removed_at"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+    store.engine.dispose()
     reopened = Store(store.url)
-    assert reopened.live_token_hashes() == {"elder": hash_token(token)}
+    assert migrations.revision(reopened.engine) == migrations.HEAD
+    assert reopened.live_token_hashes() == {"elder": hash_token(token)}, "the bot is kept, enabled"
     reopened.set_disabled("elder", True)
     assert reopened.bot("elder").disabled and reopened.live_token_hashes() == {}
 

@@ -113,7 +113,9 @@ def test_ratings_from_before_the_likelihood_intervals_are_dropped_and_rated_agai
     store = Store(url)
     tid = new_tournament(store)
     store.record_matches([result(tid, i, ("a", "b", "c"), (1, 2, 3)) for i in range(4)])
-    with store.engine.begin() as connection:
+    with store.engine.begin() as connection:  # a database made before migrations (create_all)
+        connection.execute(text("DROP TABLE alembic_version"))
+        connection.execute(text("DROP TABLE rating_history"))
         connection.execute(text("DROP TABLE rating"))
         connection.execute(text(OLD_RATING_TABLE))
         connection.execute(text("INSERT INTO rating VALUES ('toy@1', 'a', 'toy', 1600, 50, 4, 4, 0, '2026-01-01')"))
@@ -170,7 +172,8 @@ def test_a_seat_with_faulty_decisions_counts_as_a_fault_even_when_it_finished(st
 def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:
     from sqlalchemy import text
 
-    with store.engine.begin() as connection:
+    with store.engine.begin() as connection:  # a database made before migrations (create_all)
+        connection.execute(text("DROP TABLE alembic_version"))
         connection.execute(text("ALTER TABLE seat DROP COLUMN faults"))
     reopened = Store(store.url)
     tid = new_tournament(reopened)
