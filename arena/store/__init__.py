@@ -4,8 +4,8 @@ SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, 
 `postgresql+psycopg://user@127.0.0.1:5432/arena`. Callers get plain dataclasses back, never
 ORM objects, so nothing outside this package depends on a session being open.
 
-Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
-played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
+Tables (arena/store/tables.py): bot (registered external bots, hashed tokens, disabled or
+removed: arena/store/bot_access.py), bot_version (what played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
 seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
