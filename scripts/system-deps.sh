@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # System packages the tests use, from Debian's archive; installed only when missing.
 # (PostgreSQL for the store tests, Chromium for the dashboard tests, Node.js and a C++ toolchain with
-# Debian's gRPC for the example bots.)
+# Debian's gRPC for the example bots, bubblewrap for the sandbox of launched bots.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 missing=()
 command -v node >/dev/null || missing+=(nodejs npm)
+command -v bwrap >/dev/null || missing+=(bubblewrap)  # the sandbox of launched bots (docs/sandbox.md)
+[ -x /usr/bin/setpriv ] || missing+=(util-linux)  # setpriv: the sandbox drops to its own uid
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
 command -v g++ >/dev/null || missing+=(g++)

@@ -8,6 +8,7 @@ within a second by itself.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from arena.cli.gateway_access import close_revoked_streams, split_address
@@ -25,6 +26,7 @@ def register(subparsers: Any) -> None:
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
     add.add_argument("--command", help="command line the arena runs to launch the bot when a match needs it")
+    add.add_argument("--files", help="the launched bot's own folder: read-only at /bot, its working folder, in its sandbox")
     add.add_argument("--db", help=DB_HELP)
     add.set_defaults(handler=register_command)
     listing = commands.add_parser("list", help="list the registered bots")
@@ -52,7 +54,8 @@ def register_command(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.name!r} is the name of a built-in bot ({', '.join(bot_names())}); choose another name")
     if args.command is not None and not args.command.strip():
         raise UsageError("--command is empty: give the command line that starts the bot, or leave it out")
-    token = Store(args.db).register_bot(args.name, args.command)
+    files = launch_files(args.files, args.command)
+    token = Store(args.db).register_bot(args.name, args.command, files)
     print(f"registered bot {args.name!r}. Its token (shown only this once; the arena keeps only a hash):")
     print(token)
     if args.command:
@@ -63,12 +66,25 @@ def register_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def launch_files(files: str | None, command: str | None) -> str | None:
+    """The absolute folder of a launched bot's files; it must exist and go with a --command."""
+    if files is None:
+        return None
+    if command is None:
+        raise UsageError("--files goes with --command: the folder the launched bot's command runs in")
+    folder = Path(files).resolve()
+    if not folder.is_dir():
+        raise UsageError(f"--files {files}: no such folder; give the folder holding the bot's program")
+    return str(folder)
+
+
 def list_command(args: argparse.Namespace) -> int:
     bots = Store(args.db, reader=True).bots()
     if not bots:
         print("no registered bots (add one with `arena bot register NAME`)")
     for bot in bots:
         launch = f"  launched by: {bot.command}" if bot.command else ""
+        launch += f" (in {bot.files})" if bot.files else ""
         state = " (disabled)" if bot.disabled else ""
         print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{state}{launch}")
     return 0

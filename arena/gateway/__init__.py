@@ -1,9 +1,11 @@
 """The gRPC gateway that external bots dial in to (ARCHITECTURE.md §3).
 
-- `sessions`: one Session per connected bot stream, and the decisions waiting on it
+- `sessions`: one Session per connected bot stream, the decisions waiting on it, its size and read limits
 - `core`: the Gateway (connections, seats, decisions), apart from gRPC
 - `launcher`: bots registered with a command, started and stopped by the gateway
-- `limits`: the exec wrapper that puts a launched bot under CPU-time and memory limits
+- `sandbox`: the bubblewrap command line that runs a launched bot in its sandbox (docs/sandbox.md)
+- `limits`: the exec wrapper that joins a launched bot's cgroups and sets its rlimits
+- `cgroups`: a memory and pids cgroup per launched bot, where the machine allows one
 - `hostkey`: the shared secret that match runners present to the MatchHost service
 - `service`: thin gRPC servicers for BotGateway (bots) and MatchHost (match runners)
 - `server`: starting the grpc.aio server with health and reflection; GatewayThread

@@ -1,6 +1,10 @@
 """The gateway's state and logic, apart from gRPC plumbing: who is connected, seats, decisions.
 
 Everything here runs on the gateway's one event loop, so no locks are needed.
+
+Reconnect grace: when a bot's stream drops, its waiting decisions are kept until their own
+deadlines, and a decision asked while it is away waits (within its deadline) for it to dial in
+again; the new stream is sent the open matches' MatchStart and the waiting requests again.
 """
 
 from __future__ import annotations
@@ -9,14 +13,17 @@ import asyncio
 import itertools
 import logging
 import time
+from pathlib import Path
 
 from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
-from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session
+from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
 from arena.store import BotInfo, Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
+
+CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
 
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
@@ -33,10 +40,14 @@ class BotDisabled(Exception):
 class Gateway:
     """Sessions of connected bots, launched bots, and the decisions routed between them."""
 
-    def __init__(self, store: Store, address: str, limits: LaunchLimits | None = None) -> None:
+    def __init__(self, store: Store, address: str, limits: LaunchLimits | None = None,
+                 stream_limits: StreamLimits | None = None, socket: Path | None = None) -> None:
         self.store = store
+        self.stream_limits = stream_limits or StreamLimits()
         self.sessions: dict[str, Session] = {}
-        self.launcher = Launcher(address, limits or LaunchLimits())
+        self.dropped: dict[str, Session] = {}  # each bot's last ended session, carried on by its redial
+        self._watchers: set[asyncio.Future[None]] = set()  # launched bots that dropped their stream
+        self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
 
@@ -59,42 +70,63 @@ class Gateway:
             raise BotDisabled(why)
         return bot.name, token_hash
 
+    def live(self, bot_name: str) -> Session | None:
+        """The bot's session if it is connected and the session has not ended."""
+        session = self.sessions.get(bot_name)
+        return session if session is not None and session.ended is None else None
+
     async def connect(self, bot_name: str, peer: str, token_hash: str | None = None) -> Session:
-        """Open a session; refuses a second one for the same bot."""
-        if (old := self.sessions.get(bot_name)) is not None:
+        """Open a session (carrying on the bot's last one, if it dropped); refuses a second one."""
+        if (old := self.live(bot_name)) is not None:
             raise AlreadyConnected(
                 f"bot {bot_name!r} is already connected (from {old.peer}); one connection per bot "
                 "token: close the other one or wait for it to drop"
             )
-        session = Session(bot_name, peer, token_hash)
+        carried = self.dropped.pop(bot_name, None) or self.sessions.get(bot_name)
+        session = Session(bot_name, peer, self.stream_limits, carried, token_hash)
         self.sessions[bot_name] = session
         session.send(pb.ArenaMessage(welcome=pb.Welcome(bot_name=bot_name, protocol=PROTOCOL, session_id=session.session_id)))
+        session.resume()
         log.info("%r connected", session)
         async with self._arrivals:
             self._arrivals.notify_all()
         return session
 
     async def disconnect(self, session: Session, detail: str) -> None:
-        """The stream ended: fail its waiting decisions with DISCONNECT, or CRASH if its process died."""
+        """The stream ended: CRASH for its waiting decisions if its process died, else they wait
+        (until their deadlines) for the bot to redial."""
         if self.sessions.get(session.bot_name) is session:
             del self.sessions[session.bot_name]
+            self.dropped[session.bot_name] = session
             if summary := session.summary():
                 log.info("%r on this connection: %s", session, summary)
         if session.ended is not None:
             return
         crash = await self.launcher.exit_reason(session.bot_name, wait_s=0.5) if session.bot_name in self.launcher.bots else None
         if crash:
-            fault = BotFault(pb.TERMINATION_CRASH, crash)
+            session.end(BotFault(pb.TERMINATION_CRASH, crash))
         else:
-            fault = BotFault(pb.TERMINATION_DISCONNECT, f"bot {session.bot_name!r} disconnected ({detail})")
-        log.info("%r ended: %s", session, fault.reason)
-        session.end(fault)
+            session.end(BotFault(pb.TERMINATION_DISCONNECT, f"bot {session.bot_name!r} disconnected ({detail})"),
+                        keep_pending=True)
+            if session.bot_name in self.launcher.bots:
+                watcher = asyncio.ensure_future(self._crash_if_it_dies(session))
+                self._watchers.add(watcher)
+                watcher.add_done_callback(self._watchers.discard)
+        log.info("%r ended: %s", session, session.ended.reason if session.ended else detail)
+
+    async def _crash_if_it_dies(self, session: Session) -> None:
+        """A launched bot's stream dropped while its process still ran (it may be dying: a process
+        that hit its memory limit prints its traceback first). If the process ends before the bot
+        dials in again, its waiting decisions are a crash at once, not a redial missed at the deadline."""
+        why = await self.launcher.exit_reason(session.bot_name, wait_s=CRASH_WATCH_S)
+        if why and self.live(session.bot_name) is None:
+            session.fail_pending(BotFault(pb.TERMINATION_CRASH, why))
 
     async def _wait_connected(self, name: str, timeout_s: float, launched: LaunchedBot | None) -> BotFault | None:
         """Wait until `name` has a session; a fault if it does not come or its process dies."""
         deadline = time.monotonic() + timeout_s
         async with self._arrivals:
-            while name not in self.sessions:
+            while self.live(name) is None:
                 if launched is not None and (why := launched.exit_reason()):
                     return BotFault(pb.TERMINATION_CRASH, f"{why} (before connecting)")
                 left = deadline - time.monotonic()
@@ -124,15 +156,17 @@ class Gateway:
                 log.exception("checking the open streams against the database failed")
 
     async def revoke(self) -> int:
-        """End every session whose token was rotated or whose bot was disabled or removed."""
+        """End every session whose token was rotated or whose bot was disabled or removed: its
+        waiting decisions fail with the reason at once (no reconnect grace)."""
         if not self.sessions:
             return 0
         live = self.store.live_token_hashes(self.sessions)
-        revoked = [(s, why) for s in list(self.sessions.values()) if (why := _revoked(s, live, self.store))]
+        revoked = [(s, why) for s in list(self.sessions.values())
+                   if s.ended is None and (why := _revoked(s, live, self.store))]
         for session, why in revoked:
             log.info("%r revoked: %s", session, why.reason)
             session.end(why)
-            await self.disconnect(session, why.reason)  # no new decision is sent to it meanwhile
+            await self.disconnect(session, why.reason)
             if session.bot_name not in live:
                 await self.launcher.stop(session.bot_name)
         return len(revoked)
@@ -140,7 +174,10 @@ class Gateway:
     # -- the match host ---------------------------------------------------------------------
 
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
-        """Make sure the bot is connected (launching it if it has a command); send MatchStart."""
+        """Make sure the bot is connected (launching it if it has a command); send MatchStart.
+
+        Raises SandboxUnavailable when the bot would have to be launched but cannot be sandboxed.
+        """
         name = request.bot_name
         bot = self.store.bot(name)
         if bot is None:
@@ -148,60 +185,83 @@ class Gateway:
         if why := bot.refusal():
             return BotFault(pb.TERMINATION_DISCONNECT, why)
         launched = None
-        if name not in self.sessions and bot.command:
+        if self.live(name) is None and bot.command:
             launched = self.launcher.bots.get(name)
             if not self.launcher.running(name):
-                launched = await self.launcher.launch(name, bot.command)
+                launched = await self.launcher.launch(name, bot.command, bot.files)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:
                 await self.launcher.stop(name)
             return fault
         self.launcher.acquire(name)
-        self.sessions[name].send(pb.ArenaMessage(match_start=request.start))
+        session = self.sessions[name]
+        session.matches[(request.start.match_id, request.start.seat)] = request.start
+        session.send(pb.ArenaMessage(match_start=request.start))
         return None
 
     async def close_seat(self, request: host_pb2.CloseSeatRequest) -> None:
         """Send MatchEnd (if the bot is still here) and release a launched bot."""
-        if (session := self.sessions.get(request.bot_name)) is not None:
+        if (session := self.sessions.get(request.bot_name) or self.dropped.get(request.bot_name)) is not None:
+            session.matches.pop((request.end.match_id, request.end.seat), None)
             session.send(pb.ArenaMessage(match_end=request.end))
         self.launcher.release(request.bot_name)
 
     async def decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
-        """Send one DecisionRequest to the bot and wait for its Action until the deadline."""
-        session = self.sessions.get(request.bot_name)
-        if session is None:
-            fault = await self._absent(request.bot_name)
-            return host_pb2.DecideReply(fault=fault.fault, reason=fault.reason)
-        request_id = next(self._request_ids)
-        request.request.request_id = request_id
-        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        session.pending[request_id] = future
+        """Send one DecisionRequest to the bot and wait for its Action until the deadline; a bot that
+        is away (redialling) is waited for within the same deadline."""
         started = time.perf_counter()
-        session.send(pb.ArenaMessage(decision=request.request))
+        session = await self._session_within(request.bot_name, request.deadline_ms)
+        if isinstance(session, BotFault):
+            return self._reply(started, fault=session.fault, reason=session.reason)
+        decision = self._numbered(request.request, started)
         try:
-            action = await asyncio.wait_for(future, request.deadline_ms / 1000)
+            left_s = request.deadline_ms / 1000 - (time.perf_counter() - started)
+            action = await asyncio.wait_for(session.ask(decision), max(0.0, left_s))
         except TimeoutError:
-            return self._reply(started, fault=pb.TERMINATION_TIMEOUT, reason=f"no answer within {request.deadline_ms} ms")
+            fault = self._late(request.bot_name, request.deadline_ms)
+            return self._reply(started, fault=fault.fault, reason=fault.reason)
         except BotFault as fault:
             return self._reply(started, fault=fault.fault, reason=fault.reason)
         finally:
-            session.pending.pop(request_id, None)
+            session.forget(decision.request_id)
         return self._reply(started, action_id=action, fault=pb.TERMINATION_NORMAL)
+
+    def _numbered(self, request: pb.DecisionRequest, started: float) -> pb.DecisionRequest:
+        """The request with the next request id, and less time left by what waiting for a redial took."""
+        request.request_id = next(self._request_ids)
+        return time_spent(request, int((time.perf_counter() - started) * 1000))
+
+    async def _session_within(self, name: str, deadline_ms: int) -> Session | BotFault:
+        """The bot's live session, waiting up to the deadline for one that dropped to dial in again."""
+        if (session := self.live(name)) is not None:
+            return session
+        launched = self.launcher.bots.get(name)
+        if launched is None or launched.exit_reason() is None:
+            await self._wait_connected(name, deadline_ms / 1000, launched)  # returns early if its process dies
+            if (session := self.live(name)) is not None:
+                return session
+        if launched is not None and (why := await self.launcher.exit_reason(name)):
+            return BotFault(pb.TERMINATION_CRASH, why)
+        return self._late(name, deadline_ms)
+
+    def _late(self, name: str, deadline_ms: int) -> BotFault:
+        """No answer by the deadline: a timeout, or a disconnect when the bot is still away."""
+        if self.live(name) is not None:
+            return BotFault(pb.TERMINATION_TIMEOUT, f"no answer within {deadline_ms} ms")
+        last = self.dropped.get(name)
+        why = last.ended.reason if last is not None and last.ended is not None else f"bot {name!r} is not connected"
+        return BotFault(pb.TERMINATION_DISCONNECT, f"{why}; it did not reconnect within the {deadline_ms} ms deadline")
 
     @staticmethod
     def _reply(started: float, **fields: object) -> host_pb2.DecideReply:
         elapsed_ms = round((time.perf_counter() - started) * 1000, 3)
         return host_pb2.DecideReply(elapsed_ms=elapsed_ms, **fields)  # type: ignore[arg-type]
 
-    async def _absent(self, name: str) -> BotFault:
-        if name in self.launcher.bots and (why := await self.launcher.exit_reason(name)):
-            return BotFault(pb.TERMINATION_CRASH, why)
-        return BotFault(pb.TERMINATION_DISCONNECT, f"bot {name!r} is not connected")
-
     async def close(self) -> None:
         """End every session and stop every launched bot."""
         for session in list(self.sessions.values()):
+            session.end(BotFault(pb.TERMINATION_DISCONNECT, "the gateway is shutting down"))
             await self.disconnect(session, "the gateway is shutting down")
         await self.launcher.stop_all()
 

@@ -1,16 +1,20 @@
 """The arena host key: the shared secret that match runners present to the gateway's MatchHost.
 
 `$ARENA_HOST_KEY` when set (use it for a cluster); otherwise a random key kept in
-`~/.config/arena/host.key` (mode 0600), created on first use, so `arena serve` and `arena play`
-run by the same user agree without any set-up.
+`~/.config/arena/host.key` (mode 0600, in a folder of mode 0700), created on first use, so
+`arena serve` and `arena play` run by the same user agree without any set-up. A key file that
+other users can read is refused: whoever holds the key can drive the gateway's MatchHost.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import stat
 import tempfile
 from pathlib import Path
+
+from arena.errors import UsageError
 
 
 def host_key_path() -> Path:
@@ -25,12 +29,17 @@ def host_key() -> str:
     path = host_key_path()
     if not path.exists():
         _create(path)
+    if (mode := stat.S_IMODE(path.stat().st_mode)) & 0o077:
+        raise UsageError(f"the host key file {path} can be read or changed by other users (mode {mode:04o}); "
+                         f"make it the owner's only with `chmod 600 {path}`")
     return path.read_text().strip()
 
 
 def _create(path: Path) -> None:
     """Write a new key atomically: several processes may race to create it; one wins, all read it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, exist_ok=True)
+    path.parent.chmod(0o700)  # mkdir's mode is masked by the umask
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".host.key.")  # mode 0600
     try:
         with os.fdopen(fd, "w") as file:

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import shutil
 import signal
+import tempfile
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -20,6 +24,7 @@ from arena.errors import UsageError
 from arena.gateway.core import Gateway
 from arena.gateway.launcher import LaunchLimits
 from arena.gateway.service import BotStreamService, MatchHostService
+from arena.gateway.sessions import TRANSPORT_MESSAGE_BYTES, StreamLimits
 from arena.store import Store
 from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
 
@@ -33,30 +38,37 @@ SERVICE_NAMES = (
 
 @dataclass
 class RunningGateway:
-    """A started server, the gateway behind it, and the address bots dial."""
+    """A started server, the gateway behind it, the address bots dial, its Unix socket, and the
+    task that checks its open streams against the database (Gateway.watch_access)."""
 
     server: grpc.aio.Server
     gateway: Gateway
     address: str
+    socket: Path
     watch: asyncio.Task[None]
 
     async def stop(self, grace_s: float = 1.0) -> None:
         self.watch.cancel()
         await self.gateway.close()
         await self.server.stop(grace_s)
+        shutil.rmtree(self.socket.parent, ignore_errors=True)
 
 
 async def start_gateway(
-    store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None
+    store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
+    stream_limits: StreamLimits | None = None,
 ) -> RunningGateway:
     """Bind and start the server (port 0 picks a free port); UsageError when the port is taken."""
     # Ping every bot stream every 20 s (unlimited pings on an idle stream) so a bot that vanished
     # without closing its connection is noticed within ~30 s and can dial in again.
     # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
     # silently share the port and split the bots between two gateways.
+    # The transport accepts messages a little over the arena's own limit, so that the arena sees an
+    # oversize message and records its size (sessions.MAX_MESSAGE_BYTES) instead of a dropped stream.
     # No BDP probing: it grows a stream's receive window to megabytes, and a flooding bot whose
     # reads are throttled (throttle.py) would fill it; a fixed 64 KB window blocks its writes.
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
+                                      ("grpc.max_receive_message_length", TRANSPORT_MESSAGE_BYTES),
                                       ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
                                       ("grpc.http2.max_pings_without_data", 0),
                                       ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
@@ -66,17 +78,31 @@ async def start_gateway(
     except RuntimeError as error:
         raise UsageError(f"cannot listen on {host}:{port} ({error}); is another gateway running? use --port") from None
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{bound}"
-    gateway = Gateway(store, address, limits)
+    socket = _add_unix_socket(server)
+    gateway = Gateway(store, address, limits, stream_limits, socket)
     server.add_generic_rpc_handlers((BotStreamService(gateway).handler(),))
     host_pb2_grpc.add_MatchHostServicer_to_server(MatchHostService(gateway, host_key), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
     await server.start()
+    os.chmod(socket, 0o666)  # for the sandboxes' uids; the folder (0700) keeps everyone else out
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("gateway listening on %s", address)
-    return RunningGateway(server, gateway, address, asyncio.create_task(gateway.watch_access()))
+    log.info("gateway listening on %s and unix:%s", address, socket)
+    return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()))
+
+
+def _add_unix_socket(server: grpc.aio.Server) -> Path:
+    """Serve a Unix socket too, in a new private folder: sandboxed bots reach the gateway only there."""
+    socket = Path(tempfile.mkdtemp(prefix="arena-gateway-")) / "gateway.sock"  # mkdtemp: mode 0700
+    try:
+        server.add_insecure_port(f"unix:{socket}")
+    except RuntimeError as error:  # e.g. a path past the 107 bytes a Unix socket's name may have
+        shutil.rmtree(socket.parent, ignore_errors=True)
+        raise UsageError(f"cannot serve the Unix socket {socket} for launched bots ({error}); "
+                         "set TMPDIR to a short, local folder") from None
+    return socket
 
 
 async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None) -> None:
@@ -98,8 +124,8 @@ class GatewayThread:
     """A gateway on a background thread with its own event loop: `start()` returns its address."""
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, host_key: str = "",
-                 limits: LaunchLimits | None = None) -> None:
-        self._args = (store, host, port, host_key, limits)
+                 limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None) -> None:
+        self._args = (store, host, port, host_key, limits, stream_limits)
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)
         self.running: RunningGateway | None = None

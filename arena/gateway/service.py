@@ -1,7 +1,8 @@
 """Thin gRPC servicers over `Gateway`: the bots' `BotGateway.Play` stream and the `MatchHost` calls.
 
 `Play` is registered with raw bytes as its request type, so a message that does not parse reaches
-`Session.receive` and becomes a recorded protocol fault instead of a broken stream.
+`Session.receive` and becomes a recorded protocol fault instead of a broken stream. It writes with
+`context.write` (not a generator), so a write stuck behind a bot that does not read can be cancelled.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
+from arena.gateway.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
 from arena.v1 import bot_pb2 as pb
@@ -65,18 +67,21 @@ class BotStreamService:
         )
         return grpc.method_handlers_generic_handler("arena.v1.BotGateway", {"Play": play})
 
-    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[pb.ArenaMessage]:
+    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
         session = await self._open(context)
         reader = asyncio.create_task(self._read(requests, session))
         detail = "the connection was cancelled"
         try:
-            while (message := await session.outbox.get()) is not None:
-                yield message
+            await session.drain(context.write)
+        except Exception as error:  # noqa: BLE001 - a write on a broken stream: the bot is gone
+            detail = f"connection lost: {type(error).__name__}"
+        else:
             detail = session.ended.reason if session.ended else "the bot closed its stream"
-            if isinstance(session.ended, Revoked):
-                await context.abort(grpc.StatusCode[session.ended.status], detail)
-            if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
-                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, detail)
+            if (code := _end_status(session.ended)) is not None:
+                # set, not abort(): abort waits until the status is delivered, which is never for a
+                # bot that does not read; returning hands the status to gRPC and lets go at once
+                context.set_code(code)
+                context.set_details(detail)
         finally:
             reader.cancel()
             await self.gateway.disconnect(session, detail)
@@ -108,7 +113,10 @@ class BotStreamService:
         detail = "the bot closed its stream"
         try:
             async for data in requests:
-                if not session.receive(data) and (wait_s := session.throttle.take()):
+                solicited = session.receive(data)
+                if session.ended is not None:
+                    return
+                if not solicited and (wait_s := session.throttle.take()):
                     await asyncio.sleep(wait_s)  # stop reading a flooding connection (throttle.py)
         except asyncio.CancelledError:
             raise
@@ -135,7 +143,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
 
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        return _seat_reply(await self.gateway.open_seat(request))
+        try:
+            return _seat_reply(await self.gateway.open_seat(request))
+        except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
+            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
+            raise  # unreachable: abort raises
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
@@ -150,6 +162,15 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
                           context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
         await self._check_key(context)
         return host_pb2.CheckAccessReply(closed=await self.gateway.revoke())
+
+
+def _end_status(ended: BotFault | None) -> grpc.StatusCode | None:
+    """The status a stream ends with when the arena ended its session, else None (a plain end)."""
+    if isinstance(ended, Revoked):
+        return grpc.StatusCode[ended.status]
+    if ended is not None and ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
+        return grpc.StatusCode.INVALID_ARGUMENT
+    return None
 
 
 def _seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:

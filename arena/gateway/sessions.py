@@ -1,7 +1,11 @@
 """Connected bots: one `Session` per open stream, and the decisions waiting for its answers.
 
-A session only ever resolves decisions that were sent on it (the waiting futures live in its own
-`pending` table, keyed by request id), so a bot can never answer for another bot's seat.
+A session only ever resolves decisions that were sent to its bot (the waiting futures live in its
+own `pending` table, keyed by request id), so a bot can never answer for another bot's seat. When a
+bot redials, its new session carries on the old one's open matches and waiting decisions.
+
+A session that ends lets go at once: its unsent messages are dropped and a write stuck behind a
+bot that does not read is cancelled. A bot that does not read is dropped within `StreamLimits`.
 """
 
 from __future__ import annotations
@@ -9,8 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError
+from google.protobuf.unknown_fields import UnknownFieldSet
 
 from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
 from arena.v1 import bot_pb2 as pb
@@ -20,6 +28,18 @@ log = logging.getLogger("arena.gateway")
 PROTOCOL = "arena.v1"
 MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
 MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest BotMessage the arena reads (gRPC's usual default)
+# The transport's own cut-off, above the arena's: a message between the two reaches the arena, which
+# then records its size; one over it is refused by gRPC before the arena sees it.
+TRANSPORT_MESSAGE_BYTES = 2 * MAX_MESSAGE_BYTES
+
+
+@dataclass(frozen=True)
+class StreamLimits:
+    """How far a bot may fall behind in reading its stream before the arena drops it."""
+
+    write_timeout_s: float = 20.0  # one message that cannot be sent for this long ends the session
+    outbox_bytes: int = 1024 * 1024  # messages queued and not yet sent past this size end the session
 
 
 class BotFault(Exception):
@@ -49,29 +69,43 @@ class Session:
     process, which has a token of its own), so a rotation can find the streams it revokes.
     """
 
-    def __init__(self, bot_name: str, peer: str, token_hash: str | None = None) -> None:
+    def __init__(self, bot_name: str, peer: str, limits: StreamLimits | None = None,
+                 carried: Session | None = None, token_hash: str | None = None) -> None:
         self.bot_name = bot_name
         self.peer = peer
         self.token_hash = token_hash
+        self.limits = limits or StreamLimits()
         self.session_id = secrets.token_hex(4)
         self.client = ""
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
-        self.pending: dict[int, asyncio.Future[int]] = {}
+        self.queued_bytes = 0
+        # shared with the session this one carries on from, so an answer on either resolves the decision
+        self.pending: dict[int, asyncio.Future[int]] = carried.pending if carried else {}
+        self.requests: dict[int, tuple[pb.DecisionRequest, float]] = carried.requests if carried else {}
+        self.matches: dict[tuple[str, int], pb.MatchStart] = carried.matches if carried else {}
         self.ended: BotFault | None = None
         self.malformed = 0
         self.notices = 0
         self.hellos = 0
-        self.throttle = Throttle()
+        self.throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
+        self._writing: asyncio.Future[None] | None = None
 
     def __repr__(self) -> str:
         return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
 
     def send(self, message: pb.ArenaMessage) -> None:
-        """Queue a message for the bot (dropped once the session has ended)."""
-        if self.ended is None:
-            if log.isEnabledFor(logging.DEBUG):  # every wire message, for debugging a bot
-                log.debug("%r >> %s", self, message.WhichOneof("kind"))
-            self.outbox.put_nowait(message)
+        """Queue a message for the bot (dropped once the session has ended; too many unsent end it)."""
+        if self.ended is not None:
+            return
+        if log.isEnabledFor(logging.DEBUG):  # every wire message, for debugging a bot
+            log.debug("%r >> %s", self, message.WhichOneof("kind"))
+        self.queued_bytes += message.ByteSize()
+        if self.queued_bytes > self.limits.outbox_bytes:
+            self.end(BotFault(pb.TERMINATION_DISCONNECT, (
+                f"the bot does not read its stream: {self.queued_bytes} bytes of messages wait to be sent, "
+                f"over the {self.limits.outbox_bytes}-byte limit; the arena closed the connection")))
+            return
+        self.outbox.put_nowait(message)
 
     def notice(self, text: str, request_id: int = 0) -> None:
         self.notices += 1
@@ -80,23 +114,79 @@ class Session:
         log.info("%r: notice: %s", self, text)
         self.send(pb.ArenaMessage(notice=pb.Notice(message=text, request_id=request_id)))
 
-    def end(self, fault: BotFault) -> None:
-        """Close the session: the writer stops, every waiting decision fails with `fault`."""
+    def end(self, fault: BotFault, keep_pending: bool = False) -> None:
+        """Close the session at once: unsent messages are dropped, a stuck write is cancelled, and every
+        waiting decision fails with `fault` (unless `keep_pending`: they wait for the bot to redial)."""
         if self.ended is not None:
             return
         self.ended = fault
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
         self.outbox.put_nowait(None)
+        if self._writing is not None:
+            self._writing.cancel()
+        if not keep_pending:
+            self.fail_pending(fault)
+
+    def fail_pending(self, fault: BotFault) -> None:
+        """Every decision still waiting on this session fails with `fault`."""
         for future in self.pending.values():
             if not future.done():
                 future.set_exception(fault)
 
+    async def drain(self, write: Callable[[pb.ArenaMessage], Awaitable[None]]) -> None:
+        """Write the outbox to the stream until the session ends; a write stuck too long ends it.
+        Raises what a failed write raised (the stream broke)."""
+        while (message := await self.outbox.get()) is not None:
+            self.queued_bytes -= message.ByteSize()
+            self._writing = asyncio.ensure_future(write(message))
+            done, _ = await asyncio.wait({self._writing}, timeout=self.limits.write_timeout_s)
+            if not done:
+                self.end(BotFault(pb.TERMINATION_DISCONNECT, (
+                    f"the bot does not read its stream: a message waited {self.limits.write_timeout_s:g} s "
+                    "to be sent; the arena closed the connection")))
+            elif not self._writing.cancelled() and (error := self._writing.exception()) is not None:
+                raise error
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def ask(self, request: pb.DecisionRequest) -> asyncio.Future[int]:
+        """Send a DecisionRequest (its request_id set); the future resolves with the bot's action."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.pending[request.request_id] = future
+        self.requests[request.request_id] = (request, time.monotonic())
+        self.send(pb.ArenaMessage(decision=request))
+        return future
+
+    def forget(self, request_id: int) -> None:
+        """The decision is over (answered, faulted or past its deadline)."""
+        self.pending.pop(request_id, None)
+        self.requests.pop(request_id, None)
+
+    def resume(self) -> None:
+        """After a redial: the MatchStart of every open match, then every decision still waiting,
+        with the time now left (the clock kept running while the bot was away)."""
+        for start in self.matches.values():
+            self.send(pb.ArenaMessage(match_start=start))
+        waiting = [(request, sent_at) for request_id, (request, sent_at) in self.requests.items()
+                   if not self.pending[request_id].done()]
+        for request, sent_at in waiting:
+            self.send(pb.ArenaMessage(decision=time_spent(request, int((time.monotonic() - sent_at) * 1000))))
+        if self.matches or waiting:
+            log.info("%r resumed %d open match(es) and %d waiting decision(s)", self, len(self.matches), len(waiting))
+
     # -- what the bot sent ------------------------------------------------------------------
 
     def receive(self, data: bytes) -> bool:
-        """Handle one raw message from the bot; anything that is not a known BotMessage is a fault.
+        """Handle one raw message from the bot; unknown fields are ignored, anything unreadable is a fault.
 
         True when it answered a waiting decision; False for an unsolicited message (throttle.py).
         """
+        if len(data) > MAX_MESSAGE_BYTES:
+            self.end(BotFault(pb.TERMINATION_PROTOCOL_ERROR, (
+                f"the bot sent a {len(data)}-byte message, over the {MAX_MESSAGE_BYTES}-byte (4 MiB) limit; "
+                "the arena closed the connection")))
+            return False
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError as error:
@@ -108,8 +198,8 @@ class Session:
             return self._answer(message.action)
         if kind == "hello":
             self._hello(message.hello)
-        else:
-            self._protocol_error("sent a BotMessage with none of its known fields set (not an arena.v1 message)")
+        else:  # fields are only ever added to arena.v1: a newer bot's message is not a fault
+            self._ignore(message)
         return False
 
     def _hello(self, hello: pb.Hello) -> None:
@@ -124,6 +214,12 @@ class Session:
                   f"{self.notices - MAX_NOTICES} notices not sent" if self.notices > MAX_NOTICES else "",
                   f"{self.throttle.waited} messages slowed by the flood throttle" if self.throttle.waited else ""]
         return ", ".join(filter(None, counts))
+
+    def _ignore(self, message: pb.BotMessage) -> None:
+        """A BotMessage with no field this arena knows: say which fields it had, and go on."""
+        numbers = sorted({field.field_number for field in UnknownFieldSet(message)})
+        fields = f"field{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}" if numbers else "empty"
+        self.notice(f"the BotMessage has no field this arena knows ({fields}); ignored")
 
     def _answer(self, action: pb.Action) -> bool:
         future = self.pending.get(action.request_id)
@@ -152,3 +248,13 @@ class Session:
         if self.malformed >= MAX_MALFORMED:
             self.end(BotFault(pb.TERMINATION_PROTOCOL_ERROR,
                               f"the bot sent {self.malformed} malformed messages; the arena closed the connection"))
+
+
+def time_spent(request: pb.DecisionRequest, spent_ms: int) -> pb.DecisionRequest:
+    """The request as sent again `spent_ms` after it was first sent: less time left, allowance first."""
+    again = pb.DecisionRequest()
+    again.CopyFrom(request)
+    again.time_left_ms = max(0, request.time_left_ms - spent_ms)
+    again.decision_ms = max(0, request.decision_ms - spent_ms)
+    again.bank_ms = again.time_left_ms - again.decision_ms
+    return again

@@ -11,9 +11,12 @@
 at once. Decisions are answered one at a time on the event loop by default: Python's GIL would
 serialise CPU-bound `act` calls anyway, and a thread hop costs about 0.15 ms per decision
 (bench/gateway_latency.py). Pass `threaded=True` when `act` waits on I/O or releases the GIL
-(numpy, a subprocess): decisions then run on worker threads, concurrently. When the connection drops, `run` dials again with
-exponential backoff (0.5 s doubling up to `max_backoff_s`, with jitter); a rejected token stops
-it with `TokenRejected`. An exception inside `act` is logged and that decision is left
+(numpy, a subprocess): decisions then run on worker threads, concurrently. When the connection
+drops, `run` dials again with exponential backoff (0.5 s doubling up to `max_backoff_s`, with
+jitter). After a stream that was welcomed, the first redial comes after about 0.5 s, inside the
+default deadline (1,250 ms), so the arena sends the open matches and the waiting requests again
+and nothing is lost (docs/protocol.md, "Reconnecting"). A rejected token stops it with
+`TokenRejected`. An exception inside `act` is logged and that decision is left
 unanswered (the arena records it as a timeout), so one bad position does not kill the bot.
 """
 

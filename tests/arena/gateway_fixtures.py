@@ -6,18 +6,21 @@ Import the fixtures into a test module with `from tests.arena.gateway_fixtures i
 from __future__ import annotations
 
 import os
+import queue
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import grpc
 import pytest
 
 from arena.gateway.client import GatewayClient
 from arena.gateway.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
 from arena.store import Store
+from arena.v1 import bot_pb2 as pb
 from engine import registry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +30,7 @@ HOST_KEY = "test-host-key"
 TOY = "tests.engine.toy_game:ToyGame"
 
 __all__ = ["gateway", "store", "client", "toy_registered", "BotProcesses", "bots", "wait_connected",
-           "FAULT_BOT", "SDK_BOT", "HOST_KEY", "ROOT", "all_games"]
+           "RawBot", "FAULT_BOT", "SDK_BOT", "HOST_KEY", "ROOT", "all_games"]
 
 
 def all_games() -> list[str]:
@@ -102,3 +105,25 @@ def wait_connected(gateway: GatewayThread, name: str, timeout_s: float = 15.0,
         if time.monotonic() > deadline:
             pytest.fail(f"bot {name} did not connect within {timeout_s} s")
         time.sleep(0.02)
+
+
+class RawBot:
+    """A bot stream driven by the test itself: send bytes, read ArenaMessages."""
+
+    def __init__(self, address: str, token: str | None, options: tuple[tuple[str, int], ...] = ()) -> None:
+        self.channel = grpc.insecure_channel(address, options=options)
+        self.outbox: queue.Queue[bytes | None] = queue.Queue()
+        play = self.channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None,
+                                          response_deserializer=pb.ArenaMessage.FromString)
+        metadata = (("authorization", f"Bearer {token}"),) if token is not None else ()
+        self.responses: Iterator[pb.ArenaMessage] = play(iter(self.outbox.get, None), metadata=metadata)
+
+    def next(self) -> pb.ArenaMessage:
+        return next(self.responses)
+
+    def answer(self, request_id: int, action_id: int) -> None:
+        self.outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=action_id)).SerializeToString())
+
+    def close(self) -> None:
+        self.outbox.put(None)
+        self.channel.close()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
 
 import grpc
 import pytest
@@ -16,28 +15,7 @@ from arena.match import Termination, run_match
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
-
-
-class RawBot:
-    """A bot stream driven by the test itself: send bytes, read ArenaMessages."""
-
-    def __init__(self, address: str, token: str | None) -> None:
-        self.channel = grpc.insecure_channel(address)
-        self.outbox: queue.Queue[bytes | None] = queue.Queue()
-        play = self.channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None,
-                                          response_deserializer=pb.ArenaMessage.FromString)
-        metadata = (("authorization", f"Bearer {token}"),) if token is not None else ()
-        self.responses: Iterator[pb.ArenaMessage] = play(iter(self.outbox.get, None), metadata=metadata)
-
-    def next(self) -> pb.ArenaMessage:
-        return next(self.responses)
-
-    def answer(self, request_id: int, action_id: int) -> None:
-        self.outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=action_id)).SerializeToString())
-
-    def close(self) -> None:
-        self.outbox.put(None)
-        self.channel.close()
+from tests.arena.gateway_fixtures import RawBot
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,8 @@ def test_check_bot_reports_problems_in_words(env: dict[str, str], served: str, p
 
 
 def test_play_starts_a_gateway_and_launches_a_registered_command(in_process) -> None:  # noqa: ANN001
-    assert in_process("bot", "register", "launchy", "--command", f"{sys.executable} {SDK_BOT}")[0] == 0
+    assert in_process("bot", "register", "launchy", "--command", f"python3 {SDK_BOT.name}",
+                      "--files", str(SDK_BOT.parent))[0] == 0
     address = f"127.0.0.1:{free_port()}"
     players = registry.info(GAME).min_players
     bots = ",".join(["random"] * (players - 1) + ["launchy"])
@@ -123,6 +124,8 @@ def test_play_starts_a_gateway_and_launches_a_registered_command(in_process) -> 
     [
         (["bot", "register", "random"], "'random' is the name of a built-in bot"),
         (["bot", "register", "9lives"], "bad bot name '9lives'"),
+        (["bot", "register", "nofolder", "--command", "x", "--files", "/nonexistent"], "--files /nonexistent: no such folder"),
+        (["bot", "register", "nocommand", "--files", "."], "--files goes with --command"),
         (["check-bot", "--token", "arena_nope", "--game", "{game}"], "no registered bot has this token"),
         (["play", "{game}", "--bots", "ghost,random,random"], "unknown bot 'ghost'; built-in bots: "),
         (["play", "{game}", "--bots", "ghost,random,random", "--gateway", "nowhere"], "unknown bot 'ghost'"),

@@ -6,8 +6,9 @@ the other seats' results stand, and nothing hangs.
 
 from __future__ import annotations
 
-import sys
+import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -54,9 +55,8 @@ def check_forfeit(record: MatchRecord, seat: int, termination: Termination, word
         ("silent", Termination.TIMEOUT, "no answer within 1200 ms"),
         ("illegal", Termination.ILLEGAL_ACTION, "not among the 2 legal actions"),
         ("garbage", Termination.PROTOCOL_ERROR, "do not parse as arena.v1.BotMessage"),
-        ("unknown", Termination.PROTOCOL_ERROR, "none of its known fields set"),
         ("noaction", Termination.PROTOCOL_ERROR, "has no action_id"),
-        ("disconnect", Termination.DISCONNECT, "disconnected"),
+        ("disconnect", Termination.DISCONNECT, "disconnected (the bot closed its stream); it did not reconnect within"),
     ],
 )
 def test_a_faulty_decision_forfeits_at_the_strike_limit(
@@ -104,6 +104,50 @@ def test_disconnect_mid_match_forfeits(gateway: GatewayThread, client: GatewayCl
     check_forfeit(record, players - 1, Termination.DISCONNECT, "disconnected")
 
 
+def test_a_message_with_only_an_unknown_field_is_no_fault(gateway: GatewayThread, client: GatewayClient,
+                                                         store: Store, bots: BotProcesses) -> None:
+    connect_fault_bot(gateway, store, bots, "newer", "--mode", "unknown")
+    record = run_match("toy", ["newer", "random"], 2, gateway=client, time_control=FAST, max_strikes=1)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+
+
+REDIAL = TimeControl(decision_ms=3000, bank_ms=0, grace_ms=200)  # room for a redial on a loaded machine
+
+
+def read_trace(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_bot_that_redials_mid_decision_gets_its_match_and_request_again(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses, tmp_path: Path
+) -> None:
+    wire = tmp_path / "trace.jsonl"
+    connect_fault_bot(gateway, store, bots, "redialer", "--mode", "redial", "--sleep", "0.3", "--trace", str(wire))
+    record = run_match("toy", ["redialer", "random"], 3, gateway=client, time_control=REDIAL, match_id="m-redial")
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    first = [m for m in read_trace(wire) if m["stream"] == 1 and m["kind"] == "decision"]
+    second = [m["kind"] for m in read_trace(wire) if m["stream"] == 2]
+    assert second[:3] == ["welcome", "match_start", "decision"], second
+    resent = next(m for m in read_trace(wire) if m["stream"] == 2 and m["kind"] == "decision")
+    assert resent["request_id"] == first[0]["request_id"] and resent["match_id"] == "m-redial"
+    assert first[0]["time_left_ms"] - resent["time_left_ms"] >= 250, "the clock ran while the bot was away"
+
+
+@needs_long_game
+def test_a_decision_asked_while_the_bot_redials_waits_for_it(
+    gateway: GatewayThread, client: GatewayClient, store: Store, bots: BotProcesses, tmp_path: Path
+) -> None:
+    game_id = LONG_GAMES[0]
+    wire = tmp_path / "trace.jsonl"
+    connect_fault_bot(gateway, store, bots, "hangup", "--mode", "hangup", "--after", "1", "--sleep", "0.3",
+                      "--trace", str(wire))
+    players = registry.info(game_id).min_players
+    record = run_match(game_id, ["hangup", *["random"] * (players - 1)], 8, gateway=client, time_control=REDIAL)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    second = [m["kind"] for m in read_trace(wire) if m["stream"] == 2]
+    assert second[:2] == ["welcome", "match_start"] and "decision" in second, second
+
+
 def test_the_time_bank_absorbs_slow_decisions(gateway: GatewayThread, client: GatewayClient, store: Store,
                                               bots: BotProcesses) -> None:
     connect_fault_bot(gateway, store, bots, "thinker", "--mode", "slow", "--sleep", "0.3")
@@ -123,12 +167,13 @@ def test_a_bot_cannot_answer_for_another_bots_seat(gateway: GatewayThread, clien
     assert record.seats[1].termination is Termination.NORMAL and not record.seats[1].faults
 
 
-def launched_command(*args: str) -> str:
-    return " ".join([sys.executable, str(FAULT_BOT), *args])
+def register_launched(store: Store, name: str, *args: str) -> None:
+    """A bot the gateway launches in its sandbox: the fault bot, from its own folder."""
+    store.register_bot(name, command=" ".join(["python3", FAULT_BOT.name, *args]), files=str(FAULT_BOT.parent))
 
 
 def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayClient, store: Store) -> None:
-    store.register_bot("crasher", command=launched_command("--mode", "crash"))
+    register_launched(store, "crasher", "--mode", "crash")
     record = run_match("toy", ["random", "crasher"], 5, gateway=client)
     check_forfeit(record, 1, Termination.CRASH, "exited with status 3")
     assert "crashing on purpose" in record.seats[1].reason
@@ -136,7 +181,7 @@ def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayCli
 
 def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, client: GatewayClient,
                                                     store: Store) -> None:
-    store.register_bot("sleeper", command=launched_command("--mode", "noconnect"))
+    register_launched(store, "sleeper", "--mode", "noconnect")
     started = time.monotonic()
     record = run_match("toy", ["sleeper", "random", "random"], 5, gateway=client, connect_timeout_ms=800)
     assert time.monotonic() - started < 5
@@ -146,7 +191,7 @@ def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, cli
 
 def test_a_launched_bot_plays_and_is_stopped_after(gateway: GatewayThread, client: GatewayClient,
                                                    store: Store) -> None:
-    store.register_bot("launched", command=launched_command("--mode", "ok"))
+    register_launched(store, "launched", "--mode", "ok")
     record = run_match("toy", ["launched", "random"], 6, gateway=client)
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults
     deadline = time.monotonic() + 5
@@ -169,7 +214,7 @@ def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
 ) -> None:
     monkeypatch.setenv("ARENA_HOST_KEY", HOST_KEY)
     limits = LaunchLimits(cpu_seconds=2, memory_mb=768, linger_s=0.1)
-    store.register_bot("greedy", command=launched_command("--mode", mode))
+    register_launched(store, "greedy", "--mode", mode)
     with GatewayThread(store, host_key=HOST_KEY, limits=limits) as gateway, \
             GatewayClient(gateway.address, key=HOST_KEY) as client:
         record = run_match("toy", ["greedy", "random"], 1, gateway=client,

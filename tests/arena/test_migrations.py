@@ -16,6 +16,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlmodel import SQLModel
 
+from arena.errors import UsageError
 from arena.store import Store, migrations
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 from tests.arena.test_store import new_tournament, result
@@ -150,3 +151,12 @@ def test_an_up_to_date_database_is_opened_without_alembic(tmp_path: Path) -> Non
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
     assert inspect(Store(url).engine).has_table("alembic_version")
+
+
+def test_a_database_from_a_newer_arena_is_one_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    with Store(url).engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(UsageError) as error:
+        Store(url)
+    assert "9999" in str(error.value) and "newer arena" in str(error.value) and "\n" not in str(error.value)

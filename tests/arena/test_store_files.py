@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from arena.cli import main
 from arena.store import Store
@@ -175,3 +176,15 @@ def test_an_existing_database_keeps_the_mode_its_owner_gave_it(tmp_path: Path) -
     path.chmod(0o640)  # shared with a group on purpose, e.g. for a dashboard's user
     Store(f"sqlite:///{path}").bots()
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_a_read_only_database_older_than_the_arena_is_one_line_for_readers(
+    read_only_folder: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, view = read_only_folder
+    store = Store(filled(source / "arena.db"))
+    with store.engine.begin() as connection:  # as made before migrations
+        connection.execute(text("DROP TABLE alembic_version"))
+    store.engine.dispose()
+    err = one_line_error(capsys, ["tournament", "list", "--db", f"sqlite:///{view / 'arena.db'}"])
+    assert "is read-only and its schema is older than this arena's" in err

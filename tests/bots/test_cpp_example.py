@@ -58,3 +58,13 @@ def test_cpp_bot_exits_after_its_matches_and_on_a_bad_token(cpp_bot: Path, gatew
     rejected = subprocess.run([str(cpp_bot), "--address", gateway.address, "--token", "arena_wrong"],
                               capture_output=True, text=True, timeout=30)
     assert rejected.returncode == 1 and "token rejected" in rejected.stderr, rejected.stderr
+
+
+def test_cpp_bot_plays_launched_in_its_sandbox(cpp_bot: Path, gateway: GatewayThread, client: GatewayClient,
+                                               store: Store) -> None:
+    """Launched by the gateway in its sandbox (docs/sandbox.md), it dials the Unix socket it is given."""
+    cpp_bot.parent.chmod(0o755)  # the sandbox's uid reads the bot's folder
+    store.register_bot("cpplaunched", command=f"./{cpp_bot.name}", files=str(cpp_bot.parent))
+    record = run_match("riviera", ["cpplaunched", "random", "random"], 3, gateway=client, connect_timeout_ms=20_000)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    assert gateway.gateway.launcher.bots["cpplaunched"].uid is not None, "it ran sandboxed"

@@ -65,7 +65,8 @@ def upgrade(engine: Engine) -> None:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
     except CommandError as error:  # e.g. a revision from a newer arena than this one
-        raise UsageError(f"cannot upgrade the database's schema ({error}); was it made by a newer arena?") from None
+        database = engine.url.render_as_string(hide_password=True)
+        raise UsageError(f"cannot upgrade the schema of {database!r} ({error}); was it made by a newer arena?") from None
     finally:
         if locking is not engine:
             locking.dispose()
