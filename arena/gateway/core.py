@@ -25,7 +25,6 @@ log = logging.getLogger("arena.gateway")
 
 CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
-
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
 
 
