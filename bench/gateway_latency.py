@@ -15,8 +15,9 @@ What is measured (all on 127.0.0.1, the bot always a separate process):
 For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
 
 `--flood RATE`: the Python SDK bot's decisions at the gateway with and without a second
-connection sending RATE Hellos per second (the same gateway, one after the other), the Hellos
-the flooder got onto the wire, and how much the gateway's log grew per 10,000 of them.
+connection sending RATE Hellos per second (the same gateway; three blocks of each in turn, a
+fresh flooder process per block), the Hellos the flooder got onto the wire, and how much the
+gateway's log grew.
 """
 
 from __future__ import annotations
@@ -207,23 +208,35 @@ def flood_run(request: pb.DecisionRequest, count: int, rate: int) -> dict[str, o
 
 
 def flood_phases(address: str, flood_token: str, request: pb.DecisionRequest, count: int, rate: int,
-                 log_path: Path) -> dict[str, object]:
+                 log_path: Path, rounds: int = 3) -> dict[str, object]:
+    """Blocks alone and beside a fresh flooder in turn, so the machine's own load falls on both alike."""
+    quiet: list[float] = []
+    flooded: list[float] = []
+    sent = seconds = 0.0
     with GatewayClient(address, key=KEY) as client:
         wait_for_bot(client, request)
-        quiet = decide_samples(client, request, count)
         log_before = log_path.stat().st_size
-        flooder = subprocess.Popen([sys.executable, __file__, "--flood-client", address, flood_token, str(rate)],
-                                   stdout=subprocess.PIPE, text=True)
-        time.sleep(1.0)  # the flood is under way
-        started = time.perf_counter()
-        flooded = decide_samples(client, request, count)
-        seconds = time.perf_counter() - started + 1.0
-        flooder.terminate()
-        sent = int(flooder.communicate()[0].strip() or 0)
+        for _ in range(rounds):
+            quiet += decide_samples(client, request, count // rounds)
+            samples, block_sent, block_seconds = flood_block(client, address, flood_token, request, count // rounds, rate)
+            flooded, sent, seconds = flooded + samples, sent + block_sent, seconds + block_seconds
     log_growth = log_path.stat().st_size - log_before
     return {"without_flood": percentiles(quiet), "with_flood": percentiles(flooded), "attempted_per_s": rate,
-            "hellos_sent": sent, "hellos_sent_per_s": round(sent / seconds),
+            "hellos_sent": int(sent), "hellos_sent_per_s": round(sent / seconds),
             "log_bytes": log_growth, "log_bytes_per_10000_hellos": round(log_growth * 10_000 / max(sent, 1))}
+
+
+def flood_block(client: GatewayClient, address: str, flood_token: str, request: pb.DecisionRequest, count: int,
+                rate: int) -> tuple[list[float], int, float]:
+    """`count` decisions beside a flooder process; with the Hellos it got out and its seconds."""
+    flooder = subprocess.Popen([sys.executable, __file__, "--flood-client", address, flood_token, str(rate)],
+                               stdout=subprocess.PIPE, text=True)
+    started = time.perf_counter()
+    time.sleep(1.0)  # the flood is under way
+    samples = decide_samples(client, request, count)
+    flooder.terminate()
+    sent = int(flooder.communicate()[0].strip() or 0)
+    return samples, sent, time.perf_counter() - started
 
 
 def decide_samples(client: GatewayClient, request: pb.DecisionRequest, count: int) -> list[float]:
