@@ -126,7 +126,7 @@ def play_tournament(
     store.set_tournament_status(tournament_id, "running")
     writer = _ResultWriter(store, info, config, planned, len(stored), on_progress)
     try:
-        for outcome in executor.run(_job(tournament_id, config, m) for m in missing):
+        for outcome in executor.run(match_job(tournament_id, config, m) for m in missing):
             writer.add(outcome)
         writer.flush()
     except BaseException:
@@ -148,7 +148,8 @@ def _interrupt(store: Store, tournament_id: int, writer: _ResultWriter) -> None:
         store.set_tournament_status(tournament_id, "interrupted")
 
 
-def _job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:
+def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:
+    """The job that plays one planned match of a tournament (connected seats through its gateway)."""
     specs = tuple(bot_spec(e) for e in match.seats)
     return MatchJob.for_game(
         config.game_id, key=(tournament_id, match.index), bots=specs,

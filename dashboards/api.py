@@ -62,6 +62,15 @@ def tournament_data(request: Request) -> dict[str, Any]:
     return views.tournament(store(request), path_id(request, "tournament"))
 
 
+def tests_data(request: Request) -> dict[str, Any]:
+    number, per_page = params.page(request.query_params, 25)
+    return views.sprt_tests(store(request), number, per_page)
+
+
+def test_data(request: Request) -> dict[str, Any]:
+    return views.sprt_test(store(request), path_id(request, "SPRT test"))
+
+
 def matches_data(request: Request) -> dict[str, Any]:
     query = request.query_params
     number, per_page = params.page(query)
@@ -156,6 +165,8 @@ ENDPOINTS = {
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
     "/api/tournaments/{id}": "one tournament: config, progress, standings",
+    "/api/tests?page=&per_page=": "SPRT tests (is bot A better than bot B?), newest first",
+    "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, LLR after every pair",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
     "/api/matches/{id}": "one match with its step log and result",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
@@ -173,6 +184,8 @@ def routes() -> list[Route]:
         Route("/api/head-to-head", _json(head_to_head_data)),
         Route("/api/tournaments", _json(tournaments_data)),
         Route("/api/tournaments/{id}", _json(tournament_data)),
+        Route("/api/tests", _json(tests_data)),
+        Route("/api/tests/{id}", _json(test_data)),
         Route("/api/matches", _json(matches_data)),
         Route("/api/matches/{id}", _json(match_data)),
         Route("/api/matches/{id}/frames/{position}", _json(frame_data)),

@@ -94,6 +94,15 @@ def tournament_page(request: Request) -> Response:
     return render(request, "tournament.html", data, "tournaments", f"Tournament {data['id']}")
 
 
+def tests_page(request: Request) -> Response:
+    return render(request, "tests.html", api.tests_data(request), "tests", "SPRT tests")
+
+
+def test_page(request: Request) -> Response:
+    data = api.test_data(request)
+    return render(request, "test.html", data, "tests", data["name"] or f"SPRT test {data['id']}")
+
+
 def matches_page(request: Request) -> Response:
     data = api.matches_data(request)
     context = {**data, "bots": views.dq.entrant_names(api.store(request)), "terminations": api.params.TERMINATIONS}
@@ -135,6 +144,8 @@ def routes() -> list[Route]:
         Route("/head-to-head", head_to_head_page),
         Route("/tournaments", tournaments_page),
         Route("/tournaments/{id}", tournament_page),
+        Route("/tests", tests_page),
+        Route("/tests/{id}", test_page),
         Route("/matches", matches_page),
         Route("/matches/{id}", match_page),
         Route("/bots", bots_page),

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from arena.rating import rate_tournament
+from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
@@ -263,3 +264,23 @@ def _fault_row(fault: dq.FaultEntry) -> dict[str, Any]:
     return {"match": fault.match_id, "key": fault.match_key, "tournament": fault.tournament_id,
             "game": fault.game_id, "ruleset": fault.ruleset, "seat": fault.seat,
             "termination": fault.termination, "reason": fault.reason, "finished_at": iso(fault.finished_at)}
+
+
+# -- SPRT tests ---------------------------------------------------------------------------------
+
+
+def sprt_tests(store: Store, number: int, per_page: int) -> dict[str, Any]:
+    """One page of SPRT tests, newest first, with their counts, LLR and verdict."""
+    total = store.count_sprts()
+    pages = check_page_exists(number, per_page, total)
+    found = store.sprts(limit=per_page, offset=(number - 1) * per_page)
+    return {"page": number, "pages": pages, "per_page": per_page, "total": total,
+            "tests": [sprt_json(test) for test in found]}
+
+
+def sprt_test(store: Store, test_id: int) -> dict[str, Any]:
+    """One SPRT test: config, counts, Elo estimate, verdict and the LLR after every pair."""
+    found = store.sprt(test_id, history=True)
+    if found is None:
+        raise BadRequest(f"no SPRT test {test_id} is stored", 404)
+    return sprt_json(found)

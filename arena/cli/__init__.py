@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "arena.cli.play",
     "arena.cli.demo",
     "arena.cli.tournament",
+    "arena.cli.sprt",
     "arena.cli.leaderboard",
     "arena.cli.dashboard",
     "arena.cli.serve",

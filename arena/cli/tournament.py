@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +20,7 @@ from arena.cli.options import parse_options
 from arena.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_tournament
-from arena.store import Store, TournamentInfo
+from arena.store import SPRT_KIND, Store, TournamentInfo
 from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
 from bots import split_specs
 from engine import registry
@@ -165,16 +166,18 @@ class ProgressLine:
     Redrawn in place on a terminal; elsewhere (logs, CI) printed at most every 5 seconds.
     """
 
-    def __init__(self, tournament_id: int, enabled: bool = True) -> None:
+    def __init__(self, tournament_id: int, enabled: bool = True,
+                 describe: Callable[[int, Any], str] | None = None) -> None:
         self.tournament_id, self.enabled = tournament_id, enabled
+        self.describe = describe or format_progress  # `arena sprt` shows its own line
         self.tty = sys.stderr.isatty()
         self.last_print = 0.0
         self.text = ""
 
-    def update(self, progress: Progress) -> None:
+    def update(self, progress: Any) -> None:
         if not self.enabled:
             return
-        self.text = format_progress(self.tournament_id, progress)
+        self.text = self.describe(self.tournament_id, progress)
         if self.tty:
             print("\r" + self.text.ljust(79), end="", file=sys.stderr, flush=True)
         elif time.monotonic() - self.last_print >= 5:
@@ -248,6 +251,9 @@ def _existing(store: Store, tournament_id: int) -> TournamentInfo:
     info = store.tournament(tournament_id)
     if info is None:
         raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
+    if info.kind == SPRT_KIND:
+        raise UsageError(f"tournament {tournament_id} is an SPRT test: `arena sprt --show {tournament_id}` or "
+                         f"`arena sprt --resume {tournament_id}`")
     return info
 
 

@@ -4,9 +4,17 @@ SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, 
 `postgresql+psycopg://user@127.0.0.1:5432/arena`. Callers get plain dataclasses back, never
 ORM objects, so nothing outside this package depends on a session being open.
 
+<<<<<<< HEAD
 Tables (arena/store/tables.py): bot (registered external bots, hashed tokens, disabled or
 removed: arena/store/bot_access.py), bot_version (what played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
 seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches).
+=======
+Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), bot_version (what
+played each seat), tournament (config JSON, status), match (unique key, seeds, record JSON),
+seat (entrant, score, rank, termination), rating and rating_history (rebuilt from the matches),
+sprt and sprt_llr (an SPRT test's state and its LLR after every pair; its games are the matches
+of a tournament of kind `sprt`).
+>>>>>>> main
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
 """
@@ -25,6 +33,7 @@ from arena.store.records import (
     TournamentInfo,
     match_key,
 )
+from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
 from arena.store.tokens import hash_token
 
 __all__ = [
@@ -36,7 +45,10 @@ __all__ = [
     "MatchSummary",
     "RatedMatch",
     "RatingEntry",
+    "SPRT_KIND",
     "SeatResult",
+    "SprtInfo",
+    "SprtState",
     "Store",
     "TournamentInfo",
     "default_db_url",

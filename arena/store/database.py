@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from arena.errors import StoreError, UsageError
 from arena.store.bot_access import BotAccess, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
-from arena.store.queries import Queries
+from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
     BotRow,
@@ -47,7 +47,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(Queries, BotAccess):
+class Store(SprtStore, BotAccess):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:

@@ -39,7 +39,7 @@ class Queries:
 
     def tournaments(
         self, *, game_id: str | None = None, status: str | None = None, tournament_id: int | None = None,
-        limit: int = 100, offset: int = 0,
+        kind: str | None = None, limit: int = 100, offset: int = 0,
     ) -> list[TournamentInfo]:
         """Tournaments, newest first, with how many matches are stored and how many aborted."""
         with Session(self.engine) as session:
@@ -50,6 +50,8 @@ class Queries:
                 query = query.where(TournamentRow.status == status)
             if tournament_id is not None:
                 query = query.where(TournamentRow.id == tournament_id)
+            if kind is not None:
+                query = query.where(TournamentRow.kind == kind)
             rows = list(session.exec(query))
             counts = _match_counts(session, [r.id for r in rows if r.id is not None])
         return [_tournament_info(row, counts) for row in rows]
@@ -86,12 +88,15 @@ class Queries:
             return json.loads(text) if text is not None else None
 
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
-        """The finished matches of a ruleset in rating order: (tournament id, match index)."""
+        """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""
         query = (
             select(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
                    SeatRow.rank, SeatRow.termination, SeatRow.faults)
             .join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id))
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
+            # an SPRT's games answer one question about two bots and stop when it is answered:
+            # they stay out of the ladder (docs/sprt.md)
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
         )
         with Session(self.engine) as session:

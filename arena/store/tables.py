@@ -148,3 +148,31 @@ class RatingHistoryRow(SQLModel, table=True):
     position: int  # the match's place in rating order (0, 1, 2, ... over the ruleset)
     match_id: int = Field(foreign_key="match.id")
     elo: float
+
+
+class SprtRow(SQLModel, table=True):
+    """The state of an SPRT test (its games are the matches of tournament `tournament_id`)."""
+
+    __tablename__ = "sprt"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    pairs: int = 0  # pairs counted, in pair order (a pair with an aborted game is skipped)
+    aborted_pairs: int = 0
+    pentanomial: str = Field(sa_column=Column(Text, nullable=False))  # [n0, n½, n1, n1½, n2] as JSON
+    llr: float = 0.0
+    lower: float  # the LLR bounds: H0 at or below, H1 at or above
+    upper: float
+    elo: float = 0.0  # the Elo estimate in the test's model, with its 95 % interval
+    low: float
+    high: float
+    los: float = 0.5
+    verdict: str | None = None  # H0, H1, or undecided (max pairs reached); None while it runs
+    updated_at: datetime = Field(default_factory=now)
+
+
+class SprtLlrRow(SQLModel, table=True):
+    """The LLR of an SPRT after each counted pair: the curve the dashboard draws."""
+
+    __tablename__ = "sprt_llr"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    pairs: int = Field(primary_key=True)
+    llr: float

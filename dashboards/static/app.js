@@ -61,6 +61,39 @@ function drawChart(canvas) {
   });
 }
 
+// -- an SPRT test: <canvas data-sprt-chart="llr|pentanomial">, the test as JSON in #sprt-data ------
+const AXIS = { grid: { color: "#f0f1f5" }, ticks: { color: "#6b7285" } };
+const axisTitle = (text) => ({ display: true, text, color: "#6b7285" });
+
+function sprtChart(canvas, test) {
+  if (canvas.dataset.sprtChart === "pentanomial") {
+    return new Chart(canvas, {
+      type: "bar",
+      data: { labels: ["0", "½", "1", "1½", "2"], datasets: [{ label: "pairs", data: test.pentanomial, backgroundColor: PALETTE[0] }] },
+      options: { responsive: true, maintainAspectRatio: false, animation: false, plugins: { legend: { display: false } },
+                 scales: { x: { ...AXIS, title: axisTitle(`${test.config.a}'s points in the pair`) },
+                           y: { ...AXIS, beginAtZero: true, title: axisTitle("pairs"), ticks: { ...AXIS.ticks, precision: 0 } } } },
+    });
+  }
+  const last = Math.max(1, test.pairs);
+  const bound = (label, y, colour) => ({ label, data: [{ x: 0, y }, { x: last, y }], borderColor: colour, borderDash: [6, 4],
+                                         borderWidth: 1.5, pointRadius: 0 });
+  return new Chart(canvas, {
+    type: "line",
+    data: { datasets: [
+      { label: "LLR", data: [{ x: 0, y: 0 }, ...test.history.map((p) => ({ x: p.pairs, y: p.llr }))],
+        borderColor: PALETTE[0], backgroundColor: PALETTE[0], borderWidth: 2, pointRadius: test.history.length > 40 ? 0 : 2.5 },
+      bound(`H1 bound ${test.upper.toFixed(2)}`, test.upper, "#0b7a53"),
+      bound(`H0 bound ${test.lower.toFixed(2)}`, test.lower, "#b3261e"),
+    ] },
+    options: { responsive: true, maintainAspectRatio: false, animation: false,
+               interaction: { mode: "nearest", intersect: false },
+               scales: { x: { ...AXIS, type: "linear", min: 0, max: last, title: axisTitle("pairs"), ticks: { ...AXIS.ticks, precision: 0 } },
+                         y: { ...AXIS, title: axisTitle("LLR") } },
+               plugins: { legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8, boxHeight: 8, color: "#3b4252" } } } },
+  });
+}
+
 // -- replay viewer -------------------------------------------------------------------------------
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -183,6 +216,8 @@ document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("table.sortable").forEach(makeSortable);
   // Charts draw on a canvas, which cannot re-render text once the web font arrives: wait for it.
   document.fonts.ready.then(() => document.querySelectorAll("canvas[data-chart]").forEach(drawChart));
+  const test = document.getElementById("sprt-data");
+  if (test) document.fonts.ready.then(() => document.querySelectorAll("canvas[data-sprt-chart]").forEach((c) => sprtChart(c, JSON.parse(test.textContent))));
   const replay = document.getElementById("replay");
   if (replay) window.replayViewer = new ReplayViewer(replay);
   const refresh = document.querySelector("[data-refresh]");

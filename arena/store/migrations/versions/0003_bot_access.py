@@ -1,7 +1,7 @@
 """Bots that may be disabled or removed (`arena bot disable|enable|remove`, docs/protocol.md "Tokens").
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 
 `bot.disabled`: the bot may not connect or be seated (false for every existing bot).
 `bot.removed_at`: set when the bot was removed; its row stays so that its name, which its match
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "0003"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
