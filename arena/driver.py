@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
+from arena.entrants import bot_name, pin, pinned_version
 from arena.errors import UsageError
 from arena.executor import JobOutcome, MatchJob
 from arena.rating import rerate
@@ -71,7 +72,7 @@ def check_config(config: TournamentConfig, store: Store) -> str:
     """UsageError (one line) for anything that would fail later; returns the ruleset.
 
     An entrant is a built-in bot spec, or the name of a bot registered in `store` (it connects
-    through the gateway), either optionally followed by `#label`.
+    through the gateway), pinned to a version (`NAME@N`) or not, optionally followed by `#label`.
     """
     if config.game_id not in registry.GAMES:
         raise UsageError(f"unknown game {config.game_id!r}; valid games: {', '.join(registry.game_ids())}")
@@ -90,9 +91,10 @@ def check_config(config: TournamentConfig, store: Store) -> str:
 def _check_entrant(entrant: str, game: Any, store: Store) -> None:
     spec = bot_spec(entrant)
     if not is_builtin(spec):
-        if (bot := store.bot(spec)) is not None:
+        if (bot := store.bot(bot_name(spec))) is not None:
             if why := bot.refusal():
                 raise UsageError(f"{why}; it cannot enter a tournament")
+            pinned_version(spec, store)  # a version number it does not have is refused
             return
         registered = ", ".join(b.name for b in store.bots()) or "none"
         raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: "
@@ -104,10 +106,18 @@ def _check_entrant(entrant: str, game: Any, store: Store) -> None:
 
 
 def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
-    """Check the config and store the tournament (nothing is played yet); returns its id."""
+    """Check the config, pin every registered bot to its latest version (`mybot` -> `mybot@3`,
+    so a resume plays the same versions), and store the tournament; returns its id."""
+    config = pin_config(config, store)
     ruleset = check_config(config, store)
     total = len(schedule(config))
     return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
+
+
+def pin_config(config: TournamentConfig, store: Store) -> TournamentConfig:
+    """The config with every entrant (and the gauntlet's challenger) pinned to a version."""
+    challenger = pin(config.challenger, store) if config.challenger else None
+    return replace(config, entrants=tuple(pin(e, store) for e in config.entrants), challenger=challenger)
 
 
 def play_tournament(
@@ -170,9 +180,10 @@ class _ResultWriter:
         self.buffer: list[MatchResult] = []
         self.started = self.last_flush = self.last_rerate = self.last_touch = time.monotonic()
         self.rerate_cost = 0.0
+        self.versions = {e: played_as(bot_spec(e), store) for e in config.entrants}
 
     def add(self, outcome: JobOutcome) -> None:
-        self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome))
+        self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome, self.versions))
         if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
@@ -201,15 +212,21 @@ class _ResultWriter:
         self.rerate_cost = self.last_rerate - started
 
 
-def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome) -> MatchResult:
-    """The row to store for one outcome: finished with seats and ranks, or aborted with why."""
+def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
+                 versions: dict[str, tuple[str, str]] | None = None) -> MatchResult:
+    """The row to store for one outcome: finished with seats and ranks, or aborted with why.
+
+    `versions` gives each entrant's kind and version (`played_as`; without it, what the spec
+    alone says); a connected bot's version is the one it declared in its Hello, from the record."""
+    known = versions or {}
     record = outcome.record or {}
     aborted = outcome.error or record.get("aborted")
     returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
     seat_records = record.get("seats") or [{} for _ in match.seats]
     seats = [
         SeatResult(
-            seat=i, entrant=entrant, spec=bot_spec(entrant), **_kind_and_version(bot_spec(entrant)),
+            seat=i, entrant=entrant, spec=bot_spec(entrant),
+            **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
             score=returns[i], rank=None if aborted else ranks[i],
             termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
             faults=len(seat_records[i].get("faults", [])),
@@ -226,9 +243,23 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome)
     )
 
 
-def _kind_and_version(spec: str) -> dict[str, str]:
-    # A connected bot reports no version over the protocol yet: its versions are told apart
-    # only by name until it does.
+def _kind_and_version(played: tuple[str, str], seat_record: dict[str, Any]) -> dict[str, str]:
+    kind, version = played
+    if kind == "connected" and seat_record.get("version"):  # what the bot declared when it connected
+        version = str(seat_record["version"])
+    return {"kind": kind, "version": version}
+
+
+def _unlooked(spec: str) -> tuple[str, str]:
+    return ("builtin", builtin_version()) if is_builtin(spec) else ("connected", "undeclared")
+
+
+def played_as(spec: str, store: Store) -> tuple[str, str]:
+    """(kind, version) of what plays a spec: a built-in bot (the arena's version), a submitted
+    version (its files' tree hash) or a connected bot (until it declares one: "undeclared")."""
     if is_builtin(spec):
-        return {"kind": "builtin", "version": builtin_version()}
-    return {"kind": "connected", "version": "connected"}
+        return "builtin", builtin_version()
+    version = pinned_version(spec, store)
+    if version is None:
+        return "connected", "undeclared"
+    return "submitted", f"sha256:{version.sha256}" if version.sha256 else f"registered command {version.entrant}"

@@ -83,6 +83,7 @@ class SeatOutcome:
     reason: str = ""
     # every faulty decision: {"step": index, "fault": Termination value, "reason": text}
     faults: list[dict[str, Any]] = field(default_factory=list)
+    version: str = ""  # the version a connected bot declared in its Hello ("" if none)
 
 
 @dataclass
@@ -116,7 +117,8 @@ class MatchRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         seats = [
-            SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"], list(s.get("faults", [])))
+            SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"], list(s.get("faults", [])),
+                        s.get("version", ""))
             for s in data["seats"]
         ]
         steps = [
@@ -234,6 +236,7 @@ class _MatchRun:
         starts = {s: self._start_message(s) for s in seats}
         answers = self._map(lambda s: self.players[s].open(starts[s], connect_timeout_ms), seats)
         for seat, answer in zip(seats, answers):
+            self.record.seats[seat].version = self.players[seat].declared_version
             if answer is not None:
                 self._fault(seat, 0, answer)
 

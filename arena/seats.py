@@ -75,6 +75,7 @@ class ConnectedSeat:
         self.game = game
         self.clock = clock
         self.opened = False  # only an opened seat is closed: closing releases a launched bot
+        self.declared_version = ""  # what the bot declared in its Hello, known once the seat is open
         self._labels: dict[int, str] = {}
 
     def open(self, start: pb.MatchStart, connect_timeout_ms: int) -> Answer | None:
@@ -82,6 +83,7 @@ class ConnectedSeat:
         reply = self.client.open_seat(self.bot_name, start, connect_timeout_ms)
         if reply.fault == pb.TERMINATION_NORMAL:
             self.opened = True
+            self.declared_version = reply.version
             return None
         return Answer(None, 0.0, FAULTS.get(reply.fault, "disconnect"), reply.reason)
 

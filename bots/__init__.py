@@ -63,8 +63,8 @@ def _parse_value(text: str) -> Any:
 
 
 def is_builtin(spec: str) -> bool:
-    """True when the spec names a built-in bot (parameters are not checked here)."""
-    return parse_spec(spec)[0] in BUILTIN_BOTS
+    """True when the spec names a built-in bot (parameters are not checked here: `check_spec`)."""
+    return spec.strip().partition(":")[0] in BUILTIN_BOTS
 
 
 def bot_class(name: str) -> type[Bot]:

@@ -27,10 +27,9 @@ def games_data(request: Request) -> dict[str, Any]:
 
 
 def leaderboard_data(request: Request) -> dict[str, Any]:
-    game_id, ruleset = views.pick_ruleset(
-        store(request), params.game(request.query_params.get("game")), request.query_params.get("ruleset")
-    )
-    return views.leaderboard(store(request), game_id, ruleset)
+    query = request.query_params
+    game_id, ruleset = views.pick_ruleset(store(request), params.game(query.get("game")), query.get("ruleset"))
+    return views.leaderboard(store(request), game_id, ruleset, params.flag(query, "all_versions"))
 
 
 def history_data(request: Request) -> dict[str, Any]:
@@ -160,7 +159,7 @@ def index(request: Request) -> JSONResponse:
 
 ENDPOINTS = {
     "/api/games": "registered games and the rulesets with stored matches",
-    "/api/leaderboard?game=&ruleset=": "ratings of one ruleset, best first",
+    "/api/leaderboard?game=&ruleset=&all_versions=": "ratings of one ruleset, best first: each bot's latest rated version (every version with all_versions=1)",
     "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in (top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
@@ -171,7 +170,7 @@ ENDPOINTS = {
     "/api/matches/{id}": "one match with its step log and result",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
-    "/api/bots/{name}?page=": "one bot: versions, ratings, recent matches, faults",
+    "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): its submitted versions with their ratings, ratings, recent matches, faults",
 }
 
 

@@ -38,6 +38,13 @@ def _with(request: Request, **changes: Any) -> str:
     return "?" + urlencode(query) if query else request.url.path
 
 
+def _short_version(text: str | None) -> str:
+    """A version as a table shows it: a files' hash cut to 12 digits (`sha256:5d1f0c2e9a7b`)."""
+    if not text:
+        return "—"
+    return text[:len("sha256:") + 12] if text.startswith("sha256:") else text
+
+
 def _end(value: float | None) -> str:
     """One end of a rating's 95 % interval; None is an end the data do not bound."""
     return "?" if value is None else f"{value:.0f}"
@@ -48,6 +55,7 @@ TEMPLATES.env.filters.update(
     pct=lambda value: "—" if value is None else f"{100 * value:.0f}%",
     elo=lambda value: "—" if value is None else f"{value:.0f}",
     interval=lambda row: f"{_end(row['low95'])} – {_end(row['high95'])}",
+    short_version=lambda text: _short_version(text),
 )
 TEMPLATES.env.globals.update(with_query=_with)
 
@@ -59,7 +67,8 @@ def render(request: Request, template: str, data: dict[str, Any], nav: str, titl
 
 def leaderboard_page(request: Request) -> Response:
     data = api.leaderboard_data(request)
-    history = views.rating_history(api.store(request), data["ruleset"]) if data["ruleset"] else None
+    shown = [row["bot"] for row in data["rows"][:views.TOP_BOTS]]  # the chart follows the table's versions
+    history = views.rating_history(api.store(request), data["ruleset"], shown) if shown else None
     context = {**data, "history": history, "all_games": views.games(api.store(request)), "scale": _scale(data["rows"])}
     return render(request, "leaderboard.html", context, "leaderboard", f"{_game_name(data['game'])} leaderboard")
 
@@ -78,7 +87,7 @@ def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
 def head_to_head_page(request: Request) -> Response:
     query = request.query_params
     game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
-    board = views.leaderboard(api.store(request), game_id, ruleset)
+    board = views.leaderboard(api.store(request), game_id, ruleset, all_versions=True)  # compare v1 with v2
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
     context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
                "rulesets": views.dq.rulesets(api.store(request))}

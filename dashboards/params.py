@@ -42,6 +42,16 @@ def positive_int(params: Mapping[str, str], name: str, default: int | None = Non
     return int(text)
 
 
+def flag(params: Mapping[str, str], name: str) -> bool:
+    """A yes/no parameter: 1/true/yes or 0/false/no (absent: no)."""
+    text = (params.get(name) or "").lower()
+    if text in ("", "0", "false", "no"):
+        return False
+    if text in ("1", "true", "yes"):
+        return True
+    raise BadRequest(f"{name} must be 1 or 0 (true or false), not {params.get(name)!r}")
+
+
 def page(params: Mapping[str, str], default_per_page: int = 50) -> tuple[int, int]:
     """(page, per_page) from `page` (1-based) and `per_page` (1 to MAX_PER_PAGE)."""
     number = positive_int(params, "page", 1)

@@ -11,12 +11,15 @@ import math
 from datetime import datetime
 from typing import Any
 
+from arena.entrants import bot_name, latest_versions_only
 from arena.rating import rate_tournament
+from arena.tournament import bot_spec
 from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
 from dashboards.stats import PROVISIONAL_GAMES, downsample, los
+from bots import is_builtin
 from engine import registry
 
 TOP_BOTS = 5
@@ -66,9 +69,11 @@ def pick_ruleset(store: Store, game_id: str | None, ruleset: str | None) -> tupl
     return registry.game_ids()[0], None
 
 
-def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, Any]:
-    """The ratings of one ruleset, best first, with what the table shows beside each."""
-    rows = store.leaderboard(ruleset) if ruleset else []
+def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: bool = False) -> dict[str, Any]:
+    """The ratings of one ruleset, best first, with what the table shows beside each: each bot's
+    latest rated version (`mybot@2`), or every version with `all_versions`."""
+    every = store.leaderboard(ruleset) if ruleset else []
+    rows = every if all_versions else latest_versions_only(every)
     played = dq.last_played(store, ruleset) if ruleset else {}
     versions = dq.latest_versions(store, ruleset) if ruleset else {}
     pairs = dq.pair_records(store, ruleset) if ruleset else {}
@@ -84,6 +89,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None) -> dict[str, An
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
         "provisional_games": PROVISIONAL_GAMES, "rows": entries,
+        "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
     }
 
 
@@ -242,22 +248,43 @@ def bots(store: Store) -> dict[str, Any]:
 
 
 def bot(store: Store, name: str, fault_page: int = 1, per_page: int = 50) -> dict[str, Any]:
-    """One entrant: its versions, its rating per ruleset, its recent matches and its faults."""
-    versions = dq.entrant_versions(store, name)
+    """One entrant: its versions, its rating per ruleset, its recent matches and its faults.
+
+    A submitted bot's page lists every version with its ratings; its plain name (`mybot`)
+    shows the latest version that played (`mybot@2`)."""
+    submitted = submitted_versions(store, name)
+    entrant = name
+    if not dq.entrant_versions(store, name):
+        entrant = next((v["entrant"] for v in reversed(submitted) if v["played"]), name)
+    versions = dq.entrant_versions(store, entrant)
     if not versions:
         raise BadRequest(f"no bot named {name!r} has played a stored match", 404)
-    faults, fault_total = dq.fault_history(store, name, limit=per_page, offset=(fault_page - 1) * per_page)
-    recent, match_total = dq.match_page(store, entrant=name, limit=20)
+    faults, fault_total = dq.fault_history(store, entrant, limit=per_page, offset=(fault_page - 1) * per_page)
+    recent, match_total = dq.match_page(store, entrant=entrant, limit=20)
     return {
-        "bot": name,
+        "bot": entrant, "submitted_versions": submitted,
         "versions": [{"spec": v.spec, "kind": v.kind, "version": v.version, "first_seen": iso(v.first_seen)}
                      for v in versions],
-        "ratings": [rating_row(r) for r in dq.entrant_ratings(store, name)],
+        "ratings": [rating_row(r) for r in dq.entrant_ratings(store, entrant)],
         "matches": match_total, "recent_matches": [match_row(m) for m in recent],
         "faults": {"total": fault_total, "page": fault_page, "per_page": per_page,
                    "pages": check_page_exists(fault_page, per_page, fault_total),
                    "entries": [_fault_row(f) for f in faults]},
     }
+
+
+def submitted_versions(store: Store, name: str) -> list[dict[str, Any]]:
+    """Every submitted version of the registered bot behind an entrant name, with its ratings."""
+    spec = bot_spec(name)
+    if is_builtin(spec):
+        return []
+    played = set(dq.entrant_names(store))
+    return [
+        {"entrant": v.entrant, "version": v.number, "sha256": v.sha256, "submitted_at": iso(v.created_at),
+         "command": v.command, "played": v.entrant in played,
+         "ratings": [rating_row(r) for r in dq.entrant_ratings(store, v.entrant)]}
+        for v in store.versions(bot_name(spec))
+    ]
 
 
 def _fault_row(fault: dq.FaultEntry) -> dict[str, Any]:

@@ -1,9 +1,7 @@
-"""`arena bot register|list|token|disable|enable|remove`: the bots that may dial in.
+"""`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in.
 
-Changes take effect at once for new streams (the gateway checks the database on every one). The
-gateway at --gateway is asked to close the streams they revoke at once; any gateway does it
-within a second by itself.
-"""
+`arena bot submit` and `arena bot versions` (submitted versions) are in arena/cli/versions.py;
+`arena bot token --rotate`, `disable`, `enable` and `remove` in arena/cli/bot_access.py."""
 
 from __future__ import annotations
 
@@ -11,42 +9,26 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli.gateway_access import close_revoked_streams, split_address
+from arena.cli import bot_access, versions
 from arena.errors import UsageError
-from arena.gateway.client import DEFAULT_ADDRESS
 from arena.store import Store
 from bots import bot_names, is_builtin
 
-DB_HELP = "database URL (default $ARENA_DB or sqlite:///arena.db)"
-
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register, list, rotate the token of, disable, enable, remove bots")
+    parser = subparsers.add_parser("bot", help="register, submit, list, disable or remove bots; rotate tokens")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
     add.add_argument("--command", help="command line the arena runs to launch the bot when a match needs it")
     add.add_argument("--files", help="the launched bot's own folder: read-only at /bot, its working folder, in its sandbox")
-    add.add_argument("--db", help=DB_HELP)
+    add.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     add.set_defaults(handler=register_command)
     listing = commands.add_parser("list", help="list the registered bots")
-    listing.add_argument("--db", help=DB_HELP)
+    listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     listing.set_defaults(handler=list_command)
-    token = _on_one_bot(commands, "token", rotate_command, "--rotate: a new token; the old one stops working")
-    token.add_argument("--rotate", action="store_true", help="issue a new token and print it (shown once)")
-    for revoking in (token, _on_one_bot(commands, "disable", disable_command, "stop a bot from connecting or playing"),
-                     _on_one_bot(commands, "remove", remove_command, "remove a bot; its match history and name stay")):
-        revoking.add_argument("--gateway", default=DEFAULT_ADDRESS,
-                              help=f"the running gateway to tell at once (default {DEFAULT_ADDRESS})")
-    _on_one_bot(commands, "enable", enable_command, "let a disabled bot connect and play again")
-
-
-def _on_one_bot(commands: Any, action: str, handler: Any, about: str) -> argparse.ArgumentParser:
-    parser = commands.add_parser(action, help=about)
-    parser.add_argument("name", help="the registered bot's name")
-    parser.add_argument("--db", help=DB_HELP)
-    parser.set_defaults(handler=handler)
-    return parser
+    versions.register_actions(commands)
+    bot_access.register_actions(commands)
 
 
 def register_command(args: argparse.Namespace) -> int:
@@ -79,47 +61,15 @@ def launch_files(files: str | None, command: str | None) -> str | None:
 
 
 def list_command(args: argparse.Namespace) -> int:
-    bots = Store(args.db, reader=True).bots()
+    store = Store(args.db, reader=True)
+    bots = store.bots()
     if not bots:
-        print("no registered bots (add one with `arena bot register NAME`)")
+        print("no registered bots (add one with `arena bot register NAME` or `arena bot submit`)")
     for bot in bots:
+        latest = store.version(bot.name)
         launch = f"  launched by: {bot.command}" if bot.command else ""
+        plays = f"  plays {latest.entrant}" if latest else ""
         launch += f" (in {bot.files})" if bot.files else ""
         state = " (disabled)" if bot.disabled else ""
-        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{state}{launch}")
-    return 0
-
-
-def rotate_command(args: argparse.Namespace) -> int:
-    if not args.rotate:
-        raise UsageError("tokens are kept only as hashes and cannot be shown again; "
-                         f"`arena bot token {args.name} --rotate` issues a new one")
-    split_address(args.gateway)  # a bad address is refused before anything changes
-    token = Store(args.db).rotate_token(args.name)
-    print(f"new token for bot {args.name!r} (shown only this once; the old token no longer works):")
-    print(token)
-    print(f"Streams opened with the old token are closed: {close_revoked_streams(args.gateway)}.")
-    return 0
-
-
-def disable_command(args: argparse.Namespace) -> int:
-    split_address(args.gateway)
-    Store(args.db).set_disabled(args.name, True)
-    print(f"disabled bot {args.name!r}: it may not connect or be seated; `arena bot enable {args.name}` lifts it")
-    print(f"Its open stream is closed: {close_revoked_streams(args.gateway)}.")
-    return 0
-
-
-def enable_command(args: argparse.Namespace) -> int:
-    Store(args.db).set_disabled(args.name, False)
-    print(f"enabled bot {args.name!r}: it may connect and play again with its token")
-    return 0
-
-
-def remove_command(args: argparse.Namespace) -> int:
-    split_address(args.gateway)
-    Store(args.db).remove_bot(args.name)
-    print(f"removed bot {args.name!r}: its token no longer works; its match history stays, under its name, "
-          "which is not registered again")
-    print(f"Its open stream is closed: {close_revoked_streams(args.gateway)}.")
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{state}{plays}{launch}")
     return 0

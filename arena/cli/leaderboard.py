@@ -1,5 +1,8 @@
 """`arena leaderboard [--game G] [--json]`: the stored Elo ratings, one table per game ruleset.
 
+Ratings are per bot version (`mybot@1`, `mybot@2`); the table shows each bot's latest rated
+version, and every version with --all-versions.
+
 A ruleset with rated matches but no stored ratings (a database from before a change in how
 ratings are computed) is rated again first, as is every shown ruleset with --rerate; in a database
 it may not write (a read-only file or folder) it rates in memory and stores nothing."""
@@ -13,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from arena.entrants import latest_versions_only
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
 from arena.store import LeaderboardRow, Store
@@ -26,6 +30,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--rerate", action="store_true", help="recompute the ratings from the stored matches first")
+    parser.add_argument("--all-versions", action="store_true",
+                        help="every rated version of each bot (default: its latest rated version only)")
     parser.set_defaults(handler=leaderboard_command)
 
 
@@ -34,7 +40,7 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown game {args.game!r}; valid games: {', '.join(registry.game_ids())}")
     store = Store(args.db, reader=True)
     rulesets = [args.ruleset] if args.ruleset else store.rulesets(args.game)
-    boards = {ruleset: ratings(store, ruleset, args.rerate) for ruleset in rulesets}
+    boards = {ruleset: latest_only(ratings(store, ruleset, args.rerate), args.all_versions) for ruleset in rulesets}
     if args.json:
         print(json.dumps({r: [row_json(row) for row in rows] for r, rows in boards.items()}, indent=2))
         return 0
@@ -43,9 +49,20 @@ def leaderboard_command(args: argparse.Namespace) -> int:
         print(f"no ratings{where} in {store.url} yet; play a tournament first (`arena tournament run ...`)")
         return 0
     for ruleset, rows in boards.items():
-        print(format_leaderboard(ruleset, rows, store.count_matches(ruleset=ruleset, status="finished")))
+        hidden = 0 if args.all_versions else len(store.leaderboard(ruleset)) - len(rows)
+        print(format_leaderboard(ruleset, rows, store.count_matches(ruleset=ruleset, status="finished"), hidden))
         print()
     return 0
+
+
+def shown_rows(store: Store, ruleset: str, all_versions: bool = False) -> list[LeaderboardRow]:
+    """A ruleset's stored leaderboard: each bot's latest rated version, or every version."""
+    return latest_only(store.leaderboard(ruleset), all_versions)
+
+
+def latest_only(rows: list[LeaderboardRow], all_versions: bool) -> list[LeaderboardRow]:
+    """Every row with `all_versions`, else only each bot's latest rated version."""
+    return rows if all_versions else latest_versions_only(rows)
 
 
 def ratings(store: Store, ruleset: str, rerate_first: bool) -> list[LeaderboardRow]:
@@ -85,8 +102,9 @@ def format_interval(low: float | None, high: float | None) -> str:
     return f"{end(low):>5} – {end(high):<5}"
 
 
-def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int) -> str:
-    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, faults."""
+def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: int, hidden: int = 0) -> str:
+    """A readable table: place, bot, Elo, its 95 % interval, games, win rate, faults (and how
+    many earlier versions of bots it leaves out)."""
     width = max([len("bot"), *(len(r.entrant) for r in rows)])
     lines = [
         f"{ruleset}: {len(rows)} bots, {matches} rated matches",
@@ -97,4 +115,6 @@ def format_leaderboard(ruleset: str, rows: Sequence[LeaderboardRow], matches: in
             f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {format_interval(row.low, row.high)}  "
             f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.faults:>6}"
         )
+    if hidden:
+        lines.append(f"  ({hidden} earlier version(s) of these bots not shown: --all-versions)")
     return "\n".join(lines)

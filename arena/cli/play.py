@@ -1,8 +1,9 @@
 """`arena play GAME`: one match between bots, printed as text or JSON.
 
 Built-in bots play in this process; a registered bot's name (`arena bot register NAME`) seats a
-connected bot, which plays through the gateway at `--gateway` (default 127.0.0.1:50051; when no
-gateway runs there, one is started in this process for the match).
+connected bot — its latest version for `NAME`, version N for `NAME@N` — which plays through the
+gateway at `--gateway` (default 127.0.0.1:50051; when no gateway runs there, one is started in
+this process for the match).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 from typing import Any
 
 from arena.cli.options import game_info, parse_options
+from arena.entrants import bot_name, pin, pinned_version
 from arena.errors import UsageError
 from arena.cli.gateway_access import gateway_client
 from arena.match import MatchAborted, MatchRecord, run_match
@@ -72,13 +74,15 @@ def check_builtin(bots: list[str], game: Any) -> None:
 
 
 def check_registered(bots: list[str], store: Store) -> None:
-    """Every seat that is not a built-in bot must name a registered bot that is not disabled."""
+    """Every seat that is not a built-in bot must name a registered bot that is not disabled (and a
+    version it has)."""
     for bot in filter(lambda spec: not is_builtin(spec), bots):
-        if (info := store.bot(bot)) is None:
+        if (info := store.bot(bot_name(bot))) is None:
             registered = ", ".join(b.name for b in store.bots()) or "none (add one with `arena bot register NAME`)"
             raise unknown_bot(bot, registered)
         if why := info.refusal():
             raise UsageError(f"{why}; it cannot play")
+        pinned_version(bot, store)
 
 
 def open_registry(db: str | None, bots: list[str]) -> Store:
@@ -101,6 +105,7 @@ def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, opti
     """A match with registered bots, through the gateway at --gateway (or one started here)."""
     store = open_registry(args.db, bots)
     check_registered(bots, store)
+    bots = [pin(bot, store) for bot in bots]  # `mybot` plays (and is shown as) its latest version
     with gateway_client(args.gateway, store) as client:
         waiting = ", ".join(sorted({b for b in bots if not is_builtin(b)}))
         print(f"arena: waiting up to {args.connect_timeout:g} s for {waiting} at {client.address}", file=sys.stderr, flush=True)

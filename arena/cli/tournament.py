@@ -15,9 +15,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.cli.leaderboard import finite, format_interval, format_leaderboard
+from arena.cli.leaderboard import finite, format_interval, format_leaderboard, shown_rows
 from arena.cli.options import parse_options
-from arena.driver import Progress, check_config, play_tournament, start_tournament
+from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_tournament
 from arena.store import SPRT_KIND, Store, TournamentInfo
@@ -31,7 +31,9 @@ def register(subparsers: Any) -> None:
     commands = parser.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     run = commands.add_parser("run", help="schedule and play a round robin (or a gauntlet)")
     run.add_argument("--game", required=True, help="game id, e.g. riviera")
-    run.add_argument("--bots", required=True, help="comma-separated entrants: bot specs, '#label' to enter one twice")
+    run.add_argument("--bots", required=True,
+                     help="comma-separated entrants: bot specs or registered bots (NAME: its latest version, "
+                          "NAME@N: version N), '#label' to enter one twice")
     run.add_argument("--players-per-match", type=int, help="seats per table (default: the game's minimum)")
     run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
     run.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
@@ -89,6 +91,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
     store = Store(args.db)
+    config = pin_config(config, store)  # `--gauntlet mybot` is the entrant `mybot@2` too
     check_config(config, store)
     executor = make_executor(args)
     try:
@@ -127,8 +130,9 @@ def make_executor(args: argparse.Namespace) -> Any:
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
     info = play_with_progress(store, tournament_id, executor, quiet)
-    print(format_leaderboard(info.ruleset, store.leaderboard(info.ruleset),
-                             store.count_matches(ruleset=info.ruleset, status="finished")))
+    rows = shown_rows(store, info.ruleset)
+    print(format_leaderboard(info.ruleset, rows, store.count_matches(ruleset=info.ruleset, status="finished"),
+                             len(store.leaderboard(info.ruleset)) - len(rows)))
     return 0
 
 

@@ -59,15 +59,16 @@ class Gateway:
         on every new stream, so a rotated token or a disabled bot is refused at once.
         """
         token_hash: str | None = None
-        if name := self.launcher.bot_for_token(token):
-            bot = self.store.bot(name)
+        if name := self.launcher.bot_for_token(token):  # a launched process: NAME, or NAME@N for a version
+            bot = self.store.bot(registered_name(name))
         else:
             bot, token_hash = self.store.bot_by_token(token), hash_token(token)
-        if bot is None:
+            name = bot.name if bot else None
+        if bot is None or name is None:
             return None
         if why := bot.refusal():
             raise BotDisabled(why)
-        return bot.name, token_hash
+        return name, token_hash
 
     def live(self, bot_name: str) -> Session | None:
         """The bot's session if it is connected and the session has not ended."""
@@ -159,14 +160,14 @@ class Gateway:
         waiting decisions fail with the reason at once (no reconnect grace)."""
         if not self.sessions:
             return 0
-        live = self.store.live_token_hashes(self.sessions)
+        live = self.store.live_token_hashes({registered_name(name) for name in self.sessions})
         revoked = [(s, why) for s in list(self.sessions.values())
                    if s.ended is None and (why := _revoked(s, live, self.store))]
         for session, why in revoked:
             log.info("%r revoked: %s", session, why.reason)
             session.end(why)
             await self.disconnect(session, why.reason)
-            if session.bot_name not in live:
+            if registered_name(session.bot_name) not in live:
                 await self.launcher.stop(session.bot_name)
         return len(revoked)
 
@@ -175,19 +176,20 @@ class Gateway:
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
         """Make sure the bot is connected (launching it if it has a command); send MatchStart.
 
+        `NAME@N` is version N of a submitted bot: launched from that version's files, as a
+        process (and token) of its own, so two versions of one bot can sit at one table.
         Raises SandboxUnavailable when the bot would have to be launched but cannot be sandboxed.
         """
         name = request.bot_name
-        bot = self.store.bot(name)
-        if bot is None:
-            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {name!r}")
-        if why := bot.refusal():
-            return BotFault(pb.TERMINATION_DISCONNECT, why)
+        found = self._launch_spec(name)
+        if isinstance(found, BotFault):
+            return found
+        command, files = found
         launched = None
-        if self.live(name) is None and bot.command:
+        if self.live(name) is None and command:
             launched = self.launcher.bots.get(name)
             if not self.launcher.running(name):
-                launched = await self.launcher.launch(name, bot.command, bot.files)
+                launched = await self.launcher.launch(name, command, files)
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:
@@ -198,6 +200,26 @@ class Gateway:
         session.matches[(request.start.match_id, request.start.seat)] = request.start
         session.send(pb.ArenaMessage(match_start=request.start))
         return None
+
+    def _launch_spec(self, name: str) -> tuple[str | None, str | None] | BotFault:
+        """(command, files) that launch `name`: a registered bot's, or version N's for `NAME@N`."""
+        bot_name, _, number = name.partition("@")
+        bot = self.store.bot(bot_name)
+        if bot is None:
+            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {bot_name!r}")
+        if why := bot.refusal():
+            return BotFault(pb.TERMINATION_DISCONNECT, why)
+        if not number:
+            return bot.command, bot.files
+        version = self.store.version(bot_name, int(number)) if number.isdigit() else None
+        if version is None:
+            return BotFault(pb.TERMINATION_DISCONNECT, f"bot {bot_name!r} has no version {number!r}")
+        return version.command, version.files
+
+    def declared_version(self, name: str) -> str:
+        """The version the connected bot `name` declared in its Hello ("" if none or not connected)."""
+        session = self.live(name)
+        return session.version if session else ""
 
     async def close_seat(self, request: host_pb2.CloseSeatRequest) -> None:
         """Send MatchEnd (if the bot is still here) and release a launched bot."""
@@ -265,9 +287,14 @@ class Gateway:
         await self.launcher.stop_all()
 
 
+def registered_name(session_name: str) -> str:
+    """The registered bot a session plays for: `NAME` of a launched version `NAME@N`."""
+    return session_name.partition("@")[0]
+
+
 def _revoked(session: Session, live: dict[str, str], store: Store) -> Revoked | None:
     """Why this session may no longer play (`live`: bot name -> token hash), else None."""
-    name = session.bot_name
+    name = registered_name(session.bot_name)
     if name not in live:
         bot: BotInfo | None = store.bot(name)
         if bot is not None and (why := bot.refusal()):

@@ -1,8 +1,9 @@
 """Launched bots: programs registered with `--command` that the gateway starts when a match needs them.
 
 A launched bot gets `ARENA_ADDRESS` (the gateway), `ARENA_TOKEN` (a token valid only for this
-process) and `ARENA_BOT_NAME` in its environment, and dials in like any other bot. It runs in its
-sandbox (sandbox.py: bubblewrap, a uid of its own, its files read-only at /bot, the gateway only
+process), `ARENA_BOT_NAME` (`NAME@N` for a submitted version) and `ARENA_PROTO` (the path of
+bot.proto, for bots that load it at run time) in its environment, and dials in like any other bot.
+It runs in its sandbox (sandbox.py: bubblewrap, a uid of its own, its files read-only at /bot, the gateway only
 through its Unix socket) under the limits of `LaunchLimits` (limits.py, and a cgroup where the
 machine allows one: cgroups.py). Its stdout and stderr are captured (the last `output_bytes` kept)
 for crash reports; once it has printed `output_cap_bytes` in all it is stopped, so an endless
@@ -27,6 +28,9 @@ from arena.gateway.sandbox import (
 )
 
 log = logging.getLogger("arena.gateway")
+# The protocol a launched bot speaks, for bots that load it at run time (the Node.js example):
+# a submitted bot's files are stored apart from the arena's, so it cannot find it beside itself.
+BOT_PROTO = Path(__file__).resolve().parents[2] / "proto" / "arena" / "v1" / "bot.proto"
 
 UID_BASE, UID_SPAN = 1_500_000_000, 1 << 24  # each sandboxed bot runs as a random uid from here
 UNSANDBOXED_WARNING = (
@@ -166,7 +170,8 @@ class Launcher:
     def _unsandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
         """The opt-out: the arena's own user and environment, in the bot's folder, rlimits only."""
         log.warning("launching bot %r UNSANDBOXED (ARENA_UNSANDBOXED=1)", name)
-        env = {**os.environ, "ARENA_ADDRESS": self.address, "ARENA_TOKEN": token, "ARENA_BOT_NAME": name}
+        env = {**os.environ, "ARENA_ADDRESS": self.address, "ARENA_TOKEN": token, "ARENA_BOT_NAME": name,
+               "ARENA_PROTO": str(BOT_PROTO)}
         argv = [*self._wrapper(None), "/bin/sh", "-c", command]
         return _Start(argv, env, str(files) if files else None, None, None)
 

@@ -144,10 +144,14 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
         try:
-            return _seat_reply(await self.gateway.open_seat(request))
+            fault = await self.gateway.open_seat(request)
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             raise  # unreachable: abort raises
+        reply = _seat_reply(fault)
+        if fault is None:
+            reply.version = self.gateway.declared_version(request.bot_name)
+        return reply
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)

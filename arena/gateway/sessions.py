@@ -27,6 +27,7 @@ log = logging.getLogger("arena.gateway")
 
 PROTOCOL = "arena.v1"
 MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
+MAX_VERSION = 64  # characters of a declared version that are kept
 MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest BotMessage the arena reads (gRPC's usual default)
 # The transport's own cut-off, above the arena's: a message between the two reaches the arena, which
@@ -62,6 +63,11 @@ class Revoked(BotFault):
         self.status = status
 
 
+def declared_version(text: str) -> str:
+    """A bot's declared version as the arena keeps it: printable characters only, at most 64."""
+    return "".join(c for c in text if c.isprintable())[:MAX_VERSION]
+
+
 class Session:
     """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight.
 
@@ -77,6 +83,7 @@ class Session:
         self.limits = limits or StreamLimits()
         self.session_id = secrets.token_hex(4)
         self.client = ""
+        self.version = ""  # declared in the bot's Hello (cleaned): recorded with the seats it opens
         self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
         self.queued_bytes = 0
         # shared with the session this one carries on from, so an answer on either resolves the decision
@@ -204,9 +211,10 @@ class Session:
 
     def _hello(self, hello: pb.Hello) -> None:
         self.client = hello.client[:100]
+        self.version = declared_version(hello.version)
         self.hellos += 1
         if self.hellos <= MAX_HELLO_LOGS:  # a bot sending Hellos in a loop must not fill the log
-            log.info("%r: client %r", self, self.client)
+            log.info("%r: client %r, version %r", self, self.client, self.version)
 
     def summary(self) -> str:
         """What was not logged message by message on this connection, or ''."""

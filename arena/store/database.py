@@ -35,8 +35,15 @@ from arena.store.tables import (
     now,
 )
 from arena.store.tokens import hash_token
+from arena.store.versions import Versions
 
 BOT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
+
+
+def check_bot_name(name: str) -> None:
+    """UsageError unless `name` can name a bot (no '@' or '#': they mark versions and labels)."""
+    if not BOT_NAME.match(name):
+        raise UsageError(f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'")
 
 
 def _bot_info(row: BotRow) -> BotInfo:
@@ -47,7 +54,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, BotAccess):
+class Store(SprtStore, Versions, BotAccess):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -73,12 +80,11 @@ class Store(SprtStore, BotAccess):
     def register_bot(self, name: str, command: str | None = None, files: str | None = None) -> str:
         """Store a new bot and return its token; only a hash of the token is kept.
 
-        `command` launches the bot when a match needs it, from its own folder `files` (or none).
+        `command` launches the bot when a match needs it, from its own folder `files` (or none):
+        that is the bot's version 1 (`NAME@1`), as if submitted. Without a command the bot only
+        dials in, and has no versions until one is submitted (`arena bot submit`).
         """
-        if not BOT_NAME.match(name):
-            raise UsageError(
-                f"bad bot name {name!r}: use a letter, then up to 63 letters, digits, '_', '.' or '-'"
-            )
+        check_bot_name(name)
         token = new_token()
         with self._writing() as session:
             if found := session.exec(select(BotRow).where(BotRow.name == name)).first():
@@ -88,6 +94,8 @@ class Store(SprtStore, BotAccess):
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
             session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
             session.commit()
+        if command:
+            self.add_version(name, command, files, sha256="")
         return token
 
     def bot_by_token(self, token: str) -> BotInfo | None:

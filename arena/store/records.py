@@ -28,13 +28,30 @@ class BotInfo:
 
 
 @dataclass(frozen=True)
+class BotVersion:
+    """A submitted version of a registered bot: what `NAME@number` launches."""
+
+    bot: str
+    number: int
+    sha256: str  # the tree hash of its stored files ("" for a command registered without files)
+    command: str
+    files: str | None
+    created_at: datetime
+
+    @property
+    def entrant(self) -> str:
+        """The name it plays and is rated under: `NAME@N`."""
+        return f"{self.bot}@{self.number}"
+
+
+@dataclass(frozen=True)
 class SeatResult:
     """One seat of a finished match, as stored."""
 
     seat: int
     entrant: str
     spec: str
-    kind: str = "builtin"  # or "connected"
+    kind: str = "builtin"  # or "submitted" or "connected"
     version: str = "builtin"
     score: float | None = None
     rank: int | None = None

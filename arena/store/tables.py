@@ -37,15 +37,30 @@ class BotRow(SQLModel, table=True):
     removed_at: datetime | None = None
 
 
+class SubmissionRow(SQLModel, table=True):
+    """A submitted version of a registered bot: `NAME@number` runs `command` in `files`."""
+
+    __tablename__ = "submission"
+    __table_args__ = (UniqueConstraint("bot_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    number: int  # 1, 2, 3, ... per bot
+    sha256: str  # the tree hash of its files (arena/submissions.py); "" when none were stored
+    command: str
+    files: str | None = None  # the stored read-only folder it runs from
+    created_at: datetime = Field(default_factory=now)
+
+
 class BotVersionRow(SQLModel, table=True):
-    """One version of an entrant as it played: built-in spec or connected bot, with a version tag."""
+    """One version of an entrant as it played: a built-in spec (version: the arena's), a submitted
+    version `NAME@N` (version: its files' sha256) or a connected bot (version: what it declared)."""
 
     __tablename__ = "bot_version"
     __table_args__ = (UniqueConstraint("name", "spec", "version"),)
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(index=True)  # the entrant name that is rated, e.g. "random#2"
     spec: str  # what plays: a built-in bot spec or a registered bot's name
-    kind: str  # "builtin" or "connected"
+    kind: str  # "builtin", "submitted" or "connected"
     version: str
     created_at: datetime = Field(default_factory=now)
 

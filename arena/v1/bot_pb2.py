@@ -24,37 +24,37 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\"Z\n\nBotMessage\x12\"\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x10.arena.v1.ActionH\x00\x12 \n\x05hello\x18\x02 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x42\x06\n\x04kind\"B\n\x06\x41\x63tion\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x16\n\taction_id\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0c\n\n_action_id\"\x17\n\x05Hello\x12\x0e\n\x06\x63lient\x18\x01 \x01(\t\"\xe5\x01\n\x0c\x41renaMessage\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12+\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12\'\n\tmatch_end\x18\x04 \x01(\x0b\x32\x12.arena.v1.MatchEndH\x00\x12\"\n\x06notice\x18\x05 \x01(\x0b\x32\x10.arena.v1.NoticeH\x00\x42\x06\n\x04kind\"A\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x10\n\x08protocol\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"Z\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x10\n\x08grace_ms\x18\x03 \x01(\r\x12\x13\n\x0bmax_strikes\x18\x04 \x01(\r\"\xb9\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x0f\n\x07ruleset\x18\x04 \x01(\t\x12\x13\n\x0bnum_players\x18\x05 \x01(\r\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x11\n\tseat_bots\x18\x08 \x03(\t\"(\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\t\"\xf9\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0f\n\x07ruleset\x18\x05 \x01(\t\x12\x0c\n\x04step\x18\x06 \x01(\r\x12\x18\n\x10observation_json\x18\x07 \x01(\t\x12,\n\rlegal_actions\x18\x08 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12\x14\n\x0ctime_left_ms\x18\t \x01(\r\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\n \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x0b \x01(\r\"\x86\x01\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07returns\x18\x03 \x03(\x01\x12\r\n\x05ranks\x18\x04 \x03(\r\x12*\n\x0btermination\x18\x05 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x06 \x01(\t\"-\n\x06Notice\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\x04*\xe7\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x16\n\x12TERMINATION_NORMAL\x10\x01\x12\x17\n\x13TERMINATION_TIMEOUT\x10\x02\x12\x1e\n\x1aTERMINATION_ILLEGAL_ACTION\x10\x03\x12\x1e\n\x1aTERMINATION_PROTOCOL_ERROR\x10\x04\x12\x1a\n\x16TERMINATION_DISCONNECT\x10\x05\x12\x15\n\x11TERMINATION_CRASH\x10\x06\x12\x17\n\x13TERMINATION_ABORTED\x10\x07\x32\x46\n\nBotGateway\x12\x38\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x16.arena.v1.ArenaMessage(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\"Z\n\nBotMessage\x12\"\n\x06\x61\x63tion\x18\x01 \x01(\x0b\x32\x10.arena.v1.ActionH\x00\x12 \n\x05hello\x18\x02 \x01(\x0b\x32\x0f.arena.v1.HelloH\x00\x42\x06\n\x04kind\"B\n\x06\x41\x63tion\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x16\n\taction_id\x18\x02 \x01(\x05H\x00\x88\x01\x01\x42\x0c\n\n_action_id\"(\n\x05Hello\x12\x0e\n\x06\x63lient\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\"\xe5\x01\n\x0c\x41renaMessage\x12$\n\x07welcome\x18\x01 \x01(\x0b\x32\x11.arena.v1.WelcomeH\x00\x12+\n\x0bmatch_start\x18\x02 \x01(\x0b\x32\x14.arena.v1.MatchStartH\x00\x12-\n\x08\x64\x65\x63ision\x18\x03 \x01(\x0b\x32\x19.arena.v1.DecisionRequestH\x00\x12\'\n\tmatch_end\x18\x04 \x01(\x0b\x32\x12.arena.v1.MatchEndH\x00\x12\"\n\x06notice\x18\x05 \x01(\x0b\x32\x10.arena.v1.NoticeH\x00\x42\x06\n\x04kind\"A\n\x07Welcome\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x10\n\x08protocol\x18\x02 \x01(\t\x12\x12\n\nsession_id\x18\x03 \x01(\t\"Z\n\x0bTimeControl\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\x01 \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x02 \x01(\r\x12\x10\n\x08grace_ms\x18\x03 \x01(\r\x12\x13\n\x0bmax_strikes\x18\x04 \x01(\r\"\xb9\x01\n\nMatchStart\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07game_id\x18\x03 \x01(\t\x12\x0f\n\x07ruleset\x18\x04 \x01(\t\x12\x13\n\x0bnum_players\x18\x05 \x01(\r\x12\x14\n\x0coptions_json\x18\x06 \x01(\t\x12+\n\x0ctime_control\x18\x07 \x01(\x0b\x32\x15.arena.v1.TimeControl\x12\x11\n\tseat_bots\x18\x08 \x03(\t\"(\n\x0bLegalAction\x12\n\n\x02id\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\t\"\xf9\x01\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\r\x12\x0f\n\x07game_id\x18\x04 \x01(\t\x12\x0f\n\x07ruleset\x18\x05 \x01(\t\x12\x0c\n\x04step\x18\x06 \x01(\r\x12\x18\n\x10observation_json\x18\x07 \x01(\t\x12,\n\rlegal_actions\x18\x08 \x03(\x0b\x32\x15.arena.v1.LegalAction\x12\x14\n\x0ctime_left_ms\x18\t \x01(\r\x12\x13\n\x0b\x64\x65\x63ision_ms\x18\n \x01(\r\x12\x0f\n\x07\x62\x61nk_ms\x18\x0b \x01(\r\"\x86\x01\n\x08MatchEnd\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\r\x12\x0f\n\x07returns\x18\x03 \x03(\x01\x12\r\n\x05ranks\x18\x04 \x03(\r\x12*\n\x0btermination\x18\x05 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x06 \x01(\t\"-\n\x06Notice\x12\x0f\n\x07message\x18\x01 \x01(\t\x12\x12\n\nrequest_id\x18\x02 \x01(\x04*\xe7\x01\n\x0bTermination\x12\x1b\n\x17TERMINATION_UNSPECIFIED\x10\x00\x12\x16\n\x12TERMINATION_NORMAL\x10\x01\x12\x17\n\x13TERMINATION_TIMEOUT\x10\x02\x12\x1e\n\x1aTERMINATION_ILLEGAL_ACTION\x10\x03\x12\x1e\n\x1aTERMINATION_PROTOCOL_ERROR\x10\x04\x12\x1a\n\x16TERMINATION_DISCONNECT\x10\x05\x12\x15\n\x11TERMINATION_CRASH\x10\x06\x12\x17\n\x13TERMINATION_ABORTED\x10\x07\x32\x46\n\nBotGateway\x12\x38\n\x04Play\x12\x14.arena.v1.BotMessage\x1a\x16.arena.v1.ArenaMessage(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TERMINATION']._serialized_start=1275
-  _globals['_TERMINATION']._serialized_end=1506
+  _globals['_TERMINATION']._serialized_start=1292
+  _globals['_TERMINATION']._serialized_end=1523
   _globals['_BOTMESSAGE']._serialized_start=32
   _globals['_BOTMESSAGE']._serialized_end=122
   _globals['_ACTION']._serialized_start=124
   _globals['_ACTION']._serialized_end=190
   _globals['_HELLO']._serialized_start=192
-  _globals['_HELLO']._serialized_end=215
-  _globals['_ARENAMESSAGE']._serialized_start=218
-  _globals['_ARENAMESSAGE']._serialized_end=447
-  _globals['_WELCOME']._serialized_start=449
-  _globals['_WELCOME']._serialized_end=514
-  _globals['_TIMECONTROL']._serialized_start=516
-  _globals['_TIMECONTROL']._serialized_end=606
-  _globals['_MATCHSTART']._serialized_start=609
-  _globals['_MATCHSTART']._serialized_end=794
-  _globals['_LEGALACTION']._serialized_start=796
-  _globals['_LEGALACTION']._serialized_end=836
-  _globals['_DECISIONREQUEST']._serialized_start=839
-  _globals['_DECISIONREQUEST']._serialized_end=1088
-  _globals['_MATCHEND']._serialized_start=1091
-  _globals['_MATCHEND']._serialized_end=1225
-  _globals['_NOTICE']._serialized_start=1227
-  _globals['_NOTICE']._serialized_end=1272
-  _globals['_BOTGATEWAY']._serialized_start=1508
-  _globals['_BOTGATEWAY']._serialized_end=1578
+  _globals['_HELLO']._serialized_end=232
+  _globals['_ARENAMESSAGE']._serialized_start=235
+  _globals['_ARENAMESSAGE']._serialized_end=464
+  _globals['_WELCOME']._serialized_start=466
+  _globals['_WELCOME']._serialized_end=531
+  _globals['_TIMECONTROL']._serialized_start=533
+  _globals['_TIMECONTROL']._serialized_end=623
+  _globals['_MATCHSTART']._serialized_start=626
+  _globals['_MATCHSTART']._serialized_end=811
+  _globals['_LEGALACTION']._serialized_start=813
+  _globals['_LEGALACTION']._serialized_end=853
+  _globals['_DECISIONREQUEST']._serialized_start=856
+  _globals['_DECISIONREQUEST']._serialized_end=1105
+  _globals['_MATCHEND']._serialized_start=1108
+  _globals['_MATCHEND']._serialized_end=1242
+  _globals['_NOTICE']._serialized_start=1244
+  _globals['_NOTICE']._serialized_end=1289
+  _globals['_BOTGATEWAY']._serialized_start=1525
+  _globals['_BOTGATEWAY']._serialized_end=1595
 # @@protoc_insertion_point(module_scope)

@@ -43,10 +43,12 @@ class Action(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., action_id: _Optional[int] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("client",)
+    __slots__ = ("client", "version")
     CLIENT_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     client: str
-    def __init__(self, client: _Optional[str] = ...) -> None: ...
+    version: str
+    def __init__(self, client: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
 
 class ArenaMessage(_message.Message):
     __slots__ = ("welcome", "match_start", "decision", "match_end", "notice")

@@ -47,12 +47,14 @@ class CloseSeatRequest(_message.Message):
     def __init__(self, bot_name: _Optional[str] = ..., end: _Optional[_Union[_bot_pb2.MatchEnd, _Mapping]] = ...) -> None: ...
 
 class SeatReply(_message.Message):
-    __slots__ = ("fault", "reason")
+    __slots__ = ("fault", "reason", "version")
     FAULT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
     fault: _bot_pb2.Termination
     reason: str
-    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ...) -> None: ...
+    version: str
+    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
 
 class CheckAccessRequest(_message.Message):
     __slots__ = ()

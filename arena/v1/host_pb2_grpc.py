@@ -61,7 +61,8 @@ class MatchHostServicer:
 
     def OpenSeat(self, request, context):
         """Make sure a registered bot is connected for a match (launching it when it was registered
-        with a command), then send it the MatchStart. Waits up to connect_timeout_ms.
+        with a command; bot_name NAME@N launches that submitted version), then send it the
+        MatchStart. Waits up to connect_timeout_ms.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -117,10 +117,12 @@ def run(
     max_matches: int | None = None,
     client_name: str = "arena-python-sdk",
     threaded: bool = False,
+    version: str = "",
 ) -> int:
     """Play until stopped (or `max_matches` have ended); returns the number of matches played.
 
     `address` and `token` default to `$ARENA_ADDRESS` and `$ARENA_TOKEN` (what a launched bot gets).
+    `version` is the bot's own version string, sent in its Hello and recorded with its seats.
     """
     address = address or os.environ.get("ARENA_ADDRESS", "127.0.0.1:50051")
     token = token or os.environ.get("ARENA_TOKEN")
@@ -128,7 +130,7 @@ def run(
         raise TokenRejected("no token: pass run(address, token, bot) or set ARENA_TOKEN")
     if bot is None:
         raise TypeError("run() needs a bot: a Bot subclass instance or an act(observation, legal_actions) function")
-    connection = Connection(address, token, as_bot(bot), client_name, max_matches, threaded)
+    connection = Connection(address, token, as_bot(bot), client_name, max_matches, threaded, version)
     return asyncio.run(connection.run_forever(reconnect, max_backoff_s))
 
 
@@ -136,10 +138,10 @@ class Connection:
     """One bot's stream to the gateway, redialled with backoff when it drops."""
 
     def __init__(self, address: str, token: str, bot: Bot, client_name: str, max_matches: int | None,
-                 threaded: bool = False) -> None:
+                 threaded: bool = False, version: str = "") -> None:
         self.address, self.token, self.bot = address, token, bot
         self.threaded = threaded
-        self.client_name = client_name
+        self.client_name, self.version = client_name, version
         self.max_matches = max_matches
         self.matches_ended = 0
 
@@ -167,7 +169,7 @@ class Connection:
     async def run_once(self) -> bool:
         """One connection, until it ends; True when the arena had welcomed this bot."""
         outbox: asyncio.Queue[pb.BotMessage | None] = asyncio.Queue()
-        outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client=self.client_name)))
+        outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client=self.client_name, version=self.version)))
         welcomed = False
         tasks: set[asyncio.Task[None]] = set()
         async with grpc.aio.insecure_channel(self.address) as channel:

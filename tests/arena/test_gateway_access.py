@@ -182,10 +182,10 @@ def test_a_database_at_the_revision_before_bot_access_is_upgraded_in_place(any_s
 
     store = any_store
     token = store.register_bot("elder")
-    with store.engine.begin() as connection:  # the bot table as revision 0002 left it
+    with store.engine.begin() as connection:  # the bot table as revision 0003 left it
         connection.execute(text("ALTER TABLE bot DROP COLUMN disabled"))
         connection.execute(text("ALTER TABLE bot DROP COLUMN removed_at"))
-        connection.execute(text("UPDATE alembic_version SET version_num = '0002'"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     store.engine.dispose()
     reopened = Store(store.url)
     assert migrations.revision(reopened.engine) == migrations.HEAD

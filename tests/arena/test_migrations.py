@@ -160,3 +160,19 @@ def test_a_database_from_a_newer_arena_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(UsageError) as error:
         Store(url)
     assert "9999" in str(error.value) and "newer arena" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_database_at_0002_gets_submissions_and_its_launched_bots_become_version_1(fresh_url: str) -> None:
+    store = Store(fresh_url)
+    store.register_bot("dialer")
+    store.register_bot("launched", command="python bot.py", files="/bots/launched")
+    with store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE submission"))
+        connection.execute(text("UPDATE alembic_version SET version_num = '0002'"))
+    store.engine.dispose()
+    reopened = Store(fresh_url)
+    assert differences(reopened) == [] and migrations.revision(reopened.engine) == migrations.HEAD
+    assert reopened.versions("dialer") == []
+    assert [(v.entrant, v.command, v.files, v.sha256) for v in reopened.versions("launched")] == \
+           [("launched@1", "python bot.py", "/bots/launched", "")]
+    assert reopened.add_version("launched", "python bot.py --v2", None, "c" * 64).entrant == "launched@2"

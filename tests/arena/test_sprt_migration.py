@@ -13,12 +13,13 @@ from tests.arena.test_store import new_tournament, result
 
 
 def make_0001_database(url: str) -> None:
-    """A database as the arena left it at revision 0001: a tournament's matches, no SPRT tables."""
+    """A database as the arena left it at revision 0001: a tournament's matches, no SPRT tables
+    (and no submissions: revision 0003)."""
     store = Store(url)
     tid = new_tournament(store)
     store.record_matches([result(tid, i) for i in range(3)])
     with store.engine.begin() as connection:
-        for statement in ["DROP TABLE sprt_llr", "DROP TABLE sprt",
+        for statement in ["DROP TABLE sprt_llr", "DROP TABLE sprt", "DROP TABLE submission",
                           "UPDATE alembic_version SET version_num = '0001'"]:
             connection.execute(text(statement))
     store.engine.dispose()
@@ -28,7 +29,7 @@ def test_a_database_at_0001_gets_the_sprt_tables_in_place(fresh_url: str) -> Non
     make_0001_database(fresh_url)
     assert migrations.revision(create_engine(fresh_url)) == "0001"  # not a Store: that would upgrade it
     store = Store(fresh_url)
-    assert migrations.revision(store.engine) == migrations.HEAD == "0002"
+    assert migrations.revision(store.engine) == migrations.HEAD == "0004"  # 0003: submissions, 0004: bot access
     assert differences(store) == []
     assert {"sprt", "sprt_llr"} <= set(inspect(store.engine).get_table_names())
     assert store.count_matches() == 3, "nothing stored is lost"

@@ -179,3 +179,20 @@ def test_a_database_from_before_the_faults_column_gets_it(store: Store) -> None:
     tid = new_tournament(reopened)
     assert reopened.record_match(result(tid, 0))
     assert reopened.matches()[0].seats[0].faults == 0
+
+
+def test_versions_are_numbered_per_bot_and_never_change(store: Store) -> None:
+    store.register_bot("sub")
+    assert store.versions("sub") == [] and store.version("sub") is None
+    first = store.add_version("sub", "node bot.js", "/files/a", "a" * 64)
+    second = store.add_version("sub", "node bot.js --fast", "/files/b", "b" * 64)
+    assert (first.entrant, second.entrant) == ("sub@1", "sub@2")
+    assert store.versions("sub") == [first, second]
+    assert store.version("sub") == second and store.version("sub", 1) == first and store.version("sub", 3) is None
+    bot = store.bot("sub")
+    assert bot is not None and (bot.command, bot.files) == ("node bot.js --fast", "/files/b"), "the latest launches"
+    store.register_bot("launched", command="python bot.py", files="/files/c")
+    assert [(v.entrant, v.command, v.files, v.sha256) for v in store.versions("launched")] == \
+           [("launched@1", "python bot.py", "/files/c", "")]
+    with pytest.raises(UsageError, match="no bot named 'ghost' is registered"):
+        store.add_version("ghost", "x", None, "")

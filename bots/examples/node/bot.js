@@ -2,7 +2,7 @@
 // A complete Arena bot in Node.js: it dials in to the arena's gRPC gateway, holds one stream,
 // and answers every decision request with a uniformly random legal action, for every game.
 //
-//   node bot.js --token TOKEN [--address 127.0.0.1:50051] [--matches N]
+//   node bot.js --token TOKEN [--address 127.0.0.1:50051] [--matches N] [--version V]
 //
 // Without --token it reads $ARENA_TOKEN (and $ARENA_ADDRESS): what the arena sets when it
 // launches a bot registered with --command. The .proto is loaded at run time (no code
@@ -16,14 +16,15 @@ const protoLoader = require('@grpc/proto-loader');
 const PROTO = process.env.ARENA_PROTO || path.join(__dirname, '..', '..', '..', 'proto', 'arena', 'v1', 'bot.proto');
 
 function parseArgs(argv) {
-  const args = { address: process.env.ARENA_ADDRESS || '127.0.0.1:50051', token: process.env.ARENA_TOKEN, matches: 0 };
+  const args = { address: process.env.ARENA_ADDRESS || '127.0.0.1:50051', token: process.env.ARENA_TOKEN, matches: 0, version: '' };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--address') args.address = value;
     else if (flag === '--token') args.token = value;
     else if (flag === '--matches') args.matches = Number(value);
+    else if (flag === '--version') args.version = value;
     else {
-      console.error(`unknown argument ${flag}; usage: node bot.js --token TOKEN [--address HOST:PORT] [--matches N]`);
+      console.error(`unknown argument ${flag}; usage: node bot.js --token TOKEN [--address HOST:PORT] [--matches N] [--version V]`);
       process.exit(2);
     }
   }
@@ -50,7 +51,8 @@ function connect(BotGateway, args, state, onEnd) {
   const metadata = new grpc.Metadata();
   metadata.set('authorization', `Bearer ${args.token}`);
   const stream = client.Play(metadata);
-  stream.write({ hello: { client: 'node-example/1.0' } });
+  // version: this bot's own version string (recorded with every seat it plays; '' = none)
+  stream.write({ hello: { client: 'node-example/1.0', version: args.version } });
   stream.on('data', (message) => {
     if (message.kind === 'welcome') {
       state.delay = 500;

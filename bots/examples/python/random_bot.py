@@ -33,11 +33,13 @@ def main() -> None:
     parser.add_argument("--token", default=os.environ.get("ARENA_TOKEN"), help="bot token (default $ARENA_TOKEN)")
     parser.add_argument("--seed", type=int, help="seed for reproducible choices")
     parser.add_argument("--matches", type=int, help="stop after this many matches (default: run until stopped)")
+    parser.add_argument("--version", default="", help="this bot's version, recorded with every seat it plays")
     args = parser.parse_args()
     if not args.token:
         parser.error("give --token TOKEN (from `arena bot register NAME`) or set ARENA_TOKEN")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    played = run(args.address, args.token, RandomBot(args.seed), max_matches=args.matches, client_name="python-example/1.0")
+    played = run(args.address, args.token, RandomBot(args.seed), max_matches=args.matches, client_name="python-example/1.0",
+                 version=args.version)
     print(f"played {played} matches")
 
 

@@ -1,7 +1,7 @@
 """Bots that may be disabled or removed (`arena bot disable|enable|remove`, docs/protocol.md "Tokens").
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 
 `bot.disabled`: the bot may not connect or be seated (false for every existing bot).
 `bot.removed_at`: set when the bot was removed; its row stays so that its name, which its match
@@ -16,8 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
