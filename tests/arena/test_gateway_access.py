@@ -355,3 +355,20 @@ def test_with_no_gateway_running_the_command_says_the_bound(store: Store, arena_
     store.register_bot("alone")
     status, out, _ = arena_cli("bot", "disable", "alone", "--gateway", "127.0.0.1:9")
     assert status == 0 and "no gateway answers at 127.0.0.1:9" in out and "within 1 s" in out, out
+
+
+def test_a_launched_version_keeps_playing_until_its_bot_is_disabled(gateway: GatewayThread, store: Store,
+                                                                    client) -> None:  # noqa: ANN001
+    from tests.arena.test_match_faults import register_launched
+
+    register_launched(store, "versioned", "--mode", "ok")  # with a command: version 1, `versioned@1`
+    reply = client.open_seat("versioned@1", pb.MatchStart(match_id="m", seat=0), 30_000)
+    assert reply.fault == pb.TERMINATION_NORMAL, reply.reason
+    time.sleep(2.5)  # two rounds of the gateway's access check
+    assert gateway.gateway.live("versioned@1") is not None, "a launched version's own token is not revoked"
+    store.set_disabled("versioned", True)
+    deadline = time.monotonic() + 5
+    while gateway.gateway.launcher.running("versioned@1"):
+        assert time.monotonic() < deadline, "disabling the bot stops its launched version"
+        time.sleep(0.05)
+    assert gateway.gateway.live("versioned@1") is None
