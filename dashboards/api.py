@@ -85,15 +85,16 @@ def match_data(request: Request) -> dict[str, Any]:
     summary = dq.match_summary(store(request), match_id)
     if summary is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
+    view = params.view(request.query_params.get("view"), len(summary.seats))
     try:
         replay = replay_of(request, match_id)
     except ReplayUnavailable as error:
-        return {**views.match_row(summary), "seed": summary.seed, "replay_error": str(error), "positions": 0, "log": []}
+        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": []}
     record = replay.record
     return {
-        **views.match_row(summary), "options": record.options, "seed": record.seed,
+        **views.match_row(summary), "options": record.options, "view": view,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
-        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(), "replay_error": None,
+        "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
 
 
@@ -127,6 +128,9 @@ def path_id(request: Request, what: str) -> int:
 
 
 def replay_of(request: Request, match_id: int) -> Replay:
+    """The replay of a stored match; ReplayUnavailable when it cannot, or may not yet, be shown."""
+    check_tournament_finished(request, match_id)
+
     def load() -> tuple[dict[str, Any], list[str]] | None:
         summary = dq.match_summary(store(request), match_id)
         record = store(request).match_record(match_id)
@@ -138,6 +142,16 @@ def replay_of(request: Request, match_id: int) -> Replay:
     if replay is None:
         raise BadRequest(f"no match {match_id} is stored", 404)
     return replay  # type: ignore[no-any-return]
+
+
+def check_tournament_finished(request: Request, match_id: int) -> None:
+    """Withhold a replay while its tournament may still play: the seat rotations of a table share
+    one chance seed (duplicate play), so a finished rotation names the others' cards and dice."""
+    summary = dq.match_summary(store(request), match_id)
+    tournament = summary and store(request).tournament(summary.tournament_id)
+    if tournament and tournament.status != "finished":
+        raise ReplayUnavailable(f"the replay is shown once tournament {tournament.id} has finished: "
+                                "its other matches share this match's cards and dice (duplicate play)")
 
 
 def _json(data: Callable[[Request], dict[str, Any]]) -> Callable[[Request], JSONResponse]:
@@ -167,7 +181,7 @@ ENDPOINTS = {
     "/api/tests?page=&per_page=": "SPRT tests (is bot A better than bot B?), newest first",
     "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, LLR after every pair",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
-    "/api/matches/{id}": "one match with its step log and result",
+    "/api/matches/{id}?view=public|<seat>": "one match with its result and its step log as that view may read it",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
     "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): its submitted versions with their ratings, ratings, recent matches, faults",

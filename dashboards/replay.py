@@ -4,17 +4,22 @@ The record holds every step (chance outcomes; each acting seat's action and time
 from the game's initial state rebuilds every position, and the engine says what each seat saw
 there: `state.observation(seat)` — exactly what that bot was given, nothing more. The public
 view is what every seat saw alike: the parts of the observations that are equal for all seats.
+The step log, likewise, names a chance outcome or an action only to the views the engine lets
+see it (`chance_views`, `action_visibility`): a card dealt to seat 0 reads "dealt a card to
+seat 0" elsewhere.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from arena.match import MatchRecord
 from engine.core import Game, NodeKind, State, advance
+from engine.visibility import ChanceView, chance_views, may_see
 
 PUBLIC = "public"
 
@@ -30,6 +35,7 @@ class Replay:
     game: Game
     states: list[State]
     names: list[str]
+    _logs: dict[str | int, list[dict[str, Any]]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_record(cls, data: dict[str, Any], names: list[str] | None = None) -> Replay:
@@ -54,31 +60,53 @@ class Replay:
         """How many positions there are: the start plus one after each step."""
         return len(self.states)
 
-    def log(self) -> list[dict[str, Any]]:
-        """Every step: what chance drew (id and label), or what each acting seat played and how
-        long it took."""
-        faults = self._faults_by_step()
-        return [self._log_entry(n, faults) for n in range(len(self.record.steps))]
+    def log(self, view: str | int = PUBLIC) -> list[dict[str, Any]]:
+        """Every step as `view` (a seat, or PUBLIC) may read it: what chance drew (id and label;
+        for an outcome hidden from that view, only what was drawn for whom), or what each acting
+        seat played and how long it took."""
+        if view not in self._logs:  # a replay is cached: each view's log is worked out once
+            faults = self._faults_by_step()
+            viewer = None if view == PUBLIC else int(view)
+            self._logs[view] = [self._log_entry(n, faults, viewer) for n in range(len(self.record.steps))]
+        return self._logs[view]
 
-    def _log_entry(self, n: int, faults: dict[tuple[int, int], dict[str, Any]]) -> dict[str, Any]:
-        step, before = self.record.steps[n], self.states[n]
-        entry: dict[str, Any] = {"step": n + 1, "phase": _phase(before)}
+    @cached_property
+    def chance_views(self) -> list[ChanceView | None]:
+        """Each step's chance outcome as its viewers may read it (None for a decision)."""
+        return chance_views(self.states[:-1], [step.as_step() for step in self.record.steps])
+
+    def _log_entry(self, n: int, faults: dict[tuple[int, int], dict[str, Any]], viewer: int | None) -> dict[str, Any]:
+        step = self.record.steps[n]
+        entry: dict[str, Any] = {"step": n + 1, "phase": _phase(self.states[n])}
         if step.chance is not None:
-            outcomes = before.chance_outcomes()
-            probability = dict(outcomes).get(step.chance)
-            entry.update(kind="chance", outcome=step.chance, label=before.chance_label(step.chance),
-                         choices=len(outcomes), probability=probability)
-            return entry
+            return {**entry, **self._chance_entry(n, viewer)}
         assert step.actions is not None
         times = step.elapsed_ms or {}
         entry["kind"] = "decision"
         entry["actions"] = [
-            {"seat": seat, "bot": self.names[seat], "action": action,
-             "label": self.game.action_label(action), "elapsed_ms": times.get(seat),
-             "fault": faults.get((n, seat))}
+            {"seat": seat, "bot": self.names[seat], **self._action(n, seat, action, viewer),
+             "elapsed_ms": times.get(seat), "fault": faults.get((n, seat))}
             for seat, action in sorted(step.actions.items())
         ]
         return entry
+
+    def _action(self, n: int, seat: int, action: int, viewer: int | None) -> dict[str, Any]:
+        """The action id and label `viewer` may read: a card handed face down reads "seat 0
+        gives a card to seat 2" to the others, with no id."""
+        state = self.states[n]
+        if may_see(state.action_visibility(seat, action), viewer):
+            return {"action": action, "label": self.game.action_label(action), "hidden": False}
+        return {"action": None, "label": state.hidden_action_label(seat), "hidden": True}
+
+    def _chance_entry(self, n: int, viewer: int | None) -> dict[str, Any]:
+        view, outcome = self.chance_views[n], self.record.steps[n].chance
+        assert view is not None
+        if not view.visible_to(viewer):  # the id, the odds and the count could name it too
+            return {"kind": "chance", "hidden": True, "label": view.hidden_label, "outcome": None,
+                    "choices": None, "probability": None}
+        outcomes = self.states[n].chance_outcomes()
+        return {"kind": "chance", "hidden": False, "label": view.label, "outcome": outcome,
+                "choices": len(outcomes), "probability": dict(outcomes).get(outcome)}
 
     def _faults_by_step(self) -> dict[tuple[int, int], dict[str, Any]]:
         return {

@@ -15,7 +15,7 @@ from arena.entrants import bot_name, latest_versions_only
 from arena.rating import rate_tournament
 from arena.tournament import bot_spec
 from arena.sprt.report import sprt_json
-from arena.store import LeaderboardRow, MatchSummary, Store, TournamentInfo
+from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards.params import BadRequest, check_page_exists
 from dashboards.stats import PROVISIONAL_GAMES, downsample, los
@@ -189,7 +189,13 @@ def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
         if len(_STANDINGS) >= 64:
             _STANDINGS.pop(next(iter(_STANDINGS)))
         _STANDINGS[key] = _standings(store, info)
-    return {**tournament_row(info), "config": info.config, "standings": _STANDINGS[key]}
+    return {**tournament_row(info), "config": public_config(info.config), "standings": _STANDINGS[key]}
+
+
+def public_config(config: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's config without its seed: every match's chance seed derives from it, so it
+    would name every hidden card, the next ones of a running tournament included."""
+    return {key: value for key, value in config.items() if key != "seed"}
 
 
 # Standings are a function of the tournament's stored matches: rated again only when more arrive.
@@ -302,7 +308,7 @@ def sprt_tests(store: Store, number: int, per_page: int) -> dict[str, Any]:
     pages = check_page_exists(number, per_page, total)
     found = store.sprts(limit=per_page, offset=(number - 1) * per_page)
     return {"page": number, "pages": pages, "per_page": per_page, "total": total,
-            "tests": [sprt_json(test) for test in found]}
+            "tests": [public_sprt(test) for test in found]}
 
 
 def sprt_test(store: Store, test_id: int) -> dict[str, Any]:
@@ -310,4 +316,11 @@ def sprt_test(store: Store, test_id: int) -> dict[str, Any]:
     found = store.sprt(test_id, history=True)
     if found is None:
         raise BadRequest(f"no SPRT test {test_id} is stored", 404)
-    return sprt_json(found)
+    return public_sprt(found)
+
+
+def public_sprt(test: SprtInfo) -> dict[str, Any]:
+    """An SPRT test as the dashboard shows it: without its seed, from which its pairs' chance
+    seeds derive (`public_config`)."""
+    data = sprt_json(test)
+    return {**data, "config": public_config(data["config"])}

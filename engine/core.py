@@ -7,7 +7,9 @@ and two states are equal (`==`) when they describe the same position.
 Chance is explicit: dice, deals and draws are CHANCE nodes whose outcome the caller picks, so
 the engine never touches a random generator and a game is a pure function of its history.
 Outcomes are integers; `state.chance_label(outcome)` names one for people, as
-`game.action_label(action)` names an action.
+`game.action_label(action)` names an action. Not every outcome is public (a card dealt to one
+seat): `state.chance_visibility(outcome)` says which seats may see it, and
+`engine.visibility` turns a replay's steps into what each viewer may read.
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
@@ -158,6 +160,30 @@ class State(ABC):
         """A short human string for a chance outcome; games override this fallback."""
         return f"outcome {outcome}"
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        """None when every seat sees `outcome`, else the seats that do (the rules' information
+        section decides). Nobody by default, so that a game that does not say leaks nothing."""
+        return frozenset()
+
+    def _hidden_chance_label(self) -> str:
+        """How this chance node reads to a viewer who may not see its outcome: public context
+        only ("dealt a card to seat 0"), the same whatever the outcome; games override this."""
+        return "a hidden chance outcome"
+
+    def _voided_chance_steps(self, outcome: int) -> int:
+        """How many chance steps, this one included, `outcome` throws away unseen: a roll or a
+        deal that the rules redo without showing it (0 for none)."""
+        return 0
+
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        """None when every seat sees `seat` play `action`, else the seats that do. Public by
+        default: in most games every action is played openly (simultaneous ones together)."""
+        return None
+
+    def _hidden_action_label(self, seat: int) -> str:
+        """How `seat`'s action here reads to a viewer who may not see it: public context only."""
+        return f"seat {seat} acts"
+
     def _acting_players(self) -> tuple[int, ...]:
         raise NotImplementedError
 
@@ -204,11 +230,36 @@ class State(ABC):
         """A short human string for `outcome` at this CHANCE node, e.g. "red die: 5", "revealed R7".
 
         Like `game.action_label(action)`: stable across versions. It names what the outcome is,
-        with public context (which die, which seat draws), and reveals nothing else.
+        with public context (which die, which seat draws), and reveals nothing else. It names
+        the outcome itself, so show it only to the seats `chance_visibility` names (or use
+        `engine.visibility.chance_views`); to anyone else the node reads as `hidden_chance_label()`.
         """
         self._require(NodeKind.CHANCE, "chance_label")
         self._check_outcome(outcome)
         return self._chance_label(outcome)
+
+    def chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        """Who may see `outcome` at this CHANCE node once it stands: None = every seat (a die, a
+        revealed card), else the seats that see it (a card dealt to one seat: that seat).
+
+        It is about the chance step itself: a card dealt face down stays hidden here even when
+        it is played face up later (the later steps say so themselves)."""
+        self._require(NodeKind.CHANCE, "chance_visibility")
+        self._check_outcome(outcome)
+        return self._chance_visibility(outcome)
+
+    def hidden_chance_label(self) -> str:
+        """How this CHANCE node reads to a viewer who may not see its outcome, e.g. "dealt a card
+        to seat 0": public context only, the same whatever the outcome."""
+        self._require(NodeKind.CHANCE, "hidden_chance_label")
+        return self._hidden_chance_label()
+
+    def voided_chance_steps(self, outcome: int) -> int:
+        """How many chance steps, this one included, `outcome` throws away unseen by every seat
+        (a busting roll or a deal the rules redo): 0 when it voids nothing."""
+        self._require(NodeKind.CHANCE, "voided_chance_steps")
+        self._check_outcome(outcome)
+        return self._voided_chance_steps(outcome)
 
     def acting_players(self) -> tuple[int, ...]:
         """The seats that must act now (several at a simultaneous decision); () elsewhere."""
@@ -239,6 +290,22 @@ class State(ABC):
                     f"action {action!r} is not legal for seat {seat}; legal: {_short(legal)}"
                 )
         return self._apply(dict(actions))
+
+    def action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        """Who may see acting `seat` play `action` at this DECISION node: None = every seat, else
+        the seats that do (a card handed face down to an opponent: its owner, until the swap
+        shows it to the opponent)."""
+        self._require(NodeKind.DECISION, "action_visibility")
+        if action not in self.legal_actions(seat):
+            raise IllegalActionError(f"action {action!r} is not legal for seat {seat} here")
+        return self._action_visibility(seat, action)
+
+    def hidden_action_label(self, seat: int) -> str:
+        """How acting `seat`'s action reads to a viewer who may not see it, e.g. "seat 0 gives a
+        card to seat 2": public context only, the same whatever the action."""
+        self._require(NodeKind.DECISION, "hidden_action_label")
+        self._check_seat(seat)
+        return self._hidden_action_label(seat)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may know, nothing more: JSON-able, complete enough for a stateless bot."""
@@ -371,3 +438,4 @@ def replay(state: State, steps: Sequence[Step]) -> State:
     for step in steps:
         state = advance(state, step)
     return state
+

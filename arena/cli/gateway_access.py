@@ -37,6 +37,20 @@ def gateway_answers(address: str, timeout_s: float = 1.0) -> bool:
 
 
 @contextmanager
+def gateway_running(address: str, store: Store) -> Iterator[None]:
+    """A gateway answering at `address` for as long as the block runs: the one already there, or
+    one started in this process (a tournament's workers on this machine dial it like any other)."""
+    if gateway_answers(address):
+        yield
+        return
+    host, port = split_address(address)
+    with GatewayThread(store, host, port, host_key()) as thread:
+        print(f"arena: no gateway was running at {address}; started one in this process for the "
+              f"registered bots (they dial {thread.address})", file=sys.stderr, flush=True)
+        yield
+
+
+@contextmanager
 def gateway_client(address: str, store: Store) -> Iterator[GatewayClient]:
     """A client for the gateway at `address`; when none answers there, start one in this process."""
     host, port = split_address(address)

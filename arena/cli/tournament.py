@@ -12,17 +12,19 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
+from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import finite, format_interval, format_leaderboard, shown_rows
 from arena.cli.options import parse_options
 from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_tournament
 from arena.store import SPRT_KIND, Store, TournamentInfo
-from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig
-from bots import split_specs
+from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig, bot_spec
+from bots import is_builtin, split_specs
 from engine import registry
 
 
@@ -95,8 +97,9 @@ def run_command(args: argparse.Namespace) -> int:
     check_config(config, store)
     executor = make_executor(args)
     try:
-        tournament_id = start_tournament(store, config, args.name)
-        return _play(store, tournament_id, executor, args.quiet)
+        with gateway_for(config, store):
+            tournament_id = start_tournament(store, config, args.name)
+            return _play(store, tournament_id, executor, args.quiet)
     finally:
         executor.close()
 
@@ -107,12 +110,22 @@ def resume_command(args: argparse.Namespace) -> int:
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
-    check_config(TournamentConfig.from_json(info.config), store)
+    config = TournamentConfig.from_json(info.config)
+    check_config(config, store)
     executor = make_executor(args)
     try:
-        return _play(store, info.id, executor, args.quiet)
+        with gateway_for(config, store):
+            return _play(store, info.id, executor, args.quiet)
     finally:
         executor.close()
+
+
+def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManager[None]:
+    """Registered entrants play through the gateway at `config.gateway`; when none runs there, one
+    is started in this process, as `arena play` does (no gateway is needed for built-in bots)."""
+    if all(is_builtin(bot_spec(entrant)) for entrant in config.entrants):
+        return nullcontext()
+    return gateway_running(config.gateway, store)
 
 
 def make_executor(args: argparse.Namespace) -> Any:

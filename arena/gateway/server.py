@@ -7,6 +7,7 @@ with its own event loop, for `arena play`, `arena check-bot` and the tests.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import shutil
@@ -127,6 +128,7 @@ class GatewayThread:
                  limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None) -> None:
         self._args = (store, host, port, host_key, limits, stream_limits)
         self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(_quiet_poller_teardown)
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)
         self.running: RunningGateway | None = None
 
@@ -165,3 +167,14 @@ class GatewayThread:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _quiet_poller_teardown(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+    """grpc.aio's completion-queue poller can fire once more after the server stopped and its file
+    descriptor was closed (EBADF in PollerCompletionQueue._handle_events): nothing is lost then,
+    so that one case is not printed as a traceback at the end of every command; all else is."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno == errno.EBADF and "Handle cancelled" in repr(context.get("handle")):
+        log.debug("grpc.aio poller woke after the gateway stopped (EBADF): ignored")
+        return
+    loop.default_exception_handler(context)

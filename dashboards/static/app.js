@@ -152,21 +152,22 @@ class ReplayViewer {
     this.match = root.dataset.match;
     this.last = Number(root.dataset.positions) - 1;
     this.meta = JSON.parse(document.getElementById("match-data").textContent);
-    this.position = 0;
-    this.view = "public";
+    this.view = root.dataset.view;  // the server wrote the step log for this view
+    const asked = Number(new URLSearchParams(window.location.search).get("position"));
+    this.position = Number.isInteger(asked) ? asked : 0;
     this.request = 0;
     this.bind();
-    this.show(0);
+    this.show(this.position);
   }
 
   bind() {
     const go = { start: () => 0, prev: () => this.position - 1, next: () => this.position + 1, end: () => this.last };
     this.root.querySelectorAll("[data-go]").forEach((b) => b.addEventListener("click", () => this.show(go[b.dataset.go]())));
     this.root.querySelector("#scrub").addEventListener("input", (e) => this.show(Number(e.target.value)));
-    this.root.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", () => {
-      this.root.querySelectorAll("[data-view]").forEach((x) => x.classList.toggle("active", x === b));
-      this.view = b.dataset.view;
-      this.show(this.position);
+    // Another view is another page: its step log names only the chance outcomes that view may see.
+    this.root.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", (e) => {
+      e.preventDefault();
+      window.location.assign(`?view=${b.dataset.view}&position=${this.position}`);
     }));
     this.root.querySelectorAll("#log li").forEach((li) => li.addEventListener("click", () => this.show(Number(li.dataset.pos))));
     document.addEventListener("keydown", (e) => {

@@ -33,6 +33,7 @@ phase "card": outcome = card number 1..18 (W01 = 1 ... W18 = 18), uniform over t
 possible this round. phase "roll": one node per die, outcome = face code (0 = G, 1..5 = value),
 each 1/6. A roll of N dice is N chance nodes; a re-roll of k dice is k chance nodes.
 Labels (state.chance_label): "warning card: W05 (X X+1 X+2, black)", "die: 4", "die: G".
+Every chance outcome is public (state.chance_visibility is None): cards and dice are open.
 
 Actions (num_actions = 1142)
 ----------------------------

@@ -229,6 +229,12 @@ class GangOfDiceState(State):
         card = CARDS[outcome - 1]
         return f"warning card: {card.id} ({card.art}, {card.colour})"
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        return None  # rules §3: cards are revealed and dice rolled openly
+
+    def _hidden_chance_label(self) -> str:
+        return "die rolled" if self.phase == ROLL else "warning card revealed"
+
     # -- decisions --------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:

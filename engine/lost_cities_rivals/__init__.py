@@ -53,7 +53,8 @@ Chance nodes
 * Phase "reveal": one node per pile card revealed; outcome = card kind 0..49, probability =
   copies unseen / cards unseen. Cutting a uniform shuffle into equal piles makes the current
   pile's next card a uniform draw from all unseen cards, so no pile contents are tracked.
-* Labels (state.chance_label): "seat 0 draws starting wager R*", "revealed G7".
+* Labels (state.chance_label): "seat 0 draws starting wager R*", "revealed G7". Every chance
+  outcome is public (state.chance_visibility is None): wagers lie face up, reveals go to the display.
 
 Observation (the same for every seat apart from "seat": nothing is hidden from one seat)
 ----------------------------------------------------------------------------------------

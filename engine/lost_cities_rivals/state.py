@@ -114,6 +114,12 @@ class RivalsState(State):
             return f"seat {self._seat_dealt_to()} draws starting wager {wager}"
         return f"revealed {C.card_label(outcome)}"
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        return None  # rules §5: starting wagers lie face up, drawn cards go to the open display
+
+    def _hidden_chance_label(self) -> str:
+        return f"seat {self._seat_dealt_to()} draws a starting wager" if self.phase == DEAL else "a card revealed"
+
     # -- dealing the starting wagers (rules §1.2 step 1, OUR CHOICE procedure) ---------------
 
     def wager_pool(self) -> list[int]:

@@ -66,6 +66,17 @@ _CHANCE_NODES = {
 }
 
 
+# The chance nodes whose card goes face down to the drawing seat's hand (rules §2.6).
+PRIVATE_DRAWS = frozenset({"setup_buildings", "extra_draw"})
+
+
+def hidden_chance_label(phase: str, seat: int) -> str:
+    """A chance node without its outcome, for a viewer who may not see it: "start building card
+    for seat 1"; `seat` is the seat drawing (used only where a seat draws)."""
+    what = _CHANCE_NODES[phase][0]
+    return f"{what} for seat {seat}" if phase in PRIVATE_DRAWS or phase == "setup_goods" else f"{what} drawn"
+
+
 def chance_label(phase: str, outcome: int) -> str:
     """A short stable label for a chance outcome at a node of `phase` (its observation name)."""
     what, name = _CHANCE_NODES[phase]

@@ -172,6 +172,18 @@ class RigaState(State):
     def _chance_label(self, outcome: int) -> str:
         return a.chance_label(PHASE_NAMES[self.phase], outcome)
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        return frozenset({self.queue[0]}) if PHASE_NAMES[self.phase] in a.PRIVATE_DRAWS else None
+
+    def _hidden_chance_label(self) -> str:
+        return a.hidden_chance_label(PHASE_NAMES[self.phase], self.active)
+
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        return frozenset({seat}) if self.phase == KEEP else None  # which start building: §2.6
+
+    def _hidden_action_label(self, seat: int) -> str:
+        return f"seat {seat} keeps a start building card"
+
     def _receive_good(self, good: int) -> None:
         if self.phase == SPRING_ROWS:
             slot = self._row_target()

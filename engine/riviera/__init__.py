@@ -52,7 +52,13 @@ redone), each die of a roll (1..6; coloured dice in colour order, then gold; a b
 roll is redone while rerollBustingFirstRolls allows), each card taken in a swap and each card
 drawn in the fallback (card ids). Labels (state.chance_label): "colour removed: purple", "first
 holder: seat 2", "dealt R7 to seat 1", "red die: 5", "golden die: 3", "seat 0 takes G5 from
-seat 2", "seat 0 draws B3".
+seat 2", "seat 0 draws B3". Who sees them (state.chance_visibility, §2.3): a dealt card only
+its seat, a card taken in a swap only the two seats in it, a fallback draw only the drawer (the
+others read "dealt a card to seat 1", "seat 0 takes a card from seat 2", "seat 0 draws a card");
+the rest is public, except a busting first roll or a deal that is redone: nobody sees those
+(state.voided_chance_steps), so they read "red die rolled", "dealt a card to seat 0".
+Actions (state.action_visibility): `give <card>` and `discard <card>` only their seat sees (the
+others: "seat 0 gives a card to seat 2", "seat 0 discards a card"); every other action is public.
 
 Decision nodes: adjust_dice (one 9 owner, clockwise from the Holder), choose (simultaneous: all
 IN seats at once; sequential: one seat at a time clockwise from the Holder), bonus_choose (all

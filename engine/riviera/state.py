@@ -165,6 +165,31 @@ class RivieraState(State):
 
         return chance_label(self, outcome)
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        from engine.riviera.view import chance_visibility
+
+        return chance_visibility(self, outcome)
+
+    def _hidden_chance_label(self) -> str:
+        from engine.riviera.view import hidden_chance_label
+
+        return hidden_chance_label(self)
+
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        from engine.riviera.view import action_visibility
+
+        return action_visibility(self, seat, action)
+
+    def _hidden_action_label(self, seat: int) -> str:
+        from engine.riviera.view import hidden_action_label
+
+        return hidden_action_label(self, seat)
+
+    def _voided_chance_steps(self, outcome: int) -> int:
+        from engine.riviera.view import voided_chance_steps
+
+        return voided_chance_steps(self, self._apply_chance(outcome))
+
     # -- decisions ----------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:

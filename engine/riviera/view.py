@@ -1,5 +1,5 @@
 """What one seat sees (rules §2.3): its own hand, everything public, nothing else; and how a
-chance outcome reads in a replay (`chance_label`).
+chance outcome reads in a replay (`chance_label`) and who may read it (`chance_visibility`).
 
 The field list is documented in the package docstring (engine/riviera/__init__.py).
 """
@@ -14,7 +14,9 @@ from engine.riviera.cards import (
     COLOURS,
     DIE_LONG_NAMES,
     DIE_NAMES,
+    GIVE,
     GOLD,
+    HAND_SIZE,
     STARS,
     STATUS_NAMES,
     VALUES,
@@ -145,3 +147,54 @@ def chance_label(s, outcome: int) -> str:
     if phase == REMOVED_DRAW:
         return f"colour removed: {COLOUR_NAMES[outcome]}"
     return f"first holder: seat {outcome}"  # HOLDER_DRAW
+
+
+def chance_visibility(s, outcome: int) -> frozenset[int] | None:
+    """A dealt or drawn card: its new owner (§2.3); a card taken in a swap: the two players in
+    the swap; dice, the removed colour and the first holder: everyone."""
+    phase = s.phase
+    if phase == DEAL:
+        return frozenset({queries.dealt_to(s)})
+    if phase == SWAP_PICK:
+        return frozenset({s.queue[0], s.target})
+    if phase == DRAW:
+        return frozenset({s.queue[0]})
+    return None
+
+
+def hidden_chance_label(s) -> str:
+    """A card's chance node without the card: "dealt a card to seat 1", "seat 0 draws a card"."""
+    phase = s.phase
+    if phase == DEAL:
+        return f"dealt a card to seat {queries.dealt_to(s)}"
+    if phase == SWAP_PICK:
+        return f"seat {s.queue[0]} takes a card from seat {s.target}"
+    if phase == DRAW:
+        return f"seat {s.queue[0]} draws a card"
+    if phase == ROLL:
+        return f"{DIE_LONG_NAMES[queries.dice_to_roll(s)[0]]} rolled"
+    return "colour removed" if phase == REMOVED_DRAW else "first holder drawn"  # always public
+
+
+def action_visibility(s, seat: int, action: int) -> frozenset[int] | None:
+    """A card given in a swap or thrown away by the fallback: only its owner sees which (§2.3;
+    the others see how many); every other action is public once played."""
+    return frozenset({seat}) if action >= GIVE else None
+
+
+def hidden_action_label(s, seat: int) -> str:
+    """A card 10 decision without the card: "seat 0 gives a card to seat 2", "seat 0 discards a card"."""
+    if s.phase == SWAP_GIVE:
+        return f"seat {seat} gives a card to seat {s.target}"
+    return f"seat {seat} discards a card"
+
+
+def voided_chance_steps(before, after) -> int:
+    """How many chance steps the outcome that led from `before` to `after` threw away unseen:
+    a whole roll redone because it bust (§6.2), or a whole deal redone for its colour spread."""
+    if before.phase == ROLL and after.phase == ROLL and after.rerolls > before.rerolls:
+        return len(queries.rolled_dice(before))
+    last_card = HAND_SIZE * before.num_players - 1
+    if before.phase == DEAL and after.phase == DEAL and len(before.in_deck) - len(before.deck) == last_card:
+        return last_card + 1
+    return 0

@@ -98,3 +98,26 @@ def test_demo_rates_every_built_in_bot_that_plays_the_game(tmp_path: Path, capsy
     assert status == 0
     assert f"{game}@" in out and "Elo" in out
     assert all(entrant in out for entrant in entrants), out
+
+
+def test_a_tournament_of_a_submitted_bot_starts_its_own_gateway_when_none_runs(tmp_path: Path) -> None:
+    """Without `arena serve`, registered entrants still play (sandboxed) through a gateway the
+    tournament starts in its own process, and the command ends without a teardown traceback."""
+    import socket
+
+    with socket.socket() as probe:  # a free port where no gateway runs
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = f"sqlite:///{tmp_path / 'arena.db'}"
+    example = Path(__file__).resolve().parents[2] / "bots" / "examples" / "python"
+    submitted = arena("bot", "submit", "pybot", str(example), "--command", "python3 random_bot.py",
+                      "--db", db, "--submissions", str(tmp_path / "submissions"))
+    assert submitted.returncode == 0, submitted.stderr
+    run = arena("tournament", "run", "--game", "riviera", "--players-per-match", "3", "--local",
+                "--bots", "pybot,random#1,random#2", "--rounds", "1", "--seed", "5", "--quiet",
+                "--gateway", f"127.0.0.1:{port}", "--db", db)
+    assert run.returncode == 0, run.stderr
+    assert f"no gateway was running at 127.0.0.1:{port}; started one in this process" in run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert "3 matches, 0 aborted" in run.stdout
+    assert Store(db).leaderboard("riviera@1")

@@ -261,6 +261,7 @@ def test_a_record_the_engine_cannot_replay_is_explained_not_a_crash(tmp_path) ->
     tournament_id = store.create_tournament("gang_of_dice", "gang_of_dice@0", "round_robin", config.to_json(), 1)
     seats = [SeatResult(0, "random", "random", rank=1), SeatResult(1, "random#2", "random", rank=2)]
     store.record_match(MatchResult(tournament_id, 0, 0, 0, 0, "gang_of_dice", "gang_of_dice@0", 1, 1, seats, record))
+    store.set_tournament_status(tournament_id, "finished")  # a running one's replays wait anyway
     match_id = store.matches()[0].id
     with TestClient(create_app(store)) as fresh:
         data = get(fresh, f"/api/matches/{match_id}")

@@ -4,6 +4,7 @@ the seat views that must hide the other hands."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,12 +107,19 @@ def test_a_seat_view_hides_the_other_hands(page: Any, server: str, filled: Fille
     _wait_shown(page, position, "public")
     shown = _lists(page)
     assert not any(hand in shown for hand in hands)
+    assert _dealt_to(page) == set()
     for seat in range(3):
         page.click(f"[data-view='{seat}']")
         _wait_shown(page, position, str(seat))
         shown = _lists(page)
         assert hands[seat] in shown
         assert all(hands[other] not in shown for other in range(3) if other != seat)
+        assert _dealt_to(page) == {seat}  # the step log names only this seat's dealt cards
+
+
+def _dealt_to(page: Any) -> set[int]:
+    """The seats whose dealt cards the page's step log names ("dealt G11 to seat 0")."""
+    return {int(seat) for seat in re.findall(r"dealt [RGPBO]\d+ to seat (\d)", page.inner_text("#log"))}
 
 
 def _lists(page: Any) -> list[list[str]]:

@@ -15,6 +15,7 @@ import pytest
 
 from engine import registry
 from engine.core import Game, IllegalActionError, NodeKind, State, Step, play, replay, sample_chance
+from engine.visibility import chance_views, seen_action_label
 from tests.engine.toy_game import ToyGame
 
 SEEDS = (0, 1, 2)
@@ -265,3 +266,130 @@ def test_sample_state_agrees_with_the_observation(game: Game) -> None:
                 assert sample.kind is state.kind
                 assert sample.acting_players() == state.acting_players()
                 assert sample.legal_actions(seat) == state.legal_actions(seat)
+
+
+def chance_runs(game: Game, seed: int) -> Iterator[tuple[State, list[int]]]:
+    """Each run of chance steps between two decisions of a seeded random playout: the state
+    before the run and the outcomes drawn in it."""
+    state, rng = game.initial_state(), random.Random(seed)
+    while state.kind is not NodeKind.TERMINAL:
+        if state.kind is NodeKind.DECISION:
+            state = state.apply({s: rng.choice(state.legal_actions(s)) for s in state.acting_players()})
+            continue
+        start, outcomes = state, []
+        while state.kind is NodeKind.CHANCE:
+            outcomes.append(sample_chance(state, rng))
+            state = state.apply_chance(outcomes[-1])
+        yield start, outcomes
+
+
+def run_through(start: State, outcomes: list[int]) -> list[State] | None:
+    """The states of a chance run (the one after it included), or None when the outcomes are
+    not a run from `start`: one is not possible, or the run ends sooner or later."""
+    states = [start]
+    for outcome in outcomes:
+        state = states[-1]
+        if state.kind is not NodeKind.CHANCE or outcome not in dict(state.chance_outcomes()):
+            return None
+        states.append(state.apply_chance(outcome))
+    return None if states[-1].kind is NodeKind.CHANCE else states
+
+
+def labels_by_viewer(states: list[State], outcomes: list[int]) -> dict[int | None, list[str]]:
+    """The run's chance labels as each seat, and a spectator (None), may read them."""
+    views = chance_views(states[:-1], [Step(chance=o) for o in outcomes])
+    viewers = [*range(states[0].num_players), None]
+    return {viewer: [view.label_for(viewer) for view in views if view] for viewer in viewers}
+
+
+def other_runs(game: Game, per_run: int = 3) -> Iterator[tuple[list[State], list[int], list[State], list[int]]]:
+    """Pairs of chance runs from one state, both possible and both ending alike, that differ in
+    one outcome (another card dealt to seat 0) or in two outcomes drawn in the other order (a
+    card of seat 0's and one of seat 1's changing places)."""
+    rng = random.Random(9)
+    for start, outcomes in chance_runs(game, SEEDS[0]):
+        states = run_through(start, outcomes)
+        assert states is not None
+        for other in _first_runs(start, _changed(states, outcomes, rng), per_run):
+            yield states, outcomes, *other
+
+
+def _changed(states: list[State], outcomes: list[int], rng: random.Random) -> Iterator[list[int]]:
+    """Outcome lists that differ from `outcomes` by one outcome or by one swap, in random order."""
+    n = len(outcomes)
+    changes = [(i, j) for i in range(n) for j in range(i + 1, n) if outcomes[i] != outcomes[j]]
+    changes += [(i, -1 - k) for i in range(n) for k, _ in enumerate(states[i].chance_outcomes())]
+    rng.shuffle(changes)
+    for i, j in changes:
+        other = list(outcomes)
+        if j >= 0:
+            other[i], other[j] = other[j], other[i]
+        else:
+            other[i] = states[i].chance_outcomes()[-1 - j][0]
+        if other != outcomes:
+            yield other
+
+
+def _first_runs(start: State, candidates: Iterator[list[int]], wanted: int) -> Iterator[tuple[list[State], list[int]]]:
+    """Up to `wanted` of the candidates that are runs from `start` (a few tries each)."""
+    found = 0
+    for _, other in zip(range(10 * wanted), candidates):
+        others = run_through(start, other)
+        if others is not None:
+            found += 1
+            yield others, other
+        if found == wanted:
+            return
+
+
+def test_a_seat_is_told_of_a_chance_outcome_exactly_when_it_sees_it(game: Game) -> None:
+    """Two chance runs that a seat cannot tell apart (the same observation after them) must read
+    alike in that seat's log (in any order: the order of a hand's cards is not seen), and in a
+    spectator's; runs it can tell apart must not.
+
+    So a card dealt face down to one seat, labelled as public, fails: the other seats would
+    read which card it was while their observations cannot say."""
+    compared = 0
+    for states, outcomes, others, other in other_runs(game):
+        compared += 1
+        mine, theirs = labels_by_viewer(states, outcomes), labels_by_viewer(others, other)
+        same = [states[-1].observation(s) == others[-1].observation(s) for s in range(game.num_players)]
+        for seat in range(game.num_players):
+            if same[seat]:
+                assert sorted(mine[seat]) == sorted(theirs[seat]), f"seat {seat} reads outcomes it cannot see: {mine[seat]} / {theirs[seat]}"
+            else:
+                assert mine[seat] != theirs[seat], f"seat {seat} sees a difference its log hides: {mine[seat]}"
+        if any(same):
+            assert sorted(mine[None]) == sorted(theirs[None]), f"a spectator reads hidden outcomes: {mine[None]}"
+    assert compared, "no chance run had another possible run: the check would be empty"
+
+
+def test_a_seat_is_told_of_an_action_exactly_when_it_sees_it(game: Game) -> None:
+    """Two actions of one seat, which matter to it, that another seat cannot tell apart (the same
+    observation after them) must read alike in that seat's log, and a spectator's; actions it
+    can tell apart must not. So "give G3" to one opponent, shown to a third seat, fails."""
+    rng, compared = random.Random(10), 0
+    for state in walk(game, SEEDS[0]):
+        if state.kind is not NodeKind.DECISION:
+            continue
+        joint = {s: rng.choice(state.legal_actions(s)) for s in state.acting_players()}
+        for seat, other in _other_actions(state, joint, rng):
+            after, after_other = state.apply(joint), state.apply({**joint, seat: other})
+            if after.observation(seat) == after_other.observation(seat):
+                continue  # the two are the same move to the seat itself (nothing to hide)
+            compared += 1
+            same = [after.observation(v) == after_other.observation(v) for v in range(game.num_players)]
+            for viewer in [*range(game.num_players), None]:
+                labels = {seen_action_label(state, game, seat, a, viewer) for a in (joint[seat], other)}
+                cannot_tell = any(same) if viewer is None else same[viewer]  # a spectator knows least
+                if cannot_tell or viewer is not None:  # a spectator need not see all a seat sees
+                    assert (len(labels) == 1) == cannot_tell, f"{viewer} reads {labels} (same view: {cannot_tell})"
+    assert compared, "no decision had two actions to compare: the check would be empty"
+
+
+def _other_actions(state: State, joint: dict[int, int], rng: random.Random) -> Iterator[tuple[int, int]]:
+    """For each acting seat, up to two legal actions other than the one in `joint`."""
+    for seat in state.acting_players():
+        others = [a for a in state.legal_actions(seat) if a != joint[seat]]
+        for other in rng.sample(others, min(2, len(others))):
+            yield seat, other

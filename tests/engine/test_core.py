@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine import registry
-from engine.core import IllegalActionError, NodeKind, State, ranks_from_scores
+from engine.core import IllegalActionError, NodeKind, State, Step, ranks_from_scores
+from engine.visibility import seen_chance_labels
 from tests.engine.toy_game import ToyGame, ToyState
 
 
@@ -61,6 +62,19 @@ def test_a_game_without_chance_labels_falls_back_to_the_outcome_id() -> None:
     state = Unlabelled(num_players=2, bonus=0)
     assert state.chance_label(3) == "outcome 3"
     assert ToyGame(2).initial_state().chance_label(3) == "dealt 3 to seat 0"
+
+
+def test_a_game_that_does_not_say_who_sees_a_chance_outcome_shows_it_to_nobody() -> None:
+    class Unsaid(ToyState):
+        _chance_visibility = State._chance_visibility
+        _hidden_chance_label = State._hidden_chance_label
+
+    state = Unsaid(num_players=2, bonus=0)
+    assert state.chance_visibility(3) == frozenset()
+    assert seen_chance_labels([state], [Step(chance=3)], 0) == ["a hidden chance outcome"]
+    dealt = ToyGame(2).initial_state()
+    assert [seen_chance_labels([dealt], [Step(chance=3)], v)[0] for v in (0, 1, None)] == [
+        "dealt 3 to seat 0", "dealt a card to seat 0", "dealt a card to seat 0"]
 
 
 def test_ranks_share_places_on_ties() -> None:

@@ -643,7 +643,13 @@ def test_chance_labels_say_what_each_set_up_and_spring_draw_is() -> None:
     assert state.chance_label(WINE) == "starting goods card: wine"
     state = chance(state, GLASS, GLASS)
     assert state.chance_label(card("V05")) == "start building card: V05"
+    assert state.chance_visibility(card("V05")) == {A}  # drawn face down (§2.6)
+    assert state.hidden_chance_label() == "start building card for seat 0"
+    kept = chance(state, card("V05"), card("T05"))
+    assert kept.action_visibility(A, a.KEEP_START + 1) == {A}
+    assert kept.hidden_action_label(A) == "seat 0 keeps a start building card"
     spring = set_up(3)
+    assert spring.chance_visibility(WINE) is None
     assert spring.chance_label(WINE) == "goods card for a row: wine"
     assert deal_any_rows(spring).chance_label(card("V05")) == "building card: V05"
 
@@ -665,6 +671,8 @@ def test_extra_draw_goods_are_hidden_from_opponents() -> None:
     state = placed(state, phase=TAKE)
     state = act(state, a.TAKE_ROW + 0)
     assert state.kind is NodeKind.CHANCE  # one hidden extra draw for the Harbour Scribe
+    assert state.chance_visibility(CLOTH) == {A}
+    assert state.hidden_chance_label() == "extra goods card for seat 0"
     state = chance(state, CLOTH)
     assert state.phase == BUILD
     assert state.hgoods[A] == goods(*[GRAIN] * 5, CLOTH)

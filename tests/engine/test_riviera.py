@@ -13,7 +13,7 @@ import random
 import pytest
 
 from engine import registry
-from engine.core import IllegalActionError, NodeKind, sample_chance
+from engine.core import IllegalActionError, NodeKind, Step, sample_chance
 from engine.riviera import Riviera
 from engine.riviera.cards import (
     ACTIVATE,
@@ -31,6 +31,7 @@ from engine.riviera.cards import (
     parse_card,
 )
 from engine.riviera.phases import DRAW
+from engine.visibility import chance_views
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -261,11 +262,15 @@ def test_ex6_card_10_swap():
     assert state.acting_players() == (A,)
     assert state.legal_actions(A) == [PASS, SWAP_WITH + B, SWAP_WITH + C]
     state = act(state, A=SWAP_WITH + B)
+    assert state.action_visibility(A, GIVE + parse_card("G3")) == {A}  # the others see how many
+    assert state.hidden_action_label(A) == "seat 0 gives a card to seat 1"
     state = act(state, A=GIVE + parse_card("G3"))
     state = act(state, A=GIVE + parse_card("O4"))
     assert state.kind is NodeKind.CHANCE
     assert sorted(o for o, _ in state.chance_outcomes()) == plays("B5 R8 G12 O2 B9 G7 G8 O6 O7")
     assert state.chance_label(parse_card("G12")) == "seat 0 takes G12 from seat 1"
+    assert state.chance_visibility(parse_card("G12")) == {A, B}  # C sees only that 2 cards moved
+    assert state.hidden_chance_label() == "seat 0 takes a card from seat 1"
     state = state.apply_chance(parse_card("G12"))
     state = state.apply_chance(parse_card("B5"))
     seen_a, seen_b, seen_c = (state.observation(seat) for seat in (A, B, C))
@@ -300,6 +305,7 @@ def test_card_10_fallback_when_no_opponent_is_in():
     pile = sorted(o for o, _ in state.chance_outcomes())
     assert len(pile) == 48 - 20  # the 20 cards dealt; plays and discards never refill it
     assert state.chance_label(pile[0]).startswith("seat 0 draws ")
+    assert state.chance_visibility(pile[0]) == {A} and state.hidden_chance_label() == "seat 0 draws a card"
     state = state.apply_chance(pile[0])
     state = state.apply_chance(pile[1])
     seen_a, seen_b = state.observation(A), state.observation(B)
@@ -457,6 +463,23 @@ def test_ex10_without_the_reroll_option_the_first_roll_stands():
     state = roll(state, "R=3 G=3 B=3 O=3")
     assert state.legal_actions(A) == plays("R3 B3")
     assert state.legal_actions(B) == [LAST_CHANCE, CRASH]
+
+
+def test_ex10_a_deal_is_seen_by_its_seat_and_a_rerolled_roll_by_nobody():
+    """The replay of EX-10's deal and rolls, as each seat and a spectator may read it (§2.3)."""
+    outcomes = [*cards(" ".join(EX10_HANDS)), *(3, 3, 3, 3), *(6, 6, 6, 6), *(4, 4, 4, 4)]
+    states = [new_state(2)]
+    for outcome in outcomes:
+        states.append(states[-1].apply_chance(outcome))
+    assert states[-1].kind is NodeKind.DECISION
+    views = chance_views(states[:-1], [Step(chance=o) for o in outcomes])
+    assert [views[0].label_for(viewer) for viewer in (A, B, None)] == [
+        "dealt R2 to seat 0", "dealt a card to seat 0", "dealt a card to seat 0"]
+    assert views[10].label_for(B) == "dealt R12 to seat 1" and views[10].label_for(A) == "dealt a card to seat 1"
+    rerolled, standing = views[20:28], views[28:]
+    assert {view.label_for(viewer) for view in rerolled for viewer in (A, B, None)} == {
+        "red die rolled", "green die rolled", "blue die rolled", "orange die rolled"}
+    assert [view.label_for(None) for view in standing] == ["red die: 4", "green die: 4", "blue die: 4", "orange die: 4"]
 
 
 def test_max_auto_rerolls_limits_the_rerolls():
@@ -741,6 +764,8 @@ def _after_ex6_swap():
     state = roll(state, "R=4 G=6 B=3 O=1")
     state = act(state, A=parse_card("R10"), B=parse_card("B3"), C=parse_card("G6"))
     state = act(state, A=SWAP_WITH + B)
+    assert state.action_visibility(A, GIVE + parse_card("G3")) == {A}  # the others see how many
+    assert state.hidden_action_label(A) == "seat 0 gives a card to seat 1"
     state = act(state, A=GIVE + parse_card("G3"))
     state = act(state, A=GIVE + parse_card("O4"))
     return state.apply_chance(parse_card("G12")).apply_chance(parse_card("B5"))

@@ -73,6 +73,12 @@ class ToyState(State):
     def _chance_label(self, outcome: int) -> str:
         return f"dealt {outcome} to seat {len(self.cards)}"
 
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        return frozenset({len(self.cards)})
+
+    def _hidden_chance_label(self) -> str:
+        return f"dealt a card to seat {len(self.cards)}"
+
     def _acting_players(self) -> tuple[int, ...]:
         return tuple(range(self.num_players))
 
