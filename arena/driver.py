@@ -95,7 +95,9 @@ def check_config(config: TournamentConfig, store: Store) -> str:
 def _check_entrant(entrant: str, game: Any, store: Store) -> None:
     spec = bot_spec(entrant)
     if not is_builtin(spec):
-        if store.bot(bot_name(spec)) is not None:
+        if (bot := store.bot(bot_name(spec))) is not None:
+            if why := bot.refusal():
+                raise UsageError(f"{why}; it cannot enter a tournament")
             pinned_version(spec, store)  # a version number it does not have is refused
             return
         registered = ", ".join(b.name for b in store.bots()) or "none"

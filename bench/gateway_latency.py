@@ -2,6 +2,7 @@
 bare gRPC bidirectional echo on the same machine (the transport's own limit).
 
     .venv/bin/python bench/gateway_latency.py [--decisions 3000] [--game riviera]
+    .venv/bin/python bench/gateway_latency.py --flood 5000 [--decisions 3000]
 
 What is measured (all on 127.0.0.1, the bot always a separate process):
 - echo: a grpc.aio server sends a DecisionRequest-sized message on a bidi stream, a minimal
@@ -12,6 +13,11 @@ What is measured (all on 127.0.0.1, the bot always a separate process):
   (runner -> gateway unary call -> bot stream -> back), what a match actually waits.
 - a full match: run_match with the bot in one seat, decisions of that seat per second.
 For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
+
+`--flood RATE`: the Python SDK bot's decisions at the gateway with and without a second
+connection sending RATE Hellos per second (the same gateway; three blocks of each in turn, a
+fresh flooder process per block), the Hellos the flooder got onto the wire, and how much the
+gateway's log grew.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -178,14 +185,122 @@ def full_match(client: GatewayClient, game_id: str) -> dict[str, float]:
     return {"bot_decisions": decisions, "seconds": round(seconds, 3), "bot_decisions_per_s": round(decisions / seconds)}
 
 
+# -- a flooding neighbour ----------------------------------------------------------------------
+
+def flood_run(request: pb.DecisionRequest, count: int, rate: int) -> dict[str, object]:
+    """`arena serve` (logging at info), the SDK bot, then a flooder beside it; same gateway."""
+    with tempfile.TemporaryDirectory() as folder:
+        env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
+        store = Store(env["ARENA_DB"])
+        token, flood_token = store.register_bot("benchbot"), store.register_bot("flooder")
+        port, log_path = free_port(), Path(folder) / "serve.log"
+        address = f"127.0.0.1:{port}"
+        with open(log_path, "wb") as log_file:
+            server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port)],
+                                      env=env, cwd=ROOT, stdout=log_file, stderr=subprocess.STDOUT)
+            bot = start_bot("python-sdk", address, token)
+            try:
+                return flood_phases(address, flood_token, request, count, rate, log_path)
+            finally:
+                for process in (bot, server):
+                    process.terminate()
+                    process.wait()
+
+
+def flood_phases(address: str, flood_token: str, request: pb.DecisionRequest, count: int, rate: int,
+                 log_path: Path, rounds: int = 3) -> dict[str, object]:
+    """Blocks alone and beside a fresh flooder in turn, so the machine's own load falls on both alike."""
+    quiet: list[float] = []
+    flooded: list[float] = []
+    sent = seconds = 0.0
+    with GatewayClient(address, key=KEY) as client:
+        wait_for_bot(client, request)
+        log_before = log_path.stat().st_size
+        for _ in range(rounds):
+            quiet += decide_samples(client, request, count // rounds)
+            samples, block_sent, block_seconds = flood_block(client, address, flood_token, request, count // rounds, rate)
+            flooded, sent, seconds = flooded + samples, sent + block_sent, seconds + block_seconds
+    log_growth = log_path.stat().st_size - log_before
+    return {"without_flood": percentiles(quiet), "with_flood": percentiles(flooded), "attempted_per_s": rate,
+            "hellos_sent": int(sent), "hellos_sent_per_s": round(sent / seconds),
+            "log_bytes": log_growth, "log_bytes_per_10000_hellos": round(log_growth * 10_000 / max(sent, 1))}
+
+
+def flood_block(client: GatewayClient, address: str, flood_token: str, request: pb.DecisionRequest, count: int,
+                rate: int) -> tuple[list[float], int, float]:
+    """`count` decisions beside a flooder process; with the Hellos it got out and its seconds."""
+    flooder = subprocess.Popen([sys.executable, __file__, "--flood-client", address, flood_token, str(rate)],
+                               stdout=subprocess.PIPE, text=True)
+    started = time.perf_counter()
+    time.sleep(1.0)  # the flood is under way
+    samples = decide_samples(client, request, count)
+    flooder.terminate()
+    sent = int(flooder.communicate()[0].strip() or 0)
+    return samples, sent, time.perf_counter() - started
+
+
+def decide_samples(client: GatewayClient, request: pb.DecisionRequest, count: int) -> list[float]:
+    """`elapsed_ms` at the gateway of `count` decisions (after 100 of warm-up)."""
+    samples = [client.decide("benchbot", request, 5000).elapsed_ms for _ in range(count + 100)]
+    return samples[100:]
+
+
+def flood_client(address: str, token: str, rate: int) -> None:
+    """Send Hellos at `rate` per second until SIGTERM; then print how many gRPC took."""
+    import signal
+
+    sent = 0
+
+    def stop(*_: object) -> None:
+        print(sent, flush=True)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    hello = pb.BotMessage(hello=pb.Hello(client="flood " * 8)).SerializeToString()
+
+    def hellos():  # noqa: ANN202
+        nonlocal sent
+        started = time.perf_counter()
+        while True:
+            ahead = sent / rate - (time.perf_counter() - started)
+            if ahead > 0:
+                time.sleep(ahead)
+            sent += 1
+            yield hello
+
+    with grpc.insecure_channel(address) as channel:
+        play = channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None, response_deserializer=None)
+        for _ in play(hellos(), metadata=(("authorization", f"Bearer {token}"),)):
+            pass
+
+
+def print_flood(result: dict[str, Any]) -> None:
+    print(json.dumps(result, indent=2))
+    quiet, flooded = result["without_flood"], result["with_flood"]
+    print("\n| Python SDK bot at gateway | p50 ms | p99 ms |\n|---|---|---|")
+    print(f"| alone | {quiet['p50_ms']} | {quiet['p99_ms']} |")
+    print(f"| beside a {result['attempted_per_s']}/s Hello flood | {flooded['p50_ms']} | {flooded['p99_ms']} |")
+    print(f"\np50 ratio {flooded['p50_ms'] / quiet['p50_ms']:.2f}x; the flooder got {result['hellos_sent']} Hellos "
+          f"onto the wire ({result['hellos_sent_per_s']}/s); log +{result['log_bytes']} bytes "
+          f"({result['log_bytes_per_10000_hellos']} per 10,000 Hellos)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=3000)
     parser.add_argument("--game", default="riviera")
+    parser.add_argument("--flood", type=int, metavar="RATE", help="Hellos per second of a flooding neighbour")
     parser.add_argument("--echo-client", help=argparse.SUPPRESS)
+    parser.add_argument("--flood-client", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_client:
         asyncio.run(echo_client(args.echo_client))
+        return
+    if args.flood_client:
+        flood_client(args.flood_client[0], args.flood_client[1], int(args.flood_client[2]))
+        return
+    if args.flood:
+        print_flood(flood_run(sample_request(args.game), args.decisions, args.flood))
         return
     request = sample_request(args.game)
     payload = pb.ArenaMessage(decision=request).SerializeToString()

@@ -1,6 +1,7 @@
 """`arena bot register NAME [--command ...]` and `arena bot list`: the bots that may dial in.
 
-`arena bot submit` and `arena bot versions` (submitted versions) are in arena/cli/versions.py."""
+`arena bot submit` and `arena bot versions` (submitted versions) are in arena/cli/versions.py;
+`arena bot token --rotate`, `disable`, `enable` and `remove` in arena/cli/bot_access.py."""
 
 from __future__ import annotations
 
@@ -8,14 +9,14 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from arena.cli import versions
+from arena.cli import bot_access, versions
 from arena.errors import UsageError
 from arena.store import Store
 from bots import bot_names, is_builtin
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("bot", help="register, submit and list bots and their versions")
+    parser = subparsers.add_parser("bot", help="register, submit, list, disable or remove bots; rotate tokens")
     commands = parser.add_subparsers(dest="bot_command", required=True, metavar="ACTION")
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
@@ -27,6 +28,7 @@ def register(subparsers: Any) -> None:
     listing.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     listing.set_defaults(handler=list_command)
     versions.register_actions(commands)
+    bot_access.register_actions(commands)
 
 
 def register_command(args: argparse.Namespace) -> int:
@@ -68,5 +70,6 @@ def list_command(args: argparse.Namespace) -> int:
         launch = f"  launched by: {bot.command}" if bot.command else ""
         plays = f"  plays {latest.entrant}" if latest else ""
         launch += f" (in {bot.files})" if bot.files else ""
-        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{plays}{launch}")
+        state = " (disabled)" if bot.disabled else ""
+        print(f"{bot.name:<24} registered {bot.created_at:%Y-%m-%d %H:%M}{state}{plays}{launch}")
     return 0

@@ -83,6 +83,8 @@ def check_bot_command(args: argparse.Namespace) -> int:
     bot = store.bot_by_token(args.token)
     if bot is None:
         raise UsageError("no registered bot has this token; register one with `arena bot register NAME`")
+    if why := bot.refusal():
+        raise UsageError(f"{why}; it cannot be checked")
     with gateway_client(args.gateway, store) as client:
         print(f"checking bot {bot.name!r} on {info.id}: {args.matches} matches against the random bot "
               f"(waiting up to {args.connect_timeout:g} s for it to connect to {client.address})", flush=True)

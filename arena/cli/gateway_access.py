@@ -10,7 +10,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.errors import UsageError
-from arena.gateway.client import GatewayClient
+from arena.gateway.client import GatewayClient, GatewayError
 from arena.gateway.hostkey import host_key
 from arena.gateway.server import GatewayThread
 from arena.store import Store
@@ -64,3 +64,15 @@ def gateway_client(address: str, store: Store) -> Iterator[GatewayClient]:
               f"(bots dial {thread.address})", file=sys.stderr, flush=True)
         with GatewayClient(thread.address, key=key) as client:
             yield client
+
+
+def close_revoked_streams(address: str) -> str:
+    """Ask the gateway at `address` to close the streams a change revoked; what to tell the user."""
+    if not gateway_answers(address):
+        return f"no gateway answers at {address}; a running gateway closes the bot's open stream within 1 s"
+    try:
+        with GatewayClient(address) as client:
+            closed = client.check_access()
+    except GatewayError as error:
+        return f"{error}; the gateway closes the bot's open stream within 1 s anyway"
+    return f"the gateway at {address} closed {closed} open stream(s)"

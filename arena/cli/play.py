@@ -79,13 +79,15 @@ def check_builtin(bots: list[str], game: Any) -> None:
 
 
 def check_registered(bots: list[str], store: Store) -> None:
-    """Every seat that is not a built-in bot must name a registered bot (and a version it has)."""
-    for bot in bots:
-        if not is_builtin(bot) and store.bot(bot_name(bot)) is None:
+    """Every seat that is not a built-in bot must name a registered bot that is not disabled (and a
+    version it has)."""
+    for bot in filter(lambda spec: not is_builtin(spec), bots):
+        if (info := store.bot(bot_name(bot))) is None:
             registered = ", ".join(b.name for b in store.bots()) or "none (add one with `arena bot register NAME`)"
             raise unknown_bot(bot, registered)
-        if not is_builtin(bot):
-            pinned_version(bot, store)
+        if why := info.refusal():
+            raise UsageError(f"{why}; it cannot play")
+        pinned_version(bot, store)
 
 
 def open_registry(db: str | None, bots: list[str]) -> Store:

@@ -9,6 +9,7 @@ from typing import Any
 
 from arena.gateway.hostkey import host_key
 from arena.gateway.launcher import LaunchLimits
+from arena.gateway.native_log import EscapingFormatter, capture_native_log
 from arena.gateway.server import serve
 from arena.store import Store
 
@@ -25,7 +26,10 @@ def register(subparsers: Any) -> None:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    capture_native_log()  # before the handler below is made, so that it writes to the real stderr
+    handler = logging.StreamHandler()
+    handler.setFormatter(EscapingFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    logging.basicConfig(level=args.log_level.upper(), handlers=[handler])
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
     asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits))
     return 0

@@ -41,6 +41,10 @@ class GatewayClient:
     def close_seat(self, bot_name: str, end: pb.MatchEnd) -> None:
         self._call(self._stub.CloseSeat, host_pb2.CloseSeatRequest(bot_name=bot_name, end=end), MARGIN_S)
 
+    def check_access(self) -> int:
+        """Have the gateway close the streams whose access was revoked; how many it closed."""
+        return self._call(self._stub.CheckAccess, host_pb2.CheckAccessRequest(), MARGIN_S).closed
+
     def _call(self, method, request, timeout_s: float):  # noqa: ANN001, ANN202 - generated stubs
         try:
             return method(request, timeout=timeout_s, metadata=self._metadata)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
 from arena.gateway.retry import LaunchRetry
-from arena.gateway.sessions import PROTOCOL, BotFault, Session, StreamLimits, time_spent
-from arena.store import Store
+from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
+from arena.store import BotInfo, Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
@@ -26,9 +26,15 @@ log = logging.getLogger("arena.gateway")
 
 CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
+REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
+
 
 class AlreadyConnected(Exception):
     """A second stream for a bot that already has one (refused: one connection per token)."""
+
+
+class BotDisabled(Exception):
+    """A stream for a bot that the organiser disabled (`arena bot disable NAME`)."""
 
 
 class Gateway:
@@ -48,19 +54,30 @@ class Gateway:
 
     # -- connections ------------------------------------------------------------------------
 
-    def authenticate(self, token: str) -> str | None:
-        """The bot name for a token (a registered bot's, or a launched process's), else None."""
-        if name := self.launcher.bot_for_token(token):
-            return name
-        bot = self.store.bot_by_token(token)
-        return bot.name if bot else None
+    def authenticate(self, token: str) -> tuple[str, str | None] | None:
+        """(bot name, token hash) for a registered bot's token, (name, None) for a launched process's.
+
+        None for a token nobody has; BotDisabled when the bot is disabled. The database is asked
+        on every new stream, so a rotated token or a disabled bot is refused at once.
+        """
+        token_hash: str | None = None
+        if name := self.launcher.bot_for_token(token):  # a launched process: NAME, or NAME@N for a version
+            bot = self.store.bot(registered_name(name))
+        else:
+            bot, token_hash = self.store.bot_by_token(token), hash_token(token)
+            name = bot.name if bot else None
+        if bot is None or name is None:
+            return None
+        if why := bot.refusal():
+            raise BotDisabled(why)
+        return name, token_hash
 
     def live(self, bot_name: str) -> Session | None:
         """The bot's session if it is connected and the session has not ended."""
         session = self.sessions.get(bot_name)
         return session if session is not None and session.ended is None else None
 
-    async def connect(self, bot_name: str, peer: str) -> Session:
+    async def connect(self, bot_name: str, peer: str, token_hash: str | None = None) -> Session:
         """Open a session (carrying on the bot's last one, if it dropped); refuses a second one."""
         if (old := self.live(bot_name)) is not None:
             raise AlreadyConnected(
@@ -68,7 +85,7 @@ class Gateway:
                 "token: close the other one or wait for it to drop"
             )
         carried = self.dropped.pop(bot_name, None) or self.sessions.get(bot_name)
-        session = Session(bot_name, peer, self.stream_limits, carried)
+        session = Session(bot_name, peer, self.stream_limits, carried, token_hash)
         self.sessions[bot_name] = session
         session.send(pb.ArenaMessage(welcome=pb.Welcome(bot_name=bot_name, protocol=PROTOCOL, session_id=session.session_id)))
         session.resume()
@@ -83,6 +100,8 @@ class Gateway:
         if self.sessions.get(session.bot_name) is session:
             del self.sessions[session.bot_name]
             self.dropped[session.bot_name] = session
+            if summary := session.summary():
+                log.info("%r on this connection: %s", session, summary)
         if session.ended is not None:
             return
         crash = await self.launcher.exit_reason(session.bot_name, wait_s=0.5) if session.bot_name in self.launcher.bots else None
@@ -128,6 +147,31 @@ class Gateway:
             pb.TERMINATION_CRASH,
             f"launched bot {name!r} did not connect within {timeout_s:g} s; last output: {launched.output_tail()}",
         )
+
+    async def watch_access(self, interval_s: float = REVOKE_CHECK_S) -> None:
+        """Forever: close the streams whose access was revoked (run as a task; cancel to stop)."""
+        while True:
+            await asyncio.sleep(interval_s)
+            try:
+                await self.revoke()
+            except Exception:  # a database hiccup must not end the watch; the next round retries
+                log.exception("checking the open streams against the database failed")
+
+    async def revoke(self) -> int:
+        """End every session whose token was rotated or whose bot was disabled or removed: its
+        waiting decisions fail with the reason at once (no reconnect grace)."""
+        if not self.sessions:
+            return 0
+        live = self.store.live_token_hashes({registered_name(name) for name in self.sessions})
+        revoked = [(s, why) for s in list(self.sessions.values())
+                   if s.ended is None and (why := _revoked(s, live, self.store))]
+        for session, why in revoked:
+            log.info("%r revoked: %s", session, why.reason)
+            session.end(why)
+            await self.disconnect(session, why.reason)
+            if registered_name(session.bot_name) not in live:
+                await self.launcher.stop(session.bot_name)
+        return len(revoked)
 
     # -- the match host ---------------------------------------------------------------------
 
@@ -175,6 +219,8 @@ class Gateway:
         bot = self.store.bot(bot_name)
         if bot is None:
             return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {bot_name!r}")
+        if why := bot.refusal():
+            return BotFault(pb.TERMINATION_DISCONNECT, why)
         if not number:
             return bot.command, bot.files
         version = self.store.version(bot_name, int(number)) if number.isdigit() else None
@@ -251,3 +297,21 @@ class Gateway:
             session.end(BotFault(pb.TERMINATION_DISCONNECT, "the gateway is shutting down"))
             await self.disconnect(session, "the gateway is shutting down")
         await self.launcher.stop_all()
+
+
+def registered_name(session_name: str) -> str:
+    """The registered bot a session plays for: `NAME` of a launched version `NAME@N`."""
+    return session_name.partition("@")[0]
+
+
+def _revoked(session: Session, live: dict[str, str], store: Store) -> Revoked | None:
+    """Why this session may no longer play (`live`: bot name -> token hash), else None."""
+    name = registered_name(session.bot_name)
+    if name not in live:
+        bot: BotInfo | None = store.bot(name)
+        if bot is not None and (why := bot.refusal()):
+            return Revoked(why, "PERMISSION_DENIED")
+        return Revoked(f"bot {name!r} was removed from the arena", "UNAUTHENTICATED")
+    if session.token_hash is not None and session.token_hash != live[name]:
+        return Revoked(f"the token of bot {name!r} was rotated; this stream used the old one", "UNAUTHENTICATED")
+    return None

@@ -39,14 +39,17 @@ SERVICE_NAMES = (
 
 @dataclass
 class RunningGateway:
-    """A started server, the gateway behind it, the address bots dial, and its Unix socket."""
+    """A started server, the gateway behind it, the address bots dial, its Unix socket, and the
+    task that checks its open streams against the database (Gateway.watch_access)."""
 
     server: grpc.aio.Server
     gateway: Gateway
     address: str
     socket: Path
+    watch: asyncio.Task[None]
 
     async def stop(self, grace_s: float = 1.0) -> None:
+        self.watch.cancel()
         await self.gateway.close()
         await self.server.stop(grace_s)
         shutil.rmtree(self.socket.parent, ignore_errors=True)
@@ -63,11 +66,14 @@ async def start_gateway(
     # silently share the port and split the bots between two gateways.
     # The transport accepts messages a little over the arena's own limit, so that the arena sees an
     # oversize message and records its size (sessions.MAX_MESSAGE_BYTES) instead of a dropped stream.
+    # No BDP probing: it grows a stream's receive window to megabytes, and a flooding bot whose
+    # reads are throttled (throttle.py) would fill it; a fixed 64 KB window blocks its writes.
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
                                       ("grpc.max_receive_message_length", TRANSPORT_MESSAGE_BYTES),
                                       ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
                                       ("grpc.http2.max_pings_without_data", 0),
-                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000)])
+                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
+                                      ("grpc.http2.bdp_probe", 0)])
     try:
         bound = server.add_insecure_port(f"{host}:{port}")
     except RuntimeError as error:
@@ -85,7 +91,7 @@ async def start_gateway(
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     log.info("gateway listening on %s and unix:%s", address, socket)
-    return RunningGateway(server, gateway, address, socket)
+    return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()))
 
 
 def _add_unix_socket(server: grpc.aio.Server) -> Path:

@@ -14,9 +14,10 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from arena.gateway.core import AlreadyConnected, Gateway
+from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
 from arena.gateway.sandbox import SandboxUnavailable
-from arena.gateway.sessions import BotFault, Session
+from arena.gateway.sessions import BotFault, Revoked, Session
+from arena.gateway.throttle import RateLimitedLog
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
@@ -27,17 +28,30 @@ MISSING_TOKEN = (
     "missing bot token: send the call metadata 'authorization: Bearer <token>' with the token "
     "that `arena bot register NAME` printed"
 )
+NOT_BEARER = (
+    "the 'authorization' header must be 'Bearer <token>' (the word Bearer, a space, then the token that "
+    "`arena bot register NAME` printed); this one has no Bearer scheme or no token after it"
+)
 UNKNOWN_TOKEN = "unknown bot token: no registered bot has this token (register one with `arena bot register NAME`)"
 
 
-def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str | None:
-    """The token of an `authorization: Bearer <token>` header, else None."""
-    for key, value in metadata or ():
-        if key.lower() == "authorization" and isinstance(value, str):
-            scheme, _, token = value.strip().partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
-                return token.strip()
-    return None
+class BadCredentials(Exception):
+    """The call metadata carries no usable bot token; the message says what is expected."""
+
+
+def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str:
+    """The token of the first `authorization` header, which must read `Bearer <token>`.
+
+    The scheme is case-insensitive and spaces around the scheme and the token are ignored
+    (RFC 6750 section 2.1); anything else is a BadCredentials that never echoes the value.
+    """
+    values = [value for key, value in metadata or () if key.lower() == "authorization"]
+    if not values:
+        raise BadCredentials(MISSING_TOKEN)
+    scheme, _, token = str(values[0]).strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise BadCredentials(NOT_BEARER)
+    return token.strip()
 
 
 class BotStreamService:
@@ -45,6 +59,7 @@ class BotStreamService:
 
     def __init__(self, gateway: Gateway) -> None:
         self.gateway = gateway
+        self.refusals = RateLimitedLog(log)  # anybody can open streams: refusals must not flood the log
 
     def handler(self) -> grpc.GenericRpcHandler:
         play = grpc.stream_stream_rpc_method_handler(
@@ -62,27 +77,34 @@ class BotStreamService:
             detail = f"connection lost: {type(error).__name__}"
         else:
             detail = session.ended.reason if session.ended else "the bot closed its stream"
-            if session.ended is not None and session.ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
+            if (code := _end_status(session.ended)) is not None:
                 # set, not abort(): abort waits until the status is delivered, which is never for a
                 # bot that does not read; returning hands the status to gRPC and lets go at once
-                context.set_code(grpc.StatusCode.INVALID_ARGUMENT)
+                context.set_code(code)
                 context.set_details(detail)
         finally:
             reader.cancel()
             await self.gateway.disconnect(session, detail)
 
     async def _open(self, context: grpc.aio.ServicerContext) -> Session:
-        token = bearer_token(context.invocation_metadata())
-        if token is None:
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, MISSING_TOKEN)
-        name = self.gateway.authenticate(token)  # type: ignore[arg-type]
-        if name is None:
-            log.info("refused a connection from %s: unknown token", context.peer())
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
         try:
-            return await self.gateway.connect(name, context.peer())  # type: ignore[arg-type]
+            token = bearer_token(context.invocation_metadata())
+        except BadCredentials as error:
+            self.refusals.info("refused a connection from %s: no Bearer token", context.peer())
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, str(error))
+        try:
+            known = self.gateway.authenticate(token)
+        except BotDisabled as error:
+            self.refusals.info("refused a connection from %s: %s", context.peer(), error)
+            await context.abort(grpc.StatusCode.PERMISSION_DENIED, str(error))
+        if known is None:
+            self.refusals.info("refused a connection from %s: unknown token", context.peer())
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
+        name, token_hash = known  # type: ignore[misc]
+        try:
+            return await self.gateway.connect(name, context.peer(), token_hash)
         except AlreadyConnected as error:
-            log.info("refused a second connection for %r from %s", name, context.peer())
+            self.refusals.info("refused a second connection for %r from %s", name, context.peer())
             await context.abort(grpc.StatusCode.ALREADY_EXISTS, str(error))
             raise  # unreachable: abort raises
 
@@ -91,9 +113,11 @@ class BotStreamService:
         detail = "the bot closed its stream"
         try:
             async for data in requests:
-                session.receive(data)
+                solicited = session.receive(data)
                 if session.ended is not None:
                     return
+                if not solicited and (wait_s := session.throttle.take()):
+                    await asyncio.sleep(wait_s)  # stop reading a flooding connection (throttle.py)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the transport failed: the bot is gone
@@ -137,6 +161,20 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         await self._check_key(context)
         await self.gateway.close_seat(request)
         return _seat_reply(None)
+
+    async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
+                          context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
+        await self._check_key(context)
+        return host_pb2.CheckAccessReply(closed=await self.gateway.revoke())
+
+
+def _end_status(ended: BotFault | None) -> grpc.StatusCode | None:
+    """The status a stream ends with when the arena ended its session, else None (a plain end)."""
+    if isinstance(ended, Revoked):
+        return grpc.StatusCode[ended.status]
+    if ended is not None and ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
+        return grpc.StatusCode.INVALID_ARGUMENT
+    return None
 
 
 def _seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 from google.protobuf.unknown_fields import UnknownFieldSet
 
+from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
 from arena.v1 import bot_pb2 as pb
 
 log = logging.getLogger("arena.gateway")
@@ -51,18 +52,34 @@ class BotFault(Exception):
         self.reason = reason
 
 
+class Revoked(BotFault):
+    """The bot's access was withdrawn while its stream was open (token rotated, bot disabled or removed).
+
+    `status` is the gRPC status name the stream ends with.
+    """
+
+    def __init__(self, reason: str, status: str) -> None:
+        super().__init__(pb.TERMINATION_DISCONNECT, reason)
+        self.status = status
+
+
 def declared_version(text: str) -> str:
     """A bot's declared version as the arena keeps it: printable characters only, at most 64."""
     return "".join(c for c in text if c.isprintable())[:MAX_VERSION]
 
 
 class Session:
-    """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight."""
+    """One bot's open `Play` stream: an outbox of arena messages and the decisions in flight.
+
+    `token_hash` is the hash of the registered token it opened with (None for a launched
+    process, which has a token of its own), so a rotation can find the streams it revokes.
+    """
 
     def __init__(self, bot_name: str, peer: str, limits: StreamLimits | None = None,
-                 carried: Session | None = None) -> None:
+                 carried: Session | None = None, token_hash: str | None = None) -> None:
         self.bot_name = bot_name
         self.peer = peer
+        self.token_hash = token_hash
         self.limits = limits or StreamLimits()
         self.session_id = secrets.token_hex(4)
         self.client = ""
@@ -76,6 +93,8 @@ class Session:
         self.ended: BotFault | None = None
         self.malformed = 0
         self.notices = 0
+        self.hellos = 0
+        self.throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
         self._writing: asyncio.Future[None] | None = None
 
     def __repr__(self) -> str:
@@ -165,28 +184,44 @@ class Session:
 
     # -- what the bot sent ------------------------------------------------------------------
 
-    def receive(self, data: bytes) -> None:
-        """Handle one raw message from the bot; unknown fields are ignored, anything unreadable is a fault."""
+    def receive(self, data: bytes) -> bool:
+        """Handle one raw message from the bot; unknown fields are ignored, anything unreadable is a fault.
+
+        True when it answered a waiting decision; False for an unsolicited message (throttle.py).
+        """
         if len(data) > MAX_MESSAGE_BYTES:
             self.end(BotFault(pb.TERMINATION_PROTOCOL_ERROR, (
                 f"the bot sent a {len(data)}-byte message, over the {MAX_MESSAGE_BYTES}-byte (4 MiB) limit; "
                 "the arena closed the connection")))
-            return
+            return False
         try:
             message = pb.BotMessage.FromString(data)
         except DecodeError as error:
             self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
-            return
+            return False
         kind = message.WhichOneof("kind")
         log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
         if kind == "action":
-            self._answer(message.action)
-        elif kind == "hello":
-            self.client = message.hello.client[:100]
-            self.version = declared_version(message.hello.version)
-            log.info("%r: client %r, version %r", self, self.client, self.version)
+            return self._answer(message.action)
+        if kind == "hello":
+            self._hello(message.hello)
         else:  # fields are only ever added to arena.v1: a newer bot's message is not a fault
             self._ignore(message)
+        return False
+
+    def _hello(self, hello: pb.Hello) -> None:
+        self.client = hello.client[:100]
+        self.version = declared_version(hello.version)
+        self.hellos += 1
+        if self.hellos <= MAX_HELLO_LOGS:  # a bot sending Hellos in a loop must not fill the log
+            log.info("%r: client %r, version %r", self, self.client, self.version)
+
+    def summary(self) -> str:
+        """What was not logged message by message on this connection, or ''."""
+        counts = [f"sent {self.hellos} Hellos" if self.hellos > MAX_HELLO_LOGS else "",
+                  f"{self.notices - MAX_NOTICES} notices not sent" if self.notices > MAX_NOTICES else "",
+                  f"{self.throttle.waited} messages slowed by the flood throttle" if self.throttle.waited else ""]
+        return ", ".join(filter(None, counts))
 
     def _ignore(self, message: pb.BotMessage) -> None:
         """A BotMessage with no field this arena knows: say which fields it had, and go on."""
@@ -194,7 +229,7 @@ class Session:
         fields = f"field{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}" if numbers else "empty"
         self.notice(f"the BotMessage has no field this arena knows ({fields}); ignored")
 
-    def _answer(self, action: pb.Action) -> None:
+    def _answer(self, action: pb.Action) -> bool:
         future = self.pending.get(action.request_id)
         if future is None or future.done():
             self.notice(
@@ -202,12 +237,14 @@ class Session:
                 "(unknown, already answered, or past its deadline); answer ignored",
                 action.request_id,
             )
-        elif not action.HasField("action_id"):
+            return False
+        if not action.HasField("action_id"):
             future.set_exception(
                 BotFault(pb.TERMINATION_PROTOCOL_ERROR, f"the Action for request {action.request_id} has no action_id")
             )
         else:
             future.set_result(action.action_id)
+        return True
 
     def _protocol_error(self, what: str) -> None:
         """A message that cannot be attributed: every decision waiting on this session is faulted."""

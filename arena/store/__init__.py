@@ -4,12 +4,12 @@ SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, 
 `postgresql+psycopg://user@127.0.0.1:5432/arena`. Callers get plain dataclasses back, never
 ORM objects, so nothing outside this package depends on a session being open.
 
-Tables (arena/store/tables.py): bot (registered external bots, hashed tokens), submission (their
-versions NAME@N: command, stored files, tree hash), bot_version (what played each seat),
-tournament (config JSON, status), match (unique key, seeds, record JSON), seat (entrant, score,
-rank, termination), rating and rating_history (rebuilt from the matches), sprt and sprt_llr (an
-SPRT test's state and its LLR after every pair; its games are the matches of a tournament of
-kind `sprt`).
+Tables (arena/store/tables.py): bot (registered external bots, hashed tokens, disabled or
+removed: arena/store/bot_access.py), submission (their versions NAME@N: command, stored files,
+tree hash), bot_version (what played each seat), tournament (config JSON, status), match (unique
+key, seeds, record JSON), seat (entrant, score, rank, termination), rating and rating_history
+(rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
+its games are the matches of a tournament of kind `sprt`).
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
 """

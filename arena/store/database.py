@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.store.bot_access import BotAccess, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
@@ -48,10 +48,13 @@ def check_bot_name(name: str) -> None:
 
 def _bot_info(row: BotRow) -> BotInfo:
     assert row.id is not None
-    return BotInfo(row.id, row.name, row.command, row.created_at, row.files)
+    return BotInfo(row.id, row.name, row.command, row.created_at, row.files, row.disabled)
 
 
-class Store(SprtStore, Versions):
+LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
+
+
+class Store(SprtStore, Versions, BotAccess):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -82,9 +85,12 @@ class Store(SprtStore, Versions):
         dials in, and has no versions until one is submitted (`arena bot submit`).
         """
         check_bot_name(name)
-        token = "arena_" + secrets.token_urlsafe(24)
+        token = new_token()
         with self._writing() as session:
-            if session.exec(select(BotRow).where(BotRow.name == name)).first():
+            if found := session.exec(select(BotRow).where(BotRow.name == name)).first():
+                if found.removed_at is not None:
+                    raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
+                                     "choose another name")
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
             session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
             session.commit()
@@ -95,19 +101,19 @@ class Store(SprtStore, Versions):
     def bot_by_token(self, token: str) -> BotInfo | None:
         """The bot whose token this is, or None."""
         with Session(self.engine) as session:
-            row = session.exec(select(BotRow).where(BotRow.token_hash == hash_token(token))).first()
+            row = session.exec(select(BotRow).where(BotRow.token_hash == hash_token(token), LIVE_BOT)).first()
             return _bot_info(row) if row else None
 
     def bot(self, name: str) -> BotInfo | None:
-        """The registered bot with this name, or None."""
+        """The registered bot with this name, or None (also when it was removed)."""
         with Session(self.engine) as session:
-            row = session.exec(select(BotRow).where(BotRow.name == name)).first()
+            row = session.exec(select(BotRow).where(BotRow.name == name, LIVE_BOT)).first()
             return _bot_info(row) if row else None
 
     def bots(self) -> list[BotInfo]:
-        """Every registered bot, by name."""
+        """Every registered bot (not the removed ones), by name."""
         with Session(self.engine) as session:
-            return [_bot_info(row) for row in session.exec(select(BotRow).order_by(BotRow.name))]
+            return [_bot_info(row) for row in session.exec(select(BotRow).where(LIVE_BOT).order_by(BotRow.name))]
 
     # -- tournaments ------------------------------------------------------------------------
 

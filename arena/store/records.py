@@ -18,6 +18,13 @@ class BotInfo:
     # the folder of the bot's own files that a launched bot runs from (read-only in its
     # sandbox), or None: a launched bot then sees only the system runtime
     files: str | None = None
+    disabled: bool = False  # `arena bot disable NAME`: it may not connect or be seated
+
+    def refusal(self) -> str | None:
+        """Why this bot may not connect or play now (it is disabled), else None."""
+        if self.disabled:
+            return f"bot {self.name!r} is disabled by the arena's organiser (`arena bot enable {self.name}` lifts it)"
+        return None
 
 
 @dataclass(frozen=True)

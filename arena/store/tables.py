@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -20,7 +20,11 @@ def now() -> datetime:
 
 
 class BotRow(SQLModel, table=True):
-    """A registered external bot: it connects with a token, of which only a hash is kept."""
+    """A registered external bot: it connects with a token, of which only a hash is kept.
+
+    A removed bot keeps its row (with no token and `removed_at` set) so its name stays with its
+    match history: it is not registered again under the same name.
+    """
 
     __tablename__ = "bot"
     id: int | None = Field(default=None, primary_key=True)
@@ -29,6 +33,8 @@ class BotRow(SQLModel, table=True):
     command: str | None = None
     files: str | None = None  # folder of the bot's own files for a launched bot (BotInfo.files)
     created_at: datetime = Field(default_factory=now)
+    disabled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})  # may not connect or play
+    removed_at: datetime | None = None
 
 
 class SubmissionRow(SQLModel, table=True):

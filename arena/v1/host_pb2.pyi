@@ -55,3 +55,13 @@ class SeatReply(_message.Message):
     reason: str
     version: str
     def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+
+class CheckAccessRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class CheckAccessReply(_message.Message):
+    __slots__ = ("closed",)
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    closed: int
+    def __init__(self, closed: _Optional[int] = ...) -> None: ...

@@ -49,6 +49,11 @@ class MatchHostStub:
                 request_serializer=arena_dot_v1_dot_host__pb2.CloseSeatRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_host__pb2.SeatReply.FromString,
                 _registered_method=True)
+        self.CheckAccess = channel.unary_unary(
+                '/arena.v1.MatchHost/CheckAccess',
+                request_serializer=arena_dot_v1_dot_host__pb2.CheckAccessRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_host__pb2.CheckAccessReply.FromString,
+                _registered_method=True)
 
 
 class MatchHostServicer:
@@ -77,6 +82,15 @@ class MatchHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CheckAccess(self, request, context):
+        """Close now the bot streams whose access was revoked in the database (token rotated, bot
+        disabled or removed) instead of at the gateway's next check, which comes every second.
+        `arena bot token --rotate`, `disable` and `remove` call it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -94,6 +108,11 @@ def add_MatchHostServicer_to_server(servicer, server):
                     servicer.CloseSeat,
                     request_deserializer=arena_dot_v1_dot_host__pb2.CloseSeatRequest.FromString,
                     response_serializer=arena_dot_v1_dot_host__pb2.SeatReply.SerializeToString,
+            ),
+            'CheckAccess': grpc.unary_unary_rpc_method_handler(
+                    servicer.CheckAccess,
+                    request_deserializer=arena_dot_v1_dot_host__pb2.CheckAccessRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_host__pb2.CheckAccessReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -177,6 +196,33 @@ class MatchHost:
             '/arena.v1.MatchHost/CloseSeat',
             arena_dot_v1_dot_host__pb2.CloseSeatRequest.SerializeToString,
             arena_dot_v1_dot_host__pb2.SeatReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CheckAccess(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.MatchHost/CheckAccess',
+            arena_dot_v1_dot_host__pb2.CheckAccessRequest.SerializeToString,
+            arena_dot_v1_dot_host__pb2.CheckAccessReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -181,7 +181,7 @@ def test_a_database_at_0002_gets_submissions_and_its_launched_bots_become_versio
 
 
 def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_and_forfeits(fresh_url: str) -> None:
-    """A database at revision 0003 (rating.faults, one count for strikes and forfeits) is upgraded
+    """A database at revision 0004 (rating.faults, one count for strikes and forfeits) is upgraded
     in place: its matches stay, its derived ratings go, and rating again counts the two apart."""
     store = Store(fresh_url)
     tid = new_tournament(store)
@@ -192,13 +192,13 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     store.record_matches([MatchResult(**{**first.__dict__, "seats": [first.seats[0], lost]}),
                           MatchResult(**{**second.__dict__, "seats": [second.seats[0], gone]})])
     match_id = store.matches()[0].id
-    with store.engine.begin() as connection:  # back to revision 0003, with a rating stored then
+    with store.engine.begin() as connection:  # back to revision 0004, with a rating stored then
         config = Config()
         config.set_main_option("script_location", str(migrations.SCRIPTS))
         config.attributes["connection"] = connection
-        command.downgrade(config, "0003")
+        command.downgrade(config, "0004")
         crash_faults = "SELECT faults FROM seat WHERE termination = 'crash'"
-        assert connection.execute(text(crash_faults)).scalar() == 1, "0003 counted the crash as a fault"
+        assert connection.execute(text(crash_faults)).scalar() == 1, "0004 counted the crash as a fault"
         for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
                           "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
                           "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "

@@ -17,7 +17,8 @@ the N-th decision request on (0-based; earlier ones get a random legal answer):
   hangup      once: answer, then drop the connection, sleep --sleep seconds, dial in again
   crash       exit with status 3 at once, after a line on stderr
   noconnect   never dial in (sleeps); for launched-bot tests
-  steal       besides answering its own requests, answer request ids 1..200 (other bots')
+  steal       besides answering its own requests, answer the 20 request ids around its own (other
+              bots': ids are numbered across the gateway), few enough to stay under the flood throttle
   spin        burn CPU forever (for the launched bots' CPU-time limit)
   hog         allocate memory until it fails (for the launched bots' memory limit)
 --record FILE appends every DecisionRequest received, as JSON lines (the wire-level record).
@@ -131,7 +132,7 @@ def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: 
         print("fault bot: crashing on purpose", file=sys.stderr, flush=True)
         os._exit(3)
     elif mode == "steal":
-        for request_id in range(1, 201):
+        for request_id in range(max(1, request.request_id - 10), request.request_id + 11):
             if request_id != request.request_id:
                 outbox.put(pb.BotMessage(action=pb.Action(request_id=request_id, action_id=0)).SerializeToString())
         answer(rng.choice(legal))

@@ -1,7 +1,7 @@
 """Ratings count strikes and forfeits apart: rating.faults becomes rating.strikes + rating.forfeits.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 
 `faults` counted matches with any fault, so 36 strikes in 12 forfeited matches showed as 12; the
 two counts cannot be split from it. Ratings are derived data: the stored ratings and their
@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

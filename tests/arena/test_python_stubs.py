@@ -1,0 +1,50 @@
+"""Python stubs for a bot author, generated from bot.proto by scripts/gen-python-stubs.sh: top-level
+modules `bot_pb2` / `bot_pb2_grpc` that play against a real gateway beside the installed `arena`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from arena.gateway.client import GatewayClient
+from arena.gateway.server import GatewayThread
+from arena.match import Termination, run_match
+from arena.store import Store
+from tests.arena.gateway_fixtures import *  # noqa: F403
+
+STUB_CLIENT = ROOT / "tests" / "arena" / "bots" / "stub_client.py"  # noqa: F405
+
+
+def generate_stubs(out: Path) -> None:
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "gen-python-stubs.sh"), str(out)],  # noqa: F405
+                            env={**os.environ, "PYTHON": sys.executable}, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_generated_stubs_are_top_level_modules_that_keep_the_wire_names(tmp_path: Path) -> None:
+    generate_stubs(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py"]
+    grpc_module = (tmp_path / "bot_pb2_grpc.py").read_text()
+    assert "import bot_pb2 as bot__pb2" in grpc_module, "the grpc module imports its sibling, not arena.v1"
+    assert "/arena.v1.BotGateway/Play" in grpc_module, "the wire names stay arena.v1"
+
+
+def test_a_client_on_the_generated_stubs_plays_beside_the_arena_package(tmp_path: Path, gateway: GatewayThread,
+                                                                       client: GatewayClient, store: Store,
+                                                                       bots: BotProcesses) -> None:  # noqa: F405
+    generate_stubs(tmp_path / "stubs")
+    token = store.register_bot("stubby")
+    # the stubs' folder first on the path, the arena checkout importable too: had the stubs been an
+    # `arena/v1` package, `import arena` in the client would pick one of the two and break the other
+    pythonpath = os.pathsep.join([str(tmp_path / "stubs"), str(ROOT)])  # noqa: F405
+    bot = bots.python(STUB_CLIENT, gateway.address, token, PYTHONPATH=pythonpath)
+    wait_connected(gateway, "stubby", process=bot)  # noqa: F405
+    record = run_match("toy", ["stubby", "random"], 1, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL, record.seats[0]
+    out, _ = bot.communicate(timeout=10)
+    assert bot.returncode == 0, out
+    where = out.split()
+    assert where[where.index("arena") + 1] == str(ROOT / "arena")  # noqa: F405
+    assert where[where.index("bot_pb2") + 1] == str(tmp_path / "stubs" / "bot_pb2.py")
