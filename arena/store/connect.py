@@ -108,14 +108,20 @@ def _prepare_file(path: Path, url: str, create: bool) -> None:
         raise UsageError(f"cannot create database {path} ({error.strerror}); {URL_HELP}") from None
 
 
+# How long an SQLite connection waits for another process's lock (Python's default is 5 s): a
+# first open waits for the process that is migrating the new file, which on a loaded machine can
+# take longer than that ("database is locked" otherwise).
+SQLITE_CONNECT = {"timeout": 60.0}
+
+
 def _engine(url: str, read_only: Path | None) -> Engine:
     try:
         backend = make_url(url).get_backend_name()
         if backend not in BACKENDS:
             raise UsageError(f"cannot open database {_shown(url)!r}: {backend!r} databases are not supported; {URL_HELP}")
         if read_only is not None:
-            return create_engine(_read_only_url(read_only))
-        engine = create_engine(url)
+            return create_engine(_read_only_url(read_only), connect_args=SQLITE_CONNECT)
+        engine = create_engine(url, connect_args=SQLITE_CONNECT if backend == "sqlite" else {})
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as error:
         raise UsageError(
             f"cannot open database {_shown(url)!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"

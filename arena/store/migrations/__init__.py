@@ -77,7 +77,7 @@ def _locking_engine(engine: Engine) -> Engine:
     (the SQLAlchemy docs' recipe), and one whose BEGIN takes the write lock at once."""
     if engine.dialect.name != "sqlite":
         return engine
-    locking = create_engine(engine.url, poolclass=NullPool)
+    locking = create_engine(engine.url, poolclass=NullPool, connect_args={"timeout": 60.0})  # as connect.py's
     event.listen(locking, "connect", _autocommit_driver)
     event.listen(locking, "begin", lambda connection: connection.exec_driver_sql("BEGIN EXCLUSIVE"))
     return locking
