@@ -30,6 +30,7 @@ from arena.gateway.sandbox import SandboxUnavailable, bwrap_path, check_files
 from arena.gateway.server import GatewayThread
 from arena.match import MatchAborted, MatchRecord, Termination, run_match
 from arena.store import Store
+from arena.submissions import store_submission
 
 CHECKS = [
     ("connects with its token and stays connected to the end", {"disconnect", "crash"}),
@@ -52,8 +53,8 @@ NO_FORFEIT_STRIKES = 1_000_000
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("check-bot", help="play a few matches against the random bot and report protocol problems")
     parser.add_argument("--token", help="the bot's token (a registered bot that dials in)")
-    parser.add_argument("--submission", metavar="FOLDER",
-                        help="check a submission instead: its folder, run sandboxed as the arena would launch it")
+    parser.add_argument("--submission", metavar="PATH",
+                        help="check a submission instead: its folder or .tar.gz/.zip, run sandboxed as the arena would launch it")
     parser.add_argument("--command", help="with --submission: the command that starts the bot, run in FOLDER")
     parser.add_argument("--game", required=True, help="game id, e.g. riviera")
     parser.add_argument("--matches", type=int, default=3, help="matches to play (default 3)")
@@ -98,9 +99,9 @@ def check_bot_command(args: argparse.Namespace) -> int:
 
 def check_submission(args: argparse.Namespace, game_id: str, players: int) -> int:
     """Launch the submission in its sandbox through a gateway of this process, then report."""
-    folder = submission_folder(args.submission, args.command)
     key = secrets.token_urlsafe(32)
     with tempfile.TemporaryDirectory(prefix="arena-check-") as scratch:
+        folder = submission_folder(args.submission, args.command, Path(scratch) / "submissions")
         store = Store(f"sqlite:///{scratch}/check.db")
         store.register_bot(SUBMISSION, command=args.command, files=str(folder))
         with GatewayThread(store, host_key=key, limits=LIMITS) as gateway, GatewayClient(gateway.address, key=key) as client:
@@ -115,13 +116,17 @@ def check_submission(args: argparse.Namespace, game_id: str, players: int) -> in
     return 0 if ok else 1
 
 
-def submission_folder(submission: str, command: str | None) -> Path:
-    """The submission's folder, checked as the sandbox will need it; UsageError with the fix."""
+def submission_folder(submission: str, command: str | None, unpack_into: Path) -> Path:
+    """The submission's folder, checked as the sandbox will need it; UsageError with the fix. An
+    archive is unpacked into `unpack_into` exactly as `arena bot submit` stores it (same checks)."""
     if not command or not command.strip():
         raise UsageError('--submission needs --command "..." too: the command line that starts the bot in its folder')
     folder = Path(submission).resolve()
-    if not folder.is_dir():
-        raise UsageError(f"--submission {submission}: not a folder; give the folder holding the bot's files")
+    if folder.is_file():
+        folder = store_submission(folder, unpack_into).folder
+    elif not folder.is_dir():
+        raise UsageError(f"--submission {submission}: not a folder or an archive; give the folder (or the "
+                         ".tar.gz / .zip) holding the bot's files")
     try:
         check_files(folder)
         bwrap_path()

@@ -54,3 +54,20 @@ def test_a_folder_the_sandbox_cannot_read_is_a_one_line_error(capsys: pytest.Cap
     status, _, err = check(capsys, "--submission", str(folder), "--command", "python3 bot.py")
     assert status == 2
     assert f"is not readable by the sandbox's user; make it so with `chmod -R o+rX {folder}`" in err
+
+
+def test_an_archive_is_checked_as_bot_submit_would_store_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import tarfile
+
+    archive = tmp_path / "pybot.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(PYTHON_EXAMPLE, arcname="pybot")  # one top-level folder: stored as its contents
+    status, out, err = check(capsys, "--submission", str(archive), "--command", "python3 random_bot.py")
+    assert status == 0, out + err
+    assert out.count("PASS") == 5 and "FAIL" not in out
+    evil = tmp_path / "evil.tar.gz"
+    with tarfile.open(evil, "w:gz") as tar:
+        entry = tarfile.TarInfo("../outside.py")
+        tar.addfile(entry)
+    status, _, err = check(capsys, "--submission", str(evil), "--command", "python3 outside.py")
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "outside.py" in err, err
