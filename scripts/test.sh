@@ -8,4 +8,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 bash scripts/system-deps.sh
 export RAY_USAGE_STATS_ENABLED=0 RAY_AUTH_MODE=disabled RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0
-exec .venv/bin/python -m pytest -m "${PYTEST_MARKERS:-not slow}" "$@"
+# The default suite runs on two worker processes (pytest-xdist; PYTEST_WORKERS=0 for one); the slow
+# tests run one at a time, since they start Ray clusters of their own.
+markers=${PYTEST_MARKERS:-not slow}
+workers=${PYTEST_WORKERS:-2}
+[ "$markers" = "not slow" ] || workers=${PYTEST_WORKERS:-0}
+exec .venv/bin/python -m pytest -m "$markers" -n "$workers" "$@"

@@ -47,6 +47,7 @@ class Gateway:
         self.sessions: dict[str, Session] = {}
         self.dropped: dict[str, Session] = {}  # each bot's last ended session, carried on by its redial
         self._watchers: set[asyncio.Future[None]] = set()  # launched bots that dropped their stream
+        self._starting: dict[str, asyncio.Future[LaunchedBot]] = {}  # launches whose process is being made
         self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self.retry = LaunchRetry()  # launched bots whose last launch did not connect
         self._request_ids = itertools.count(1)
@@ -208,10 +209,16 @@ class Gateway:
         return None
 
     async def _launch(self, name: str, command: str, files: str | None) -> LaunchedBot:
-        """The bot's running launch (another match is already waiting on it), or a new one."""
+        """The bot's running launch (another match is already waiting on it), or a new one. A
+        launch still starting (its process is being created) is shared too: matches that ask at
+        once must not start two processes of one bot."""
         if self.launcher.running(name):
             return self.launcher.bots[name]
-        return await self.launcher.launch(name, command, files)
+        if (starting := self._starting.get(name)) is None:
+            starting = asyncio.ensure_future(self.launcher.launch(name, command, files))
+            self._starting[name] = starting
+            starting.add_done_callback(lambda _: self._starting.pop(name, None))
+        return await asyncio.shield(starting)
 
     def _launch_spec(self, name: str) -> tuple[str | None, str | None] | BotFault:
         """(command, files) that launch `name`: a registered bot's, or version N's for `NAME@N`."""
