@@ -17,6 +17,7 @@ from typing import Any
 
 from arena.cli.options import parse_options
 from arena.cli.tournament import ProgressLine, add_run_options, make_executor
+from arena.driver import stopped_note
 from arena.errors import StoreError, UsageError
 from arena.sprt.driver import SprtProgress, check_sprt, existing_sprt, play_sprt, start_sprt
 from arena.sprt.pairs import DEFAULT_MAX_PAIRS, SprtConfig
@@ -106,7 +107,7 @@ def run_test(store: Store, test_id: int, executor: Any, quiet: bool) -> int:
         raise
     except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
         line.end()
-        raise StoreError(f"{error}; SPRT test {test_id} is interrupted: once that is fixed, "
+        raise StoreError(f"{error}; {stopped_note(store, test_id, f'SPRT test {test_id}')}: once that is fixed, "
                          f"`{resume_line(store, test_id)}` plays on") from None
     line.end()
     print(verdict_line(info))

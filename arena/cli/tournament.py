@@ -19,7 +19,7 @@ from typing import Any
 from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
-from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
+from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament, stopped_note
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
@@ -167,7 +167,7 @@ def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: b
         raise
     except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
         line.end()
-        raise StoreError(f"{error}; tournament {tournament_id} is interrupted: once that is fixed, "
+        raise StoreError(f"{error}; {stopped_note(store, tournament_id, f'tournament {tournament_id}')}: once that is fixed, "
                          f"`{resume_command_line(store, tournament_id)}` plays the matches it is missing") from None
     line.end()
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
