@@ -114,10 +114,12 @@ def match_data(request: Request) -> dict[str, Any]:
     try:
         replay = replay_of(request, match_id)
     except ReplayUnavailable as error:
-        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": []}
+        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": [],
+                "position": 0, "position_note": None}
     record = replay.record
+    position, note = params.position(request.query_params.get("position"), replay.positions)
     return {
-        **views.match_row(summary), "options": record.options, "view": view,
+        **views.match_row(summary), "options": record.options, "view": view, "position": position, "position_note": note,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
@@ -209,7 +211,7 @@ ENDPOINTS = {
     "/api/tests?page=&per_page=": "SPRT tests (is bot A better than bot B?), newest first",
     "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, LLR after every pair",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
-    "/api/matches/{id}?view=public|<seat>": "one match with its result and its step log as that view may read it",
+    "/api/matches/{id}?view=public|<seat>&position=": "one match with its result and its step log as that view may read it",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
     "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): its submitted versions with their ratings, ratings, recent matches, faults",
