@@ -82,8 +82,8 @@ def live_replay(info: TournamentInfo, live: LiveMatch, steps: int) -> Replay:
 
 
 def live_state(store: Store, info: TournamentInfo, index: int) -> dict[str, Any]:
-    """A running match's latest position that may be shown, publicly; or, once its result is
-    stored, where to find it. 404 when the match is neither running nor stored."""
+    """A running match's latest position that may be shown, publicly (status `running`); once its
+    result is stored, that result (`finished`); else `waiting`. 404 for an index the tournament lacks."""
     live = store.live_match(info.id, index) if info.status == "running" else None
     if live is None:
         return _not_live(store, info, index)
@@ -103,8 +103,9 @@ def _not_live(store: Store, info: TournamentInfo, index: int) -> dict[str, Any]:
         raise BadRequest(f"tournament {info.id} has matches 0 to {info.total_matches - 1}, not {index}", 404)
     match_id = store.match_id_at(info.id, index)
     summary = match_id and dq.match_summary(store, match_id)
-    if not summary:
-        raise BadRequest(f"match {index} of tournament {info.id} is not being played now "
-                         f"(tournament {info.status}; it has not started, or its driver has not sent it yet)", 404)
+    if not summary:  # not a wrong address: the page waits for it
+        return {"status": "waiting", "tournament": info.id, "index": index, "game": info.game_id,
+                "message": f"match {index} of tournament {info.id} is not being played now (the tournament is "
+                           f"{info.status}; the match has not started, or has not sent its first steps yet)"}
     return {"status": "finished", "tournament": info.id, "index": index, "game": info.game_id,
             "tournament_status": info.status, "match": views.match_row(summary)}

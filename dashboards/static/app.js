@@ -278,6 +278,7 @@ class LiveViewer {
       const response = await fetch(this.api);
       data = await response.json();
       if (!response.ok) this.waiting(data.error);
+      else if (data.status === "waiting") this.waiting(data.message);
       else if (data.status === "finished") return this.finished(data);
       else this.running(data);
     } catch (error) {

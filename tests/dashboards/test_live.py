@@ -125,8 +125,8 @@ def test_a_finished_live_match_gives_its_result_and_withholds_its_replay(table: 
 
 def test_bad_live_addresses_say_what_is_valid(table: Table, client: TestClient) -> None:
     assert "matches 0 to 2" in client.get(f"/api/tournaments/{table.id}/live/7").json()["error"]
-    waiting = client.get(f"/api/tournaments/{table.id}/live/1")
-    assert waiting.status_code == 404 and "not being played now" in waiting.json()["error"]
+    waiting = client.get(f"/api/tournaments/{table.id}/live/1").json()  # not started yet: the page waits
+    assert waiting["status"] == "waiting" and "not being played now" in waiting["message"]
     assert client.get(f"/api/tournaments/{table.id}/live/x").status_code == 400
     assert client.get("/api/tournaments/99/live/0").status_code == 404
     assert client.get(f"/tournaments/{table.id}/live/9").status_code == 404
