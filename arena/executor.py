@@ -48,6 +48,7 @@ ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.-]+:\d{1,5}$")
 OBJECT_STORE_BYTES = 200 * 1024**2  # records are small; the default would reserve 30 % of RAM
 DEFAULT_ATTEMPTS = 3
 PROBE_SECONDS = 3.0
+DRAIN_WAIT_SECONDS = 0.2  # how long the driver's live thread waits for the live actor per drain
 
 
 @dataclass(frozen=True)
@@ -138,10 +139,11 @@ class RayExecutor:
         # Retries are ours, not Ray's, so the driver knows how often a match was started.
         self._remote = ray.remote(num_cpus=1, max_retries=0)(task)
         self.live_sink = RayLiveSink.on_this_node() if live else None
+        self._drains = _Drains(self.live_sink) if self.live_sink else None
 
     def drain_live(self) -> list[Message]:
-        """The live steps the matches sent since the last call."""
-        return self.live_sink.drain() if self.live_sink else []
+        """The live steps the matches sent since the last call ([] while the sink is busy or starting)."""
+        return self._drains() if self._drains else []
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
         """Outcomes in completion order; never more than `max_in_flight` matches submitted."""
@@ -196,9 +198,24 @@ class RayLiveSink:
         """Fire and forget (called in the worker): the match never waits for the sink."""
         self.actor.push.remote(*message)
 
-    def drain(self) -> list[Message]:
-        """The driver's: every message since the last drain."""
-        return ray.get(self.actor.drain.remote(), timeout=30)  # type: ignore[no-any-return]
+
+class _Drains:
+    """The driver's side of a RayLiveSink: one drain call in flight at a time, never waited on for
+    long (an actor still starting, or dead, must not hold the driver's live thread, which the
+    driver joins when the tournament ends)."""
+
+    def __init__(self, sink: RayLiveSink) -> None:
+        self.sink = sink
+        self.pending: Any = None
+
+    def __call__(self) -> list[Message]:
+        if self.pending is None:
+            self.pending = self.sink.actor.drain.remote()
+        ready, _ = ray.wait([self.pending], timeout=DRAIN_WAIT_SECONDS)
+        if not ready:
+            return []
+        ref, self.pending = self.pending, None
+        return ray.get(ref)  # type: ignore[no-any-return]
 
 
 def _first_line(error: BaseException) -> str:

@@ -23,9 +23,10 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from arena.match import StepRecord, step_json
+if TYPE_CHECKING:  # the live actor's process imports this module: it needs no match runner
+    from arena.match import StepRecord
 
 log = logging.getLogger("arena.live")
 PUSH_SECONDS = 1.0  # a running match sends its new steps at most this often
@@ -72,6 +73,8 @@ class StepFeed:
         if now - self.last < self.every or self.failed:
             return
         self.last = now
+        from arena.match import step_json  # loaded by now: the match runner calls this
+
         new, start, self.sent = steps[self.sent:], self.sent, len(steps)
         try:
             self.push(self.key, self.run, start, [step_json(step) for step in new])
