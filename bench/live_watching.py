@@ -11,7 +11,14 @@ figure is matches/s, and the cost is 1 - on/off of the medians. Two workloads:
   several live rows are written every second.
 `--local` plays in one process (LocalExecutor) instead of on Ray.
 
-Usage: .venv/bin/python bench/live_watching.py [--workers 2] [--repeats 3] [--local]
+On a shared machine whole-tournament figures swing by 10-20 % from run to run, more than the cost
+being measured, so the parts are also timed on their own:
+- hook: the same matches in one process with the progress hook (sending to an in-process sink
+  every 1 s) and without, alternately: the cost inside a match;
+- push: one fire-and-forget call to the live actor from this process (what a match pays once a
+  second), and one drain of it (what the driver's thread pays once a second).
+
+Usage: .venv/bin/python bench/live_watching.py [--workers 2] [--repeats 3] [--local] [--workloads short,long,hook,push]
 """
 
 from __future__ import annotations
@@ -20,11 +27,14 @@ import argparse
 import statistics
 import tempfile
 import time
+import timeit
 from pathlib import Path
 
 from arena import executor as executors
 from arena.driver import play_tournament, start_tournament
 from arena.executor import LocalExecutor, RayExecutor
+from arena.live import LiveBuffer, StepFeed
+from arena.match import StepRecord, run_match
 from arena.store import Store
 from arena.tournament import TournamentConfig
 
@@ -79,12 +89,56 @@ def bench(name: str, repeats: int, local: bool, folder: Path) -> None:
           f"(runs off: {', '.join(f'{r:.1f}' for r in rates[False])}; on: {', '.join(f'{r:.1f}' for r in rates[True])})")
 
 
+def hook_cost(matches: int, repeats: int) -> None:
+    """In-match cost: each random-bot match played with the progress hook and without, in turn
+    (match by match, so the machine's drift falls on both sides alike)."""
+    totals: dict[bool, list[float]] = {False: [], True: []}
+    for _ in range(repeats):
+        spent = {False: 0.0, True: 0.0}
+        for seed in range(matches):
+            for hooked in (False, True) if seed % 2 else (True, False):
+                feed = StepFeed((0, seed), LiveBuffer().push) if hooked else None
+                started = time.perf_counter()
+                run_match("riviera", ["random"] * 3, seed, progress=feed)
+                spent[hooked] += time.perf_counter() - started
+        for hooked in spent:
+            totals[hooked].append(spent[hooked])
+    off, on = min(totals[False]), min(totals[True])
+    print(f"hook   {matches} riviera matches in one process: off {off:.3f} s  on {on:.3f} s  "
+          f"cost {100 * (on / off - 1):+5.2f} % (least of {repeats})")
+    steps = sum(len(run_match("riviera", ["random"] * 3, seed).steps) for seed in range(matches))
+    feed, record = StepFeed((0, 0), LiveBuffer().push), [StepRecord(chance=0)] * 100
+    per_call = min(timeit.repeat(lambda: feed(record), number=100_000, repeat=5)) / 100_000
+    print(f"hook   one call between sends: {1e6 * per_call:.2f} us; x {steps / matches:.0f} steps a match = "
+          f"{100 * per_call * steps / off:.2f} % of a random-bot match")
+
+
+def push_cost(calls: int) -> None:
+    """What a push costs the match that sends it, and a drain the driver (Ray's live actor)."""
+    runner = RayExecutor(live=True)
+    try:
+        steps = [{"chance": 1, "actions": None, "elapsed_ms": None}] * 20  # about a second of a match
+        runner.drain_live()
+        started = time.perf_counter()
+        for n in range(calls):
+            runner.live_sink.push((0, 0), "bench", n * 20, steps)
+        pushed = (time.perf_counter() - started) / calls
+        started, drained = time.perf_counter(), 0
+        while drained < calls and time.perf_counter() - started < 60:
+            drained += len(runner.drain_live())
+        print(f"push   one fire-and-forget call to the live actor: {1e3 * pushed:.3f} ms "
+              f"(a match sends one a second: {100 * pushed:.3f} % of its time); "
+              f"{drained} messages drained in {time.perf_counter() - started:.3f} s")
+    finally:
+        runner.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2, help="CPUs of the local Ray (default 2)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each side per workload (default 3)")
     parser.add_argument("--local", action="store_true", help="play in this process (LocalExecutor), not on Ray")
-    parser.add_argument("--workloads", default="short,long", help="comma-separated: short, long")
+    parser.add_argument("--workloads", default="short,long,hook,push", help="comma-separated: short, long, hook, push")
     args = parser.parse_args()
     if not args.local:
         executors.connect(num_cpus=args.workers)
@@ -92,7 +146,12 @@ def main() -> None:
     print(f"live watching on vs off, {where}, {args.repeats} runs each, alternating; medians")
     with tempfile.TemporaryDirectory() as folder:
         for name in args.workloads.split(","):
-            bench(name, args.repeats, args.local, Path(folder))
+            if name == "hook":
+                hook_cost(40, max(3, args.repeats))
+            elif name == "push" and not args.local:
+                push_cost(2000)
+            elif name in WORKLOADS:
+                bench(name, args.repeats, args.local, Path(folder))
     if not args.local:
         executors.disconnect()
 
