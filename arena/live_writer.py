@@ -76,11 +76,14 @@ class LiveWriter:
             self.steps.forget(key)
 
     def _loop(self) -> None:
+        failures = 0
         while not self._stop.wait(self.every):
             try:
                 self.write()
             except Exception as error:  # noqa: BLE001 - watching is a courtesy: the tournament goes on
-                log.warning("live steps not written: %s", error)
+                failures += 1
+                if failures == 1:  # once: a dead sink stays dead, and a full disk says so elsewhere
+                    log.warning("live steps not written (the tournament goes on unwatched): %s", error)
 
     def write(self) -> int:
         """Drain the sink and write the matches with new steps; returns how many were written."""
