@@ -140,7 +140,7 @@
   function draw(frame, meta) {
     const s = frame.state, acting = frame.acting || [];
     const order = [...(s.turn_order || [])];
-    (s.scores || []).forEach((_, seat) => { if (!order.includes(seat)) order.push(seat); });  // eliminated seats last
+    meta.seats.forEach((_, seat) => { if (!order.includes(seat)) order.push(seat); });  // eliminated seats last
     const seats = order.map((seat) => seatArea(s, seat, meta, acting)).join("");
     return `<div class="gang-of-dice">${header(s)}${rounds(s)}${warning(s.card)}<div class="gd-seats">${seats}</div>${rollLog(s)}${history(s)}</div>`;
   }

@@ -39,7 +39,7 @@
     const face = value ? ` data-face="${value}"` : "";
     const pips = value ? ArenaGames.pips(value, gold ? "#161b26" : "#fff") : '<text x="15" y="20" text-anchor="middle" font-size="13" fill="#fff">?</text>';
     const label = dieName(name);
-    return `<figure class="rv-die ${marks.classes}"><svg class="die${gold ? " gold" : ""}" data-die="${name}"${face} viewBox="0 0 30 30" role="img" aria-label="${label}: ${value || "not rolled"}">` +
+    return `<figure class="rv-die ${marks.classes}"><svg class="die${gold ? " gold" : ""}" data-die="${esc(name)}"${face} viewBox="0 0 30 30" role="img" aria-label="${label}: ${value || "not rolled"}">` +
       `<rect x="1" y="1" width="28" height="28" rx="6" fill="${fill}" stroke="#161b26" stroke-width="${marks.classes ? 2.5 : 1}"/>${pips}</svg>` +
       `<figcaption><b>${name}</b>${value ? " " + value : ""}${marks.text}</figcaption></figure>`;
   }
