@@ -33,33 +33,42 @@ _TEXT = {True: "true", False: "false", None: "null"}
 
 def features(value: Any) -> list[Feature]:
     """The named features of a JSON value (see the module docstring), depth first."""
-    found: list[Feature] = []
-    _add_features(value, "", found)
-    return found
+    names: list[str] = []
+    values: list[float] = []
+    _walk(value, "", names, values)
+    return list(zip(names, values))
 
 
-def _add_features(value: Any, path: str, found: list[Feature]) -> None:
-    # A recursive function appending to one list: about three times faster than nested generators.
-    if isinstance(value, dict):
+def _walk(value: Any, path: str, names: list[str], values: list[float]) -> None:
+    # One recursive function appending to two lists, dispatching on the exact type: the
+    # encoder runs at every step of every environment, and this is about 3x faster than
+    # generators and isinstance chains.
+    kind = type(value)
+    if kind is dict:
+        prefix = f"{path}." if path else ""
         for key, item in value.items():
-            _add_features(item, f"{path}.{key}" if path else str(key), found)
-    elif isinstance(value, list):
-        found.append((f"{path}[]#", float(len(value))))
+            _walk(item, f"{prefix}{key}", names, values)
+    elif kind is list:
+        names.append(f"{path}[]#")
+        values.append(len(value))
         for index, item in enumerate(value):
-            if not isinstance(item, dict | list):
-                found.append((f"{path}[]={_text(item)}", 1.0))
-            _add_features(item, f"{path}[{index}]", found)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        found.append((path, float(value)))
+            if type(item) is not dict and type(item) is not list:
+                names.append(f"{path}[]={_text(item)}")
+                values.append(1.0)
+            _walk(item, f"{path}[{index}]", names, values)
+    elif kind is int or kind is float:
+        names.append(path)
+        values.append(value)
     else:
-        found.append((f"{path}={_text(value)}", 1.0))
+        names.append(f"{path}={_text(value)}")
+        values.append(1.0)
 
 
 def _text(scalar: Any) -> str:
     """A scalar as in JSON: true, null, 7, "red" (quotes unescaped: only a hash reads it)."""
-    if isinstance(scalar, str):
+    if type(scalar) is str:
         return f'"{scalar}"'
-    if isinstance(scalar, bool) or scalar is None:
+    if scalar is None or type(scalar) is bool:
         return _TEXT[scalar]
     return repr(scalar)
 
@@ -80,20 +89,19 @@ class ObservationEncoder:
 
     def encode(self, observation: dict[str, Any]) -> np.ndarray:
         """The observation as a vector of `size` float32 values."""
-        found = features(observation)
-        slots = [self._slot(name) for name, _ in found]
-        weights = [value for _, value in found]
-        return np.bincount(slots, weights, minlength=self.size).astype(np.float32)
+        names: list[str] = []
+        values: list[float] = []
+        _walk(observation, "", names, values)
+        known = self._slots
+        for name in names:
+            if name not in known:
+                known[name] = slot(name, self.size)
+        slots = [known[name] for name in names]
+        return np.bincount(slots, values, minlength=self.size).astype(np.float32)
 
     def encode_into(self, observation: dict[str, Any], vector: np.ndarray) -> None:
-        """Write the encoding into an existing vector of `size` values (OpenSpiel's observers)."""
+        """Write the encoding into an existing vector of `size` values."""
         vector[:] = self.encode(observation)
-
-    def _slot(self, name: str) -> int:
-        found = self._slots.get(name)
-        if found is None:
-            found = self._slots[name] = slot(name, self.size)
-        return found
 
 
 def action_mask(legal_actions: Sequence[int], num_actions: int) -> np.ndarray:
