@@ -20,12 +20,14 @@ defaults. A state wraps an engine state (`state.engine_state`):
   matters; not the full action history that strict perfect recall would add), as a JSON string
   (sorted keys) and as the shared fixed-length encoding (arena.envs.encoding);
 - `resample_from_infostate(player, sampler)` draws a state that player cannot tell from this one
-  (the engine's `resample`), which OpenSpiel's ISMCTS bot needs;
+  (the engine's `resample`), which OpenSpiel's Python ISMCTS bot (`open_spiel.python.algorithms.
+  ismcts`) needs; its C++ ISMCTSBot cannot call a Python resampler;
 - returns come at the end: each seat's pairwise record by rank in [-1, 1], zero-sum
   (arena.envs.payoffs).
 
 `ArenaBot` makes any of our bots (bots/: random, heuristic, ismcts) an OpenSpiel `pyspiel.Bot`,
-so OpenSpiel's `evaluate_bots` plays its bots against ours.
+so `pyspiel.evaluate_bots` plays OpenSpiel's bots against ours. (Use that C++ `evaluate_bots`:
+with open_spiel 2.0.2, its C++ bots crash on any Python game when stepped from the Python one.)
 """
 
 from __future__ import annotations
@@ -104,6 +106,9 @@ class ArenaGame(pyspiel.Game):
 
     def __init__(self, game_id: str, params: dict[str, Any]) -> None:
         info = registry.info(game_id)
+        if game_id not in MAX_CHANCE_OUTCOMES:
+            raise ValueError(f"{game_id} has no entry in MAX_CHANCE_OUTCOMES (arena/envs/openspiel.py): "
+                             "add its largest chance outcome id + 1")
         options = {name: params[name] for name in info.options if name in params}
         players = int(params.get("players", info.min_players))
         self.engine_game: Game = registry.make(game_id, players, **options)
