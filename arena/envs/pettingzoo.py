@@ -156,7 +156,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if state.kind is NodeKind.TERMINAL:
             self._finish(state)
         else:
-            self._acting = state.acting_players()
+            self._acting = tuple(sorted(state.acting_players()))
             self._select(self._acting[0])
 
     def _select(self, seat: int) -> None:

@@ -153,6 +153,13 @@ def test_openspiels_random_bot_plays_simultaneous_riviera_against_our_heuristic_
     assert finished(pyspiel.evaluate_bots(game.new_initial_state(), players, 4))
 
 
+def test_riviera_turned_turn_based_by_openspiel_plays_to_the_end() -> None:
+    game = pyspiel.convert_to_turn_based(load("riviera", 2))
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    players = [pyspiel.make_uniform_random_bot(seat, seat) for seat in range(2)]
+    assert finished(pyspiel.evaluate_bots(game.new_initial_state(), players, 8))
+
+
 def test_the_engine_state_of_a_finished_match_is_terminal() -> None:
     game, rng = load("lost_cities_rivals", 2), random.Random(0)
     state = game.new_initial_state()

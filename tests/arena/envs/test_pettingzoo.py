@@ -72,7 +72,7 @@ def test_simultaneous_seats_choose_in_turn_without_seeing_each_other_then_act_to
     first_simultaneous_decision(game, seed=3)
     raw = game.unwrapped
     before, chance = raw._state, raw._rng.getstate()
-    acting = before.acting_players()
+    acting = sorted(before.acting_players())
     seen = {seat: before.observation(seat) for seat in acting}
     joint = {}
     for seat in acting:
