@@ -28,6 +28,7 @@ defaults. A state wraps an engine state (`state.engine_state`):
 `ArenaBot` makes any of our bots (bots/: random, heuristic, ismcts) an OpenSpiel `pyspiel.Bot`,
 so `pyspiel.evaluate_bots` plays OpenSpiel's bots against ours. (Use that C++ `evaluate_bots`:
 with open_spiel 2.0.2, its C++ bots crash on any Python game when stepped from the Python one.)
+`OpenSpielAgent` goes the other way: an OpenSpiel (Python) bot as one of ours, for arena matches.
 """
 
 from __future__ import annotations
@@ -299,6 +300,31 @@ class ArenaBot(pyspiel.Bot):
 
     def inform_action(self, state: ArenaState, player_id: int, action: int) -> None:
         """Nothing to remember (see restart_at)."""
+
+
+class OpenSpielAgent:
+    """An OpenSpiel bot as one of ours: `act(observation, legal_actions)`, the shape of our bots
+    and of the SDK's bot functions, so it plays arena matches (`bots.sdk.run(address, token,
+    agent.act)`). Each decision rebuilds a state from the seat's observation alone
+    (`Game.sample_state`: what the seat cannot see is drawn with `seed`'s generator) and asks the
+    OpenSpiel bot there, so it never sees more than the seat may. Use a Python bot
+    (open_spiel.python.algorithms: mcts.MCTSBot, ismcts.ISMCTSBot; see the module docstring) at
+    sequential decisions; a simultaneous one is refused."""
+
+    def __init__(self, game: ArenaGame, bot: pyspiel.Bot, seed: int = 0) -> None:
+        self.game, self.bot = game, bot
+        self.rng = random.Random(seed)
+
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        """The OpenSpiel bot's action at a state consistent with `observation`."""
+        state = ArenaState(self.game, self.game.engine_game.sample_state(observation, self.rng))
+        if state.is_simultaneous_node():
+            raise ValueError("OpenSpielAgent plays sequential decisions only; for simultaneous ones play "
+                             "the game with playMode=sequential or in pyspiel.evaluate_bots")
+        action = int(self.bot.step(state))
+        if action not in legal_actions:
+            raise ValueError(f"the OpenSpiel bot chose {action}, which is not among the legal actions")
+        return action
 
 
 for _game_id in registry.game_ids():  # before any unpickling looks a class up by name
