@@ -50,7 +50,7 @@ Strongbox (V05)"; actions read "take goods row 2" (rows numbered from 1), "build
 (D08)", "pay with wine" (engine/riga/actions.py).
 Who sees them (state.chance_visibility): the start building cards and extra goods cards only the
 drawing seat (to the others: "start building card for seat 0", "extra goods card for seat 1");
-every other draw is public. Of the actions only `keep start building i` is private to its seat
+every other draw is public. Of the actions only "keep the first/second start building" is private to its seat
 ("seat 0 keeps a start building card" to the others).
 
 Observation (JSON object)
