@@ -153,6 +153,7 @@ RIGA_DRAWN = """() => {
     return {
         seats, rows: [...document.querySelectorAll('#board .rg-row')].map(r => cards(r)),
         tiles: [...document.querySelectorAll('#board [data-tile]')].map(t => [t.dataset.tile, t.dataset.side, Number(t.dataset.holder)]),
+        decks: [...document.querySelectorAll('#board .rg-deck')].map(d => Number(d.dataset.count)),
         year: Number(document.querySelector('#board [data-year]').dataset.year),
         season: document.querySelector('#board [data-season]').dataset.season,
         faceUp: [...document.querySelectorAll('#board .card:not(.back)')].map(c => c.dataset.card),
@@ -189,6 +190,7 @@ def _riga_expected(frame: dict[str, Any]) -> dict[str, Any]:
     state = frame["state"]
     seats = [_riga_seat(state, frame, p) for p in range(len(state["players"]))]
     return {"seats": seats, "rows": state["rows"], "year": state["year"], "season": state["season"],
+            "decks": [state["goods_deck_size"], state["building_deck_size"]],
             "tiles": [[t["tile"], t["side"], t["holder"]] for t in state["tiles"]]}
 
 

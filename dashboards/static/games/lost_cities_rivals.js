@@ -78,7 +78,9 @@
   function seat(state, meta, frame, p) {
     const starting = state.starting_wagers[p] || [];
     const acting = frame.acting.includes(p) ? " acting" : "";
-    const turn = state.turn_player === p && state.phase !== "game_over" ? ' <span class="pill">turn</span>' : "";
+    const won = (state.winners || []).includes(p);
+    const turn = won ? ' <span class="pill pill-finished">winner</span>'
+      : state.turn_player === p && !["deal", "game_over"].includes(state.phase) ? ' <span class="pill">turn</span>' : "";
     const exps = LETTERS.map((c) => expedition(c, state.expeditions[p][c], starting.includes(c) ? 1 : 0)).join("");
     return `<div class="lcr-seat${acting}" data-seat="${p}"><div class="lcr-seat-head">${seatDot(p)}<b>${esc(meta.seats[p].bot)}</b>${turn}`
       + `<span class="coin" data-coins="${Number(state.coins[p])}" title="coins">${Number(state.coins[p])}</span>`

@@ -37,6 +37,12 @@
   }
   const CARDS = buildCards();
   const SIDES = { max: "Max.", first: "1.", p23: "4 / 2", p4: "6 / 4 / 2" };
+  const SIDE_RULES = {  // rules §1.5, §4.2, §4.3
+    max: "Max.: taken at 2 buildings of the city (3 knights or merchants), stolen by strictly more; holder +4",
+    first: "1.: kept for good by the first to reach 3 buildings of the city (4 knights or merchants); holder +4",
+    p23: "Money: 4 and 2 VP for the most goods (base value) and unused credits at the end",
+    p4: "Money: 6, 4 and 2 VP for the most goods (base value) and unused credits at the end",
+  };
 
   const seatDot = (seat) => `<span class="seat-dot seat-${Number(seat)}"></span>`;
   const repeat = (n, f) => Array.from({ length: Math.max(0, Number(n)) }, f).join("");
@@ -68,7 +74,8 @@
       + `<span class="muted">${esc(s.phase.replaceAll("_", " "))}</span>`
       + `<span>start player ${seatDot(s.start_player)}${Number(s.start_player)}</span>`
       + (queue ? `<span>to act ${queue}</span>` : "")
-      + (s.phase === "build" ? `<span>builds ${Number(s.builds_this_turn)} / 3</span>` : "") + `</div>`;
+      + (s.phase === "build" ? `<span>builds ${Number(s.builds_this_turn)} / 3</span>` : "")
+      + (s.discards_left ? `<span>over the hand limit: ${Number(s.discards_left)} to discard</span>` : "") + `</div>`;
   }
 
   function rows(s) {
@@ -97,7 +104,7 @@
     if (!s.tiles.length) return "";
     const items = s.tiles.map((t) => {
       const holder = t.holder >= 0 ? `${seatDot(t.holder)}seat ${Number(t.holder)}` : t.tile === "Money" ? "scored at the end" : "in the supply";
-      return `<span class="rg-tile rg-side-${esc(t.side)}" data-tile="${esc(t.tile)}" data-side="${esc(t.side)}" data-holder="${Number(t.holder)}">`
+      return `<span class="rg-tile rg-side-${esc(t.side)}" data-tile="${esc(t.tile)}" data-side="${esc(t.side)}" data-holder="${Number(t.holder)}" title="${esc(SIDE_RULES[t.side] || "")}">`
         + `<b>${esc(t.tile)}</b><span class="rg-side">${esc(SIDES[t.side] || t.side)}</span><span class="rg-holder">${holder}</span></span>`;
     }).join("");
     return `<div class="rg-section"><h4>Grand Master</h4><div class="rg-tiles">${items}</div></div>`;
