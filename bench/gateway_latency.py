@@ -9,9 +9,12 @@ What is measured (all on 127.0.0.1, the bot always a separate process):
   grpc.aio client process sends it back; round trip timed at the server.
 - gateway (at the gateway): `DecideReply.elapsed_ms`, from queueing the DecisionRequest on the
   bot's stream to resolving its Action — what the time control charges.
-- gateway (at the runner): a whole `MatchHost.Decide` call from the match runner's process
-  (runner -> gateway unary call -> bot stream -> back), what a match actually waits.
-- a full match: run_match with the bot in one seat, decisions of that seat per second.
+- gateway (at the runner): one whole decision from the match runner's process (runner -> gateway
+  -> bot stream -> back), what a match actually waits; the runner's two ways to the gateway side
+  by side: `stream` (a message on the runner's long-lived `MatchHost.Host` stream, what the arena
+  uses) and `unary` (one `MatchHost.Decide` call per decision, as before), in alternating blocks
+  against the same gateway and bot so the machine's load falls on both alike.
+- a full match: run_match with the bot in one seat, decisions of that seat per second, both ways.
 For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
 
 `--flood RATE`: the Python SDK bot's decisions at the gateway with and without a second
