@@ -17,7 +17,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 import grpc
 
-from arena.v1 import host_pb2, host_pb2_grpc
+from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
 
 SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
@@ -86,21 +86,26 @@ class RunnerStreams:
         self._seats: dict[SeatKey, RunnerStream] = {}  # each open seat's stream: only it may ask for the seat
 
     def open_seat(self, seat: SeatKey, request: host_pb2.OpenSeatRequest, timeout_s: float) -> host_pb2.SeatReply:
+        """OpenSeat on the current stream; an opened seat is asked and closed on that stream only."""
         stream = self._stream()
         reply = stream.call(host_pb2.HostCall(call_id=next(self._ids), open_seat=request), timeout_s).seat
-        self._seats[seat] = stream
+        if reply.fault == bot_pb2.TERMINATION_NORMAL:  # a seat that did not open is never closed
+            self._seats[seat] = stream
         return reply
 
     def decide(self, seat: SeatKey, request: host_pb2.DecideRequest, timeout_s: float) -> host_pb2.DecideReply:
+        """Decide on the seat's stream; RunnerStreamError when that stream broke (the seat was released)."""
         stream = self._seat_stream(seat)
         return stream.call(host_pb2.HostCall(call_id=next(self._ids), decide=request), timeout_s).decide
 
     def close_seat(self, seat: SeatKey, request: host_pb2.CloseSeatRequest, timeout_s: float) -> None:
+        """CloseSeat on the seat's stream; nothing to do when it broke (the gateway closed the seat then)."""
         stream = self._seats.pop(seat, None) or self._stream()
         if stream.broken is None:  # else the gateway already closed the seat when the stream ended
             stream.call(host_pb2.HostCall(call_id=next(self._ids), close_seat=request), timeout_s)
 
     def close(self) -> None:
+        """End the current stream (its open seats are released by the gateway)."""
         with self._lock:
             if self._current is not None:
                 self._current.close()
