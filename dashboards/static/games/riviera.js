@@ -98,6 +98,11 @@
     return known.map((c) => card(c, "known")).join("") + back().repeat(size - known.length);
   }
 
+  function knownNote(s, seat) {
+    const known = s.seat === seat ? 0 : ((s.known_hands || [])[seat] || []).length;
+    return known ? ` (${known} seen in a card 10 swap, dashed)` : "";
+  }
+
   function column(s, seat) {
     const cards = (s.columns || [])[seat] || [];
     const fresh = new Set((s.played_this_turn || [])[seat] || []);
@@ -107,7 +112,9 @@
 
   function scoreBar(s, seat) {
     const target = Number(s.winning_score) || 40, score = Number(s.scores[seat]);
-    const inColumn = s.status[seat] === "CRASHED" ? 0 : Number((s.column_stars || [])[seat] || 0);
+    // A crashed column scores nothing; at the game's end the columns are banked already.
+    const banked = s.status[seat] === "CRASHED" || s.phase === "game_over";
+    const inColumn = banked ? 0 : Number((s.column_stars || [])[seat] || 0);
     const pct = (x) => Math.max(0, Math.min(100, (x / target) * 100));
     return `<div class="rv-score" title="${score}★ banked, ${inColumn}★ in the column, target ${target}★">` +
       `<span class="bar"><span class="banked" style="width:${pct(score)}%"></span><span class="column-stars" style="width:${pct(inColumn)}%"></span></span>` +
@@ -132,7 +139,7 @@
       `<header><span class="seat-dot seat-${seat}"></span><b>${seat} · ${esc(bot)}</b>${badges(s, seat)}</header>` +
       scoreBar(s, seat) +
       `<div class="row"><label>column · ${Number((s.column_stars || [])[seat] || 0)}★</label><div class="column">${column(s, seat)}</div></div>` +
-      `<div class="row"><label>hand · ${size} card${size === 1 ? "" : "s"}</label><div class="hand">${hand(s, seat) || '<span class="muted">empty</span>'}</div></div></section>`;
+      `<div class="row"><label>hand · ${size} card${size === 1 ? "" : "s"}${knownNote(s, seat)}</label><div class="hand">${hand(s, seat) || '<span class="muted">empty</span>'}</div></div></section>`;
   }
 
   // This turn's public log in words.
@@ -163,7 +170,8 @@
   function draw(frame, meta) {
     const s = frame.state, acting = frame.acting || [];
     const seats = (s.scores || []).map((_, seat) => seatArea(s, seat, meta, acting)).join("");
-    return `<div class="riviera">${header(s)}${dice(s)}${pending(s)}${power(s)}<div class="rv-seats">${seats}</div>${events(s)}</div>`;
+    const legend = '<p class="rv-legend">Outlined: played this turn. A card shows its colour letter, value, stars (★) and power.</p>';
+    return `<div class="riviera">${header(s)}${dice(s)}${pending(s)}${power(s)}<div class="rv-seats">${seats}</div>${events(s)}${legend}</div>`;
   }
 
   ArenaGames.register("riviera", { draw });
