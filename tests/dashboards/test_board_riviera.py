@@ -95,6 +95,9 @@ def test_the_board_draws_what_the_view_saw(page: Any, riviera: tuple[str, list[S
     for position, at in zip(positions, drawn):
         acting = list(match.replay.states[position].acting_players())
         check_position(at, match.view(position, view), acting)
+        for area in at["seats"]:  # a card face up in another seat's hand is one that seat holds
+            held = {card_name(c) for c in match.view(position, area["seat"])["hand"]}
+            assert {card for card in area["hand"] if card is not None} <= held
 
 
 def test_the_public_view_draws_every_hand_face_down(page: Any, riviera: tuple[str, list[Stored]]) -> None:  # noqa: F811
