@@ -102,6 +102,7 @@ def test_a_live_match_is_followed_to_its_end(page: Any, browser: Any, running: t
     listing.goto(f"{base}/tournaments/{tid}")  # while match 0 plays, its page lists it with a link
     listing.wait_for_selector("#live-matches a[href$='/live/0']", timeout=60_000)
     listing.close()
+    page.add_init_script("window.ARENA_LIVE_POLL_MS = 300")  # the driver writes every 0.2 s here
     page.goto(f"{base}/tournaments/{tid}/live/1")  # the second rotation: not started yet
     shown: set[str] = set()
     deadline = time.monotonic() + 240
