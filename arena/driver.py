@@ -140,7 +140,7 @@ def play_tournament(
     store.set_tournament_status(tournament_id, "running")
     writer = _ResultWriter(store, info, config, planned, len(stored), on_progress)
     try:
-        for outcome in executor.run(match_job(tournament_id, config, m) for m in missing):
+        for outcome in executor.run([match_job(tournament_id, config, m) for m in missing]):
             writer.add(outcome)
         writer.flush()
     except BaseException:
