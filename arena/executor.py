@@ -246,16 +246,18 @@ class RayExecutor:
         Pass a list when you can: knowing how many jobs remain keeps the last batches short."""
         submissions = _Submissions(jobs)
         in_flight: dict[Any, list[tuple[MatchJob, int]]] = {}
+        done: list[JobOutcome] = []
         while True:
             while len(in_flight) < self.max_in_flight and (batch := submissions.take(self._size)):
                 in_flight[self._remote.remote([job for job, _ in batch])] = batch
                 self.tasks += 1
+            yield from done  # handed over once the workers have work again: the caller may write for a while
             if not in_flight:
                 return
             ready, _ = ray.wait(list(in_flight), num_returns=1)
             more, _ = ray.wait(list(in_flight), num_returns=len(in_flight), timeout=0)  # all done by now
-            for ref in dict.fromkeys([*ready, *more]):
-                yield from self._collect(ref, in_flight.pop(ref), submissions)
+            done = [outcome for ref in dict.fromkeys([*ready, *more])
+                    for outcome in self._collect(ref, in_flight.pop(ref), submissions)]
 
     def _size(self, game_id: str, remaining: int | None) -> int:
         return batch_size(self.durations.mean_ms(game_id), remaining, self.workers, self.target_ms)

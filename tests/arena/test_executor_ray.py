@@ -236,3 +236,12 @@ def test_a_worker_killed_mid_batch_has_the_batch_played_again_each_match_once(lo
     for outcome in outcomes:
         assert outcome.error is None
         assert outcome.record["ranks"] == play_job(outcome.job).record["ranks"]  # type: ignore[index]
+
+
+def test_the_next_task_starts_while_the_caller_handles_a_result(local_ray: None) -> None:
+    outcomes = RayExecutor(max_in_flight=1, task=timed_task).run(toy_jobs(2, seed=9))
+    next(outcomes)
+    handed_over = time.time()
+    time.sleep(1.0)  # the driver writing to a slow database
+    second = next(outcomes)
+    assert second.record["start"] < handed_over + 0.5  # type: ignore[index]
