@@ -94,6 +94,16 @@ function sprtChart(canvas, test) {
   });
 }
 
+// -- game renderers: static/games/<game_id>.js calls ArenaGames.register(gameId, { draw }) --------
+// draw(frame, meta) returns the HTML of the table at one position: `frame` is what
+// /api/matches/ID/frames/N gives (position, view, node, acting, state: the observation of that
+// view, result at the end), `meta` the match (game, seats with their bots). It draws only what
+// `frame.state` holds: the server has already left out what the view may not see.
+window.ArenaGames = {
+  renderers: {},
+  register(gameId, renderer) { this.renderers[gameId] = renderer; },
+};
+
 // -- replay viewer -------------------------------------------------------------------------------
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
@@ -189,6 +199,11 @@ class ReplayViewer {
     if (ticket !== this.request) return;  // a later step was asked for meanwhile
     if (!response.ok) { this.root.querySelector("#state").textContent = frame.error; return; }
     this.root.querySelector("#state").innerHTML = renderState(frame.state, this.meta.seats, this.meta.seat_fields, frame.view);
+    const renderer = window.ArenaGames.renderers[this.meta.game];
+    const board = this.root.querySelector("#board");
+    board.hidden = !renderer;
+    board.innerHTML = renderer ? renderer.draw(frame, this.meta) : "";
+    this.root.querySelector("details.fields").open ||= !renderer;
     const result = this.root.querySelector("#result");
     result.hidden = !frame.result;
     result.innerHTML = frame.result ? renderResult(frame.result) : "";

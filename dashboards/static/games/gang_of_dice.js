@@ -1,0 +1,2 @@
+// gang_of_dice: no drawn table yet; the replay viewer shows the observation fields.
+"use strict";

@@ -1,0 +1,2 @@
+// riga: no drawn table yet; the replay viewer shows the observation fields.
+"use strict";

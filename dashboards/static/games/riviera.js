@@ -1,0 +1,2 @@
+// riviera: no drawn table yet; the replay viewer shows the observation fields.
+"use strict";

@@ -1,0 +1,45 @@
+"""Games played by the engines before the speed work replay, position by position, to what they
+showed then: every seat's observation, the legal actions in order, the chance odds, the result.
+A faster engine that changes any of it changes behaviour (records made before would mean
+something else). The games are in tests/engine/golden/, made by its make_golden.py."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+import pytest
+
+from engine import registry
+from engine.core import NodeKind, Step, advance
+from tests.engine.golden.make_golden import HERE, OPTIONS, position_digest
+
+
+def golden_games(game_id: str) -> list[dict[str, Any]]:
+    with gzip.open(HERE / f"{game_id}.json.gz", "rt") as stored:
+        return json.load(stored)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game_id", sorted(OPTIONS))
+def test_golden_games_replay_to_the_same_positions(game_id: str) -> None:
+    games = golden_games(game_id)
+    assert {g["players"] for g in games} == set(range(registry.info(game_id).min_players,
+                                                     registry.info(game_id).max_players + 1))
+    for game in games:
+        state = registry.make(game_id, game["players"], **game["options"]).initial_state()
+        assert position_digest(state) == game["digests"][0], f"{_name(game)}: the initial position differs"
+        for n, step in enumerate(game["steps"], start=1):
+            state = advance(state, _step(step))
+            assert position_digest(state) == game["digests"][n], f"{_name(game)}: position {n} differs"
+        assert state.kind is NodeKind.TERMINAL, f"{_name(game)}: the game does not end where it did"
+
+
+def _step(stored: int | dict[str, int]) -> Step:
+    if isinstance(stored, int):
+        return Step(chance=stored)
+    return Step(actions={int(seat): action for seat, action in stored.items()})
+
+
+def _name(game: dict[str, Any]) -> str:
+    return f"{game['game']} {game['players']}p {game['options']} seed {game['seed']}"
