@@ -229,13 +229,13 @@ class RayExecutor:
     def __init__(
         self, address: str | None = None, num_cpus: int | None = None, max_in_flight: int | None = None,
         task: Callable[[MatchJob], JobOutcome] = play_job, max_attempts: int = DEFAULT_ATTEMPTS,
-        batch: bool = True,
+        batch: bool = True, target_ms: float = TARGET_TASK_MS,
     ) -> None:
         self._owns_ray = connect(address, num_cpus)
         self.workers = int(ray.cluster_resources().get("CPU", 1))
         self.max_in_flight = max_in_flight or 2 * self.workers  # tasks, each of one or more matches
         self.max_attempts = max_attempts
-        self.target_ms = TARGET_TASK_MS if batch else 0.0
+        self.target_ms = target_ms if batch else 0.0  # how long a batch of short matches should last
         self.durations = MatchDurations()
         self.tasks = 0  # tasks submitted so far (matches per task = matches / tasks)
         # Retries are ours, not Ray's, so the driver knows how often a match was started.

@@ -9,7 +9,7 @@ scaling: the same matches (built-in random bots; the first rounds of a round rob
   Scaling efficiency = rW / (W · r1). Executor throughput only (results are not stored), so the
   figure is about distribution, not SQLite; `--with-store` times whole tournaments instead.
   `--repeat N` plays each configuration N times, interleaved, and keeps its best rate (a shared
-  machine's noise only ever slows a run down).
+  machine's noise only ever slows a run down). `--target-ms` changes the batched tasks' length.
   `--ray-address HOST:PORT` measures on a running cluster, e.g. a local multi-node one:
       ray start --head --port=6390 --num-cpus=1 --include-dashboard=false --disable-usage-stats
       ray start --address=127.0.0.1:6390 --num-cpus=1
@@ -88,9 +88,9 @@ def cpu_per_match(outcomes: list[JobOutcome]) -> float:
     return spent / max(1, sum(len(c) - 1 for c in by_pid.values()))
 
 
-def overheads(jobs: list[MatchJob], batch: bool) -> tuple[float, float]:
+def overheads(jobs: list[MatchJob], batch: bool, target_ms: float = executors.TARGET_TASK_MS) -> tuple[float, float]:
     """CPU ms per match on Ray: in a worker (Ray's own work in it included), in the driver."""
-    timed = RayExecutor(task=play_job_with_cpu, batch=batch)  # reuses this process's Ray connection
+    timed = RayExecutor(task=play_job_with_cpu, batch=batch, target_ms=target_ms)  # this process's Ray connection
     started = process_cpu()
     outcomes = list(timed.run(jobs))
     driver = (process_cpu() - started) / len(jobs)
@@ -105,11 +105,11 @@ def plain_cpu(jobs: list[MatchJob]) -> float:
     return 1000 * (process_cpu() - started) / len(jobs)
 
 
-def best_rates(jobs: list[MatchJob], pool, repeat: int) -> dict[str, float]:  # noqa: ANN001
+def best_rates(jobs: list[MatchJob], pool, repeat: int, target_ms: float) -> dict[str, float]:  # noqa: ANN001
     """The best matches/s of each configuration over `repeat` interleaved runs, and matches per batched task."""
     best: dict[str, float] = {}
     for _ in range(repeat):
-        old, new = RayExecutor(batch=False), RayExecutor()  # a fresh one measures the game from scratch
+        old, new = RayExecutor(batch=False), RayExecutor(target_ms=target_ms)  # a fresh one measures from scratch
         runs = {"plain": lambda js: (play_job(j) for j in js), "pool": lambda js: pool.imap_unordered(play_job, js),
                 "ray 1/task": old.run, "ray batched": new.run}
         for name, run in runs.items():
@@ -134,9 +134,9 @@ def scaling(args: argparse.Namespace) -> None:
             jobs = jobs_for(game_id, args.matches)
             list(ray_executor.run(jobs[: 2 * workers]))  # warm the workers up (imports)
             list(pool.imap_unordered(play_job, jobs[: 2 * workers]))
-            best = best_rates(jobs, pool, args.repeat)
+            best = best_rates(jobs, pool, args.repeat, args.target_ms)
             plain = best["plain"]
-            cpu = [plain_cpu(jobs), *overheads(jobs, batch=False), *overheads(jobs, batch=True)]
+            cpu = [plain_cpu(jobs), *overheads(jobs, batch=False), *overheads(jobs, batch=True, target_ms=args.target_ms)]
             print(f"{game_id:<20} {len(jobs):>7} {1000 / plain:>9.1f} {plain:>10.1f} {best['pool']:>7.1f} "
                   f"{best['ray 1/task']:>11.1f} {best['ray batched']:>12.1f} {best['matches/task']:>13.1f}  "
                   f"{best['ray 1/task'] / (workers * plain):>7.0%} {best['ray batched'] / (workers * plain):>7.0%}  "
@@ -212,6 +212,9 @@ def main() -> None:
     scale.add_argument("--bot", default="random", help="the bot spec of every entrant (default random)")
     scale.add_argument("--with-store", action="store_true", help="also time whole stored tournaments")
     scale.add_argument("--repeat", type=int, default=1, help="runs of each configuration; the best is kept")
+    scale.add_argument("--target-ms", type=float, default=executors.TARGET_TASK_MS,
+                       help="how long a batched task should last (default: the executor's); on a loaded machine "
+                            "matches last k times longer, and k times the default gives a quiet machine's batches")
     scale.set_defaults(run=scaling)
     rerate = commands.add_parser("rerate")
     rerate.add_argument("--matches", type=int, default=100_000)
