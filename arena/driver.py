@@ -156,7 +156,7 @@ def play_tournament(
     try:
         if live:
             live.start()
-        for outcome in executor.run(match_job(tournament_id, config, m, sink) for m in missing):
+        for outcome in executor.run([match_job(tournament_id, config, m, sink) for m in missing]):
             writer.add(outcome)
         writer.flush()
     except BaseException:

@@ -70,7 +70,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
     parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
-    parser.add_argument("--max-in-flight", type=int, help="matches submitted at once (default: 2 per worker CPU)")
+    parser.add_argument("--max-in-flight", type=int, help="Ray tasks submitted at once, each of one or more matches (default: 2 per worker CPU)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.add_argument("--no-live", dest="live", action="store_false",
                         help="do not send running matches' steps to the dashboard's live pages")

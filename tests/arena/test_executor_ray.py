@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,91 @@ def _wait_connected(gateway: GatewayThread, name: str, timeout_s: float = 20.0) 
         assert time.monotonic() < deadline, f"bot {name} did not connect within {timeout_s} s"
         time.sleep(0.05)
 
+
+
+def test_a_batch_lasts_about_the_target_and_shrinks_when_few_matches_remain() -> None:
+    assert executor.batch_size(None, 1000, workers=2, target_ms=100) == 1, "nothing measured yet: one match"
+    assert executor.batch_size(5.0, 1000, workers=2, target_ms=100) == 20
+    assert executor.batch_size(8.0, None, workers=2, target_ms=100) == 12, "a lazy stream of jobs: no tail rule"
+    assert executor.batch_size(250.0, 1000, workers=2, target_ms=100) == 1, "long matches: one per task"
+    assert executor.batch_size(0.01, 10_000, workers=2, target_ms=100) == executor.MAX_BATCH
+    assert executor.batch_size(5.0, 36, workers=2, target_ms=100) == 9, "the rest spread over 2 tasks per worker"
+    assert executor.batch_size(5.0, 3, workers=2, target_ms=100) == 1
+    assert executor.batch_size(5.0, 1000, workers=2, target_ms=0) == 1, "batching off"
+
+
+def test_the_running_mean_follows_recent_matches_per_game() -> None:
+    durations = executor.MatchDurations()
+    assert durations.mean_ms("toy") is None
+    durations.add("toy", 500.0)  # a worker's first match: its imports included
+    for _ in range(40):  # about one batch
+        durations.add("toy", 5.0)
+        durations.add("other", 50.0)
+    assert 5.0 < durations.mean_ms("toy") < 6.0  # type: ignore[operator]
+    assert durations.mean_ms("other") == pytest.approx(50.0)
+
+
+def sleepy(job: MatchJob) -> JobOutcome:
+    """A toy match that lasts 10 ms or more, so batches of several form."""
+    time.sleep(0.01)
+    return play_job(job)
+
+
+def test_short_matches_share_tasks_and_each_comes_back_once_with_its_record(local_ray: None) -> None:
+    jobs = toy_jobs(60, seed=7)
+    batched, single = RayExecutor(task=sleepy), RayExecutor(task=sleepy, batch=False)
+    for runner in (batched, single):
+        outcomes = list(runner.run(jobs))
+        assert sorted(o.job.key for o in outcomes) == [j.key for j in jobs]
+        assert all(o.error is None and o.attempts == 1 for o in outcomes)
+        for outcome in outcomes:
+            assert outcome.record["ranks"] == play_job(outcome.job).record["ranks"]  # type: ignore[index]
+    assert single.tasks == len(jobs)
+    assert batched.tasks < len(jobs) // 2
+
+
+def echo(job: MatchJob) -> JobOutcome:
+    return JobOutcome(job, {"played": True}, duration_ms=0.1)
+
+
+def test_matches_with_connected_bots_run_one_per_task(local_ray: None) -> None:
+    jobs = [replace(job, gateway="127.0.0.1:1") if job.key[1] % 10 == 0 else job for job in toy_jobs(200, seed=8)]
+    runner = RayExecutor(task=echo)
+    assert sorted(o.job.key for o in runner.run(jobs)) == [j.key for j in jobs]
+    connected = sum(1 for j in jobs if j.gateway)
+    # A task for each connected match and at least one for each run of 9 built-in ones between them.
+    assert 2 * connected <= runner.tasks < len(jobs) // 2
+
+
+def die_in_batch(job: MatchJob) -> JobOutcome:
+    """Kills its worker the first time it plays match 10 (in the first batch of several matches)."""
+    if job.key[1] == 10 and not marker(job).exists():
+        marker(job).touch()
+        os._exit(1)
+    return sleepy(job)
+
+
+def test_a_worker_killed_mid_batch_has_the_batch_played_again_each_match_once(local_ray: None) -> None:
+    jobs = toy_jobs(40, seed=int(time.time()) + 1)
+    try:
+        outcomes = list(RayExecutor(task=die_in_batch).run(jobs))
+    finally:
+        marker(jobs[10]).unlink(missing_ok=True)
+    assert sorted(o.job.key for o in outcomes) == [j.key for j in jobs], "every match once"
+    attempts = {o.job.key[1]: o.attempts for o in outcomes}
+    again = sorted(index for index, count in attempts.items() if count == 2)
+    assert set(attempts.values()) == {1, 2}
+    assert 10 in again and len(again) > 1, "the whole batch of match 10, not match 10 alone"
+    assert again == list(range(again[0], again[-1] + 1)), f"one batch of consecutive matches: {again}"
+    for outcome in outcomes:
+        assert outcome.error is None
+        assert outcome.record["ranks"] == play_job(outcome.job).record["ranks"]  # type: ignore[index]
+
+
+def test_the_next_task_starts_while_the_caller_handles_a_result(local_ray: None) -> None:
+    outcomes = RayExecutor(max_in_flight=1, task=timed_task).run(toy_jobs(2, seed=9))
+    next(outcomes)
+    handed_over = time.time()
+    time.sleep(1.0)  # the driver writing to a slow database
+    second = next(outcomes)
+    assert second.record["start"] < handed_over + 0.5  # type: ignore[index]
