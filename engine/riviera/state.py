@@ -9,6 +9,7 @@ and which transition an action triggers.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
@@ -146,8 +147,9 @@ class RivieraState(State):
         self.slam = False
         self.colours: tuple[int, ...] = ()
         self.in_deck: tuple[int, ...] = ()  # every card in use, sorted
-        self.deck: tuple[int, ...] = ()  # cards not yet dealt, during the deal only
+        self.deck: tuple[int, ...] = ()  # cards not yet dealt (sorted), during the deal only
         flow.start_game(self)
+        self.settle_kind()
 
     # -- value semantics ----------------------------------------------------------------------
 
@@ -165,9 +167,13 @@ class RivieraState(State):
 
     # -- node kind and chance -----------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return _KIND_BY_PHASE[self.phase]
+    # `kind` is a field, set from the phase by `settle_kind` whenever a state is made or a
+    # transition ends: every node is asked its kind several times, a property costs a call each.
+    kind: NodeKind = NodeKind.CHANCE
+
+    def settle_kind(self) -> None:
+        """Set `kind` from `phase`: call it after changing the phase outside a transition."""
+        self.kind = _KIND_BY_PHASE[self.phase]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == ROLL:
@@ -184,13 +190,19 @@ class RivieraState(State):
     def _is_chance_outcome(self, outcome: int) -> bool:
         if self.phase == ROLL:
             return outcome in _DIE_FACES
-        if self.phase == DEAL:
-            return outcome in self.deck
+        if self.phase == DEAL and type(outcome) is int:  # the deck is sorted: bisect, not scan
+            deck = self.deck
+            i = bisect_left(deck, outcome)
+            return i < len(deck) and deck[i] == outcome
         return super()._is_chance_outcome(outcome)
 
     def _apply_chance(self, outcome: int) -> RivieraState:
         s = self.copy()
-        flow.apply_chance(s, outcome)
+        if s.phase == DEAL:  # most nodes of a game: straight to the deal, no dispatch
+            flow.deal_card(s, outcome)
+        else:
+            flow.apply_chance(s, outcome)
+        s.kind = _KIND_BY_PHASE[s.phase]
         return s
 
     def _chance_label(self, outcome: int) -> str:
@@ -287,6 +299,7 @@ class RivieraState(State):
     def _apply(self, actions: dict[int, int]) -> RivieraState:
         s = self.copy()
         flow.apply_actions(s, actions)
+        s.kind = _KIND_BY_PHASE[s.phase]
         return s
 
     # -- results ------------------------------------------------------------------------------
