@@ -299,8 +299,9 @@ class State(ABC):
 
     def legal_actions(self, seat: int) -> list[int]:
         """The sorted action ids `seat` may choose now; never empty for an acting seat."""
-        self._check_seat(seat)
-        if seat not in self.acting_players():
+        if not (type(seat) is int and 0 <= seat < self.num_players):  # the check inline: hot
+            self._check_seat(seat)
+        if self.kind is not _DECISION or seat not in self._acting_players():
             return []
         return self._legal_actions(seat)
 

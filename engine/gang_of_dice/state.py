@@ -221,17 +221,20 @@ class GangOfDiceState(State):
         return BRIGHT_CARDS if self.round <= BRIGHT_ROUNDS else DARK_CARDS
 
     def _apply_chance(self, outcome: int) -> GangOfDiceState:
-        s = self._copy()
+        # Most nodes of a game are single dice: the copy is inline and a die that is not the
+        # last of its roll leaves the phase (and so the kind) as it is.
+        s = object.__new__(GangOfDiceState)
+        s.__dict__ = self.__dict__.copy()
         if self.phase == CARD:
             s.cards = self.cards + (outcome,)
-            s.phase = STAKE
-        else:
-            cur = list(self.cur)
-            cur[outcome] += 1
-            s.cur, s.to_roll = tuple(cur), self.to_roll - 1
-            if s.to_roll == 0:
-                s._roll_landed()
-        s.kind = PHASE_KINDS[s.phase]
+            s.phase, s.kind = STAKE, PHASE_KINDS[STAKE]
+            return s
+        cur = self.cur
+        s.cur = cur[:outcome] + (cur[outcome] + 1,) + cur[outcome + 1:]
+        s.to_roll = to_roll = self.to_roll - 1
+        if to_roll == 0:
+            s._roll_landed()
+            s.kind = PHASE_KINDS[s.phase]
         return s
 
     def _chance_label(self, outcome: int) -> str:
