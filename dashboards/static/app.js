@@ -102,6 +102,12 @@ function sprtChart(canvas, test) {
 window.ArenaGames = {
   renderers: {},
   register(gameId, renderer) { this.renderers[gameId] = renderer; },
+  // The pips of a die face 1..6 as SVG circles on a 0..30 square (the dice games share them).
+  pips(value, colour = "#161b26") {
+    const at = { 1: [[15, 15]], 2: [[8, 8], [22, 22]], 3: [[8, 8], [15, 15], [22, 22]], 4: [[8, 8], [22, 8], [8, 22], [22, 22]],
+                 5: [[8, 8], [22, 8], [15, 15], [8, 22], [22, 22]], 6: [[8, 8], [22, 8], [8, 15], [22, 15], [8, 22], [22, 22]] }[value] || [];
+    return at.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="3" fill="${colour}"/>`).join("");
+  },
 };
 
 // -- replay viewer -------------------------------------------------------------------------------
