@@ -13,6 +13,10 @@ seat): `state.chance_visibility(outcome)` says which seats may see it, and
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
+Three more hooks exist for speed only and default to what the rule hooks say:
+`_chance_distribution` (the tables `sample_chance` draws from), `_is_chance_outcome` and
+`_is_legal` (the checks of `apply_chance` and `apply`); tests/engine/test_conformance.py checks
+that a game's overrides agree with its lists.
 """
 
 from __future__ import annotations
