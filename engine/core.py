@@ -13,6 +13,10 @@ seat): `state.chance_visibility(outcome)` says which seats may see it, and
 
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
+Three more hooks exist for speed only and default to what the rule hooks say:
+`_chance_distribution` (the tables `sample_chance` draws from), `_is_chance_outcome` and
+`_is_legal` (the checks of `apply_chance` and `apply`); tests/engine/test_conformance.py checks
+that a game's overrides agree with its lists.
 """
 
 from __future__ import annotations
@@ -20,8 +24,11 @@ from __future__ import annotations
 import enum
 import random
 from abc import ABC, abstractmethod
+from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate, repeat
 from typing import Any, ClassVar, Protocol
 
 
@@ -31,6 +38,11 @@ class NodeKind(enum.Enum):
     CHANCE = "chance"
     DECISION = "decision"
     TERMINAL = "terminal"
+
+
+# The members as module globals for the checks every node goes through: reading an Enum member
+# off its class (NodeKind.CHANCE) costs several times a global's lookup in Python 3.11.
+_CHANCE, _DECISION, _TERMINAL = NodeKind.CHANCE, NodeKind.DECISION, NodeKind.TERMINAL
 
 
 class IllegalActionError(ValueError):
@@ -156,6 +168,25 @@ class State(ABC):
     def _apply_chance(self, outcome: int) -> State:
         raise NotImplementedError
 
+    # Speed hooks: the defaults derive them from the hooks above; a game whose playouts are
+    # mostly chance nodes (every die and every dealt card is one) overrides them with tables.
+
+    def _chance_distribution(self) -> tuple[Sequence[int], Sequence[float]]:
+        """The outcomes of `_chance_outcomes()` and the running sums of their probabilities
+        (`itertools.accumulate`, exactly as `rng.choices` sums them): what `sample_chance` draws
+        from. A game may return cached tables; they must equal these."""
+        outcomes = self._chance_outcomes()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        """Whether `outcome` is one of `_chance_outcomes()`; a game may answer without listing them."""
+        return any(o == outcome for o, _ in self._chance_outcomes())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        """Whether acting `seat` may play `action` (in `_legal_actions(seat)`); a game may
+        answer from a memo of the list it has just given."""
+        return action in self._legal_actions(seat)
+
     def _chance_label(self, outcome: int) -> str:
         """A short human string for a chance outcome; games override this fallback."""
         return f"outcome {outcome}"
@@ -222,8 +253,11 @@ class State(ABC):
 
     def apply_chance(self, outcome: int) -> State:
         """The state after chance picks `outcome` (one of `chance_outcomes()`)."""
-        self._require(NodeKind.CHANCE, "apply_chance")
-        self._check_outcome(outcome)
+        # The checks inline, their errors in the helpers: most nodes of a game are chance nodes.
+        if self.kind is not _CHANCE:
+            self._require(_CHANCE, "apply_chance")
+        if not self._is_chance_outcome(outcome):
+            self._check_outcome(outcome)
         return self._apply_chance(outcome)
 
     def chance_label(self, outcome: int) -> str:
@@ -263,20 +297,22 @@ class State(ABC):
 
     def acting_players(self) -> tuple[int, ...]:
         """The seats that must act now (several at a simultaneous decision); () elsewhere."""
-        if self.kind is not NodeKind.DECISION:
+        if self.kind is not _DECISION:
             return ()
         return self._acting_players()
 
     def legal_actions(self, seat: int) -> list[int]:
         """The sorted action ids `seat` may choose now; never empty for an acting seat."""
-        self._check_seat(seat)
-        if seat not in self.acting_players():
+        if not (type(seat) is int and 0 <= seat < self.num_players):  # the check inline: hot
+            self._check_seat(seat)
+        if self.kind is not _DECISION or seat not in self._acting_players():
             return []
         return self._legal_actions(seat)
 
     def apply(self, actions: Mapping[int, int]) -> State:
         """The state after every acting seat plays its action: `{seat: action, ...}`."""
-        self._require(NodeKind.DECISION, "apply")
+        if self.kind is not _DECISION:
+            self._require(_DECISION, "apply")
         acting = self._acting_players()
         if set(actions) != set(acting):
             raise IllegalActionError(
@@ -284,10 +320,10 @@ class State(ABC):
                 f"got seats {sorted(actions)}"
             )
         for seat, action in actions.items():
-            legal = self._legal_actions(seat)
-            if action not in legal:
+            if not self._is_legal(seat, action):
                 raise IllegalActionError(
-                    f"action {action!r} is not legal for seat {seat}; legal: {_short(legal)}"
+                    f"action {action!r} is not legal for seat {seat}; "
+                    f"legal: {_short(self._legal_actions(seat))}"
                 )
         return self._apply(dict(actions))
 
@@ -343,8 +379,8 @@ class State(ABC):
             )
 
     def _check_outcome(self, outcome: int) -> None:
-        outcomes = [o for o, _ in self._chance_outcomes()]
-        if outcome not in outcomes:
+        if not self._is_chance_outcome(outcome):
+            outcomes = [o for o, _ in self._chance_outcomes()]
             raise IllegalActionError(
                 f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
             )
@@ -392,11 +428,22 @@ class Playthrough:
 
 
 def sample_chance(state: State, rng: random.Random) -> int:
-    """Draw one outcome of a CHANCE node with its probability, using only `rng`."""
-    outcomes = state.chance_outcomes()
-    values = [outcome for outcome, _ in outcomes]
-    weights = [probability for _, probability in outcomes]
-    return rng.choices(values, weights)[0]
+    """Draw one outcome of a CHANCE node with its probability, using only `rng`.
+
+    The very draw `rng.choices(outcomes, probabilities)[0]` makes (one `rng.random()` against
+    the running sums), so seeded games stay what they were, without rebuilding the lists.
+    """
+    if state.kind is not _CHANCE:
+        state._require(_CHANCE, "chance_outcomes")
+    outcomes, cumulative = state._chance_distribution()
+    return outcomes[bisect_right(cumulative, rng.random() * cumulative[-1], 0, len(outcomes) - 1)]
+
+
+@lru_cache(maxsize=None)
+def uniform_sums(n: int) -> tuple[float, ...]:
+    """The running sums of n equally likely outcomes (`1.0 / n` each): the cumulative half of
+    `_chance_distribution` for a uniform draw, computed once per n."""
+    return tuple(accumulate(repeat(1.0 / n, n)))
 
 
 def advance(state: State, step: Step) -> State:

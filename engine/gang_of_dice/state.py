@@ -3,6 +3,8 @@
 A state is a value with flat fields (ints and tuples) copied on write. The live faces of the
 player whose turn it is are kept in `cur` (counts by face code) and written into the per-seat
 `faces` tuple when the turn ends, so a die roll copies one 6-tuple and not the whole table.
+Every die is a chance node, so most nodes of a game are dice: the fields live in the instance
+`__dict__` (a copy is one dict copy), and sampling reads precomputed tables.
 """
 
 from __future__ import annotations
@@ -10,9 +12,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
-from engine.core import NodeKind, State
+from engine.core import NodeKind, State, uniform_sums
 from engine.gang_of_dice import actions as A
 from engine.gang_of_dice.cards import (
     BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, YELLOW, score, triggered,
@@ -38,6 +41,8 @@ STATUS_NAMES = ("waiting", "valid", "busted", "out")
 
 NO_FACES = (0, 0, 0, 0, 0, 0)
 DIE_OUTCOMES = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
+DIE_FACES = tuple(face for face, _ in DIE_OUTCOMES)
+DIE_DISTRIBUTION = (DIE_FACES, tuple(accumulate(p for _, p in DIE_OUTCOMES)))  # sample_chance's
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ class Config:
     options: tuple[tuple[str, Any], ...]  # every resolved option, for the observation
 
 
-_SLOTS = (
+_FIELDS = (
     "cfg", "num_players", "phase", "round", "cards", "pools", "active", "pot", "start_seat",
     "order", "turn", "stakes", "faces", "rolls", "status", "cur", "cur_rolls", "picked",
     "pick_face", "to_roll", "log", "history",
@@ -62,8 +67,6 @@ _SLOTS = (
 
 class GangOfDiceState(State):
     """One position of a game of Gang of Dice (see the package docstring for the protocol)."""
-
-    __slots__ = _SLOTS
 
     cfg: Config
     phase: int
@@ -98,6 +101,7 @@ class GangOfDiceState(State):
         s.cur, s.cur_rolls, s.picked, s.pick_face, s.to_roll = NO_FACES, 0, None, 0, 0
         s.history = ()
         s._begin_round(1)
+        s.kind = PHASE_KINDS[s.phase]
         return s
 
     @classmethod
@@ -132,6 +136,7 @@ class GangOfDiceState(State):
         s.to_roll = obs["dice_to_roll"]
         pools = obs["scores"]
         s.pools = tuple(pools) if None not in pools else s._pools_from_history(pools)
+        s.kind = PHASE_KINDS[s.phase]
         return s
 
     def _pools_from_history(self, known: list[int | None]) -> tuple[int, ...]:
@@ -148,30 +153,21 @@ class GangOfDiceState(State):
     # -- value semantics --------------------------------------------------------------------
 
     def _copy(self) -> GangOfDiceState:
+        """A shallow copy; callers replace fields (all immutable) instead of mutating them."""
         s = object.__new__(GangOfDiceState)
-        s.cfg, s.num_players, s.phase, s.round = self.cfg, self.num_players, self.phase, self.round
-        s.cards, s.pools, s.active, s.pot = self.cards, self.pools, self.active, self.pot
-        s.start_seat, s.order, s.turn, s.stakes = self.start_seat, self.order, self.turn, self.stakes
-        s.faces, s.rolls, s.status, s.cur = self.faces, self.rolls, self.status, self.cur
-        s.cur_rolls, s.picked, s.pick_face = self.cur_rolls, self.picked, self.pick_face
-        s.to_roll, s.log, s.history = self.to_roll, self.log, self.history
+        s.__dict__ = self.__dict__.copy()
         return s
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in _SLOTS)
+        # In _FIELDS order: the states built by `initial` and `from_observation` set their
+        # fields in different orders.
+        return tuple(getattr(self, name) for name in _FIELDS)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GangOfDiceState) and self._key() == other._key()
+        return isinstance(other, GangOfDiceState) and self.__dict__ == other.__dict__
 
     def __hash__(self) -> int:
         return hash(self._key())
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _SLOTS}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        for name, value in data.items():
-            object.__setattr__(self, name, value)
 
     def __repr__(self) -> str:
         return (f"GangOfDiceState(round={self.round}, phase={PHASE_NAMES[self.phase]}, "
@@ -179,9 +175,10 @@ class GangOfDiceState(State):
 
     # -- derived facts ----------------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return PHASE_KINDS[self.phase]
+    # `kind` is a field, PHASE_KINDS[phase], stored where a state is made (initial,
+    # from_observation) or a transition ends (_apply, _apply_chance): every node is asked its
+    # kind several times, and a property would cost a call each time.
+    kind: NodeKind = NodeKind.CHANCE
 
     @property
     def card(self):
@@ -201,8 +198,21 @@ class GangOfDiceState(State):
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == ROLL:
             return list(DIE_OUTCOMES)
-        left = [c for c in self._card_pile() if c not in self.cards]
+        left = self._cards_left()
         return [(c, 1 / len(left)) for c in left]
+
+    def _chance_distribution(self) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        if self.phase == ROLL:
+            return DIE_DISTRIBUTION
+        left = self._cards_left()
+        return left, uniform_sums(len(left))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        return outcome in (DIE_FACES if self.phase == ROLL else self._cards_left())
+
+    def _cards_left(self) -> tuple[int, ...]:
+        """The card numbers this round's card may be: its pile less the cards already revealed."""
+        return tuple(c for c in self._card_pile() if c not in self.cards)
 
     def _card_pile(self) -> tuple[int, ...]:
         """Card numbers the current round's card can come from."""
@@ -211,16 +221,20 @@ class GangOfDiceState(State):
         return BRIGHT_CARDS if self.round <= BRIGHT_ROUNDS else DARK_CARDS
 
     def _apply_chance(self, outcome: int) -> GangOfDiceState:
-        s = self._copy()
+        # Most nodes of a game are single dice: the copy is inline and a die that is not the
+        # last of its roll leaves the phase (and so the kind) as it is.
+        s = object.__new__(GangOfDiceState)
+        s.__dict__ = self.__dict__.copy()
         if self.phase == CARD:
             s.cards = self.cards + (outcome,)
-            s.phase = STAKE
+            s.phase, s.kind = STAKE, PHASE_KINDS[STAKE]
             return s
-        cur = list(self.cur)
-        cur[outcome] += 1
-        s.cur, s.to_roll = tuple(cur), self.to_roll - 1
-        if s.to_roll == 0:
+        cur = self.cur
+        s.cur = cur[:outcome] + (cur[outcome] + 1,) + cur[outcome + 1:]
+        s.to_roll = to_roll = self.to_roll - 1
+        if to_roll == 0:
             s._roll_landed()
+            s.kind = PHASE_KINDS[s.phase]
         return s
 
     def _chance_label(self, outcome: int) -> str:
@@ -243,16 +257,22 @@ class GangOfDiceState(State):
         return (self.order[self.turn],)
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_range(seat))
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_range(seat)  # `in range` answers without building a list
+
+    def _legal_range(self, seat: int) -> range:
         if self.phase == STAKE:
-            return list(range(A.STAKE_BASE, A.STAKE_BASE + self.pools[seat]))
+            return range(A.STAKE_BASE, A.STAKE_BASE + self.pools[seat])
         if self.phase == DECIDE:
-            return [A.STOP, A.REROLL]
+            return range(A.STOP, A.REROLL + 1)
         face = self.pick_face
         # The re-roll set may not be empty: at the last face shown, 0 is only legal if
         # something was picked already (an empty re-roll is STOP, rules §6 A15).
         low = 1 if face == self._last_face_with_dice() and not any(self.picked) else 0
         base = A.pick_action(face, 0)
-        return list(range(base + low, base + self.cur[face] + 1))
+        return range(base + low, base + self.cur[face] + 1)
 
     def _apply(self, actions: Mapping[int, int]) -> GangOfDiceState:
         action = actions[self.order[self.turn]]
@@ -266,6 +286,7 @@ class GangOfDiceState(State):
                 s.picked, s.pick_face, s.phase = NO_FACES, self._next_face(-1), PICK
         else:
             s._pick(action - A.pick_action(self.pick_face, 0))
+        s.kind = PHASE_KINDS[s.phase]
         return s
 
     # -- the flow (methods below mutate a fresh copy) ----------------------------------------
@@ -422,9 +443,9 @@ class GangOfDiceState(State):
             "picked": list(self.picked) if self.picked is not None else None,
             "pick_face": self.pick_face if self.phase == PICK else None,
             "dice_to_roll": self.to_roll if self.phase == ROLL else 0,
-            "log": [{"seat": s, "roll": r, "rerolled": _json(p), "faces": list(f)}
-                    for s, r, p, f in self.log],
-            "history": [{name: _json(value) for name, value in h} for h in self.history],
+            "log": [{"seat": s, "roll": r, "rerolled": list(p) if p is not None else None,
+                     "faces": list(f)} for s, r, p, f in self.log],
+            "history": [_round_json(h) for h in self.history],
         }
 
     def _visible_pools(self, seat: int) -> list[int | None]:
@@ -450,8 +471,13 @@ def _tuples(value: Any) -> Any:
     return value
 
 
-def _json(value: Any) -> Any:
-    """Tuples (nested) as lists, for observations."""
-    if isinstance(value, tuple):
-        return [_json(v) for v in value]
-    return value
+def _round_json(record: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """One round of `history` (see `_summary`) as an observation shows it: its tuples as lists.
+
+    Field by field rather than by a generic recursion over the values: observations repeat the
+    whole history at every decision, and this was most of their cost."""
+    out = dict(record)
+    for name in ("turn_order", "stakes", "rolls", "status", "eliminated"):
+        out[name] = list(out[name])
+    out["faces"] = [list(f) if f is not None else None for f in out["faces"]]
+    return out

@@ -6,6 +6,7 @@ no field value (tuples, ints) is ever mutated in place, so the original state st
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 
 from engine.riviera.cards import (
@@ -47,7 +48,6 @@ from engine.riviera.phases import (
 )
 from engine.riviera.queries import (
     colours_in_use,
-    dealt_to,
     dice_to_roll,
     draw_pile,
     fallback_size,
@@ -174,12 +174,15 @@ def deal_card(s, card: int) -> None:
     When the deal is complete and some hand holds more than `maxSameColourInHand` cards of one
     colour, the whole deal is silently redone (§1.5 step 3).
     """
+    # Most nodes of a game are dealt cards: this is written for speed (no helper calls).
     deck = s.deck
-    seat = dealt_to(s)
-    i = deck.index(card)
-    s.deck = deck[:i] + deck[i + 1 :]
-    s.hands = _set(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
-    if len(s.in_deck) - len(s.deck) < HAND_SIZE * s.num_players:
+    i = bisect_left(deck, card)  # the deck is sorted
+    s.deck = deck = deck[:i] + deck[i + 1 :]
+    dealt = len(s.in_deck) - len(deck)  # this card included
+    seat = (dealt - 1) // HAND_SIZE  # queries.dealt_to before this card
+    hands = s.hands
+    s.hands = hands[:seat] + (tuple(sorted(hands[seat] + (card,))),) + hands[seat + 1 :]
+    if dealt < HAND_SIZE * s.num_players:
         return
     s.deck = ()
     if all(_spread_ok(hand, s.rules.max_same) for hand in s.hands):

@@ -40,7 +40,10 @@ def legal_cards(s, p: int) -> list[int]:
     as a partner; the golden die counts only as a partner and never supplies a colour.
     """
     dice, reserved = s.dice, s.reserved
-    avail = tuple(c for c in s.colours if not reserved[c] or reserved[c] >> p & 1)
+    if any(reserved):
+        avail = tuple(c for c in s.colours if not reserved[c] or reserved[c] >> p & 1)
+    else:  # the common case, without a generator: nobody reserved a die this turn
+        avail = s.colours
     key = (dice, avail, s.gold_on)
     ok = _PLAYABLE.get(key)
     if ok is None:
@@ -91,6 +94,14 @@ def draw_pile(s) -> int:
         for card in column:
             placed |= 1 << card
     return s.in_use & ~placed
+
+
+def draw_pile_size(s) -> int:
+    """The number of cards in the draw pile, without listing them: every card in use is in
+    exactly one place (a hand, a column, the discard pile or the draw pile), so it is what the
+    others leave. Observations show it at every decision; `draw_pile` walks every card."""
+    placed = sum(map(len, s.hands)) + sum(map(len, s.columns)) + s.discard.bit_count()
+    return s.in_use.bit_count() - placed
 
 
 def fallback_size(s, p: int) -> int:

@@ -29,6 +29,7 @@ def sample_state(rules: Rules, obs: dict[str, Any], rng: random.Random) -> Rivie
     s = RivieraState(rules)
     seat, n = obs["seat"], rules.num_players
     _copy_public(s, obs)
+    s.settle_kind()
     if s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL):
         return s
     s.hands = _deal_hidden(s, obs, rng)

@@ -9,11 +9,13 @@ and which transition an action triggers.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
-from itertools import repeat
+from functools import lru_cache
+from itertools import accumulate, repeat
 from typing import Any
 
-from engine.core import NodeKind, State
+from engine.core import NodeKind, State, uniform_sums
 from engine.riviera import flow, queries
 from engine.riviera.cards import (
     ACTIVATE,
@@ -36,6 +38,7 @@ from engine.riviera.phases import (
     BONUS,
     CHANCE_PHASES,
     CHOOSE,
+    DEAL,
     FALLBACK_DISCARD,
     GAME_OVER,
     POWERS,
@@ -47,6 +50,17 @@ from engine.riviera.phases import (
 
 
 _DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
+# sample_chance's tables (core.State._chance_distribution): most nodes of a game are dice and
+# dealt cards, so the running sums are computed once, not per node.
+_DIE_FACES = tuple(face for face, _ in _DIE_OUTCOMES)
+_DIE_DISTRIBUTION = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
+
+
+@lru_cache(maxsize=None)
+def _in_seats(status: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats still IN: the acting seats of a simultaneous phase (asked several times a node)."""
+    return tuple(p for p, x in enumerate(status) if x == IN)
+
 _KIND_BY_PHASE = tuple(
     NodeKind.CHANCE if phase in CHANCE_PHASES
     else NodeKind.TERMINAL if phase == GAME_OVER
@@ -88,7 +102,13 @@ class RivieraState(State):
       events (this turn's public log), winners (seat mask when the game is over).
     """
 
+    # `_legal` memoises `_legal_actions` per seat (a state is a value, so they never change):
+    # `apply` checks each action against the list its caller has just listed. A slot, so that
+    # it is outside `__dict__`, which equality and `copy` use.
+    __slots__ = ("_legal",)
+
     def __init__(self, rules: Rules) -> None:
+        self._legal: dict[int, tuple[int, ...]] | None = None
         n = rules.num_players
         self.num_players = n
         self.rules = rules
@@ -127,8 +147,9 @@ class RivieraState(State):
         self.slam = False
         self.colours: tuple[int, ...] = ()
         self.in_deck: tuple[int, ...] = ()  # every card in use, sorted
-        self.deck: tuple[int, ...] = ()  # cards not yet dealt, during the deal only
+        self.deck: tuple[int, ...] = ()  # cards not yet dealt (sorted), during the deal only
         flow.start_game(self)
+        self.settle_kind()
 
     # -- value semantics ----------------------------------------------------------------------
 
@@ -136,6 +157,7 @@ class RivieraState(State):
         """A shallow copy; callers replace fields (all immutable) instead of mutating them."""
         new = RivieraState.__new__(RivieraState)
         new.__dict__ = self.__dict__.copy()
+        new._legal = None
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -145,9 +167,13 @@ class RivieraState(State):
 
     # -- node kind and chance -----------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return _KIND_BY_PHASE[self.phase]
+    # `kind` is a field, set from the phase by `settle_kind` whenever a state is made or a
+    # transition ends: every node is asked its kind several times, a property costs a call each.
+    kind: NodeKind = NodeKind.CHANCE
+
+    def settle_kind(self) -> None:
+        """Set `kind` from `phase`: call it after changing the phase outside a transition."""
+        self.kind = _KIND_BY_PHASE[self.phase]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == ROLL:
@@ -155,9 +181,28 @@ class RivieraState(State):
         options = flow.chance_options(self)
         return list(zip(options, repeat(1.0 / len(options))))
 
+    def _chance_distribution(self) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        if self.phase == ROLL:
+            return _DIE_DISTRIBUTION
+        options = self.deck if self.phase == DEAL else flow.chance_options(self)
+        return options, uniform_sums(len(options))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase == ROLL:
+            return outcome in _DIE_FACES
+        if self.phase == DEAL and type(outcome) is int:  # the deck is sorted: bisect, not scan
+            deck = self.deck
+            i = bisect_left(deck, outcome)
+            return i < len(deck) and deck[i] == outcome
+        return super()._is_chance_outcome(outcome)
+
     def _apply_chance(self, outcome: int) -> RivieraState:
         s = self.copy()
-        flow.apply_chance(s, outcome)
+        if s.phase == DEAL:  # most nodes of a game: straight to the deal, no dispatch
+            flow.deal_card(s, outcome)
+        else:
+            flow.apply_chance(s, outcome)
+        s.kind = _KIND_BY_PHASE[s.phase]
         return s
 
     def _chance_label(self, outcome: int) -> str:
@@ -199,10 +244,25 @@ class RivieraState(State):
         if phase == BONUS:
             return tuple(bits(self.eligible))
         if phase in (CHOOSE, STOP_OR_MORE) and not self.rules.sequential:
-            return tuple(p for p in range(self.num_players) if self.status[p] == IN)
+            return _in_seats(self.status)
         return self.queue[:1]
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._memo_legal(seat))  # a copy: the caller may change its list
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._memo_legal(seat)
+
+    def _memo_legal(self, seat: int) -> tuple[int, ...]:
+        memo = self._legal
+        if memo is None:
+            memo = self._legal = {}
+        legal = memo.get(seat)
+        if legal is None:
+            legal = memo[seat] = tuple(self._list_legal(seat))
+        return legal
+
+    def _list_legal(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == CHOOSE:
             cards = queries.legal_cards(self, seat)
@@ -239,6 +299,7 @@ class RivieraState(State):
     def _apply(self, actions: dict[int, int]) -> RivieraState:
         s = self.copy()
         flow.apply_actions(s, actions)
+        s.kind = _KIND_BY_PHASE[s.phase]
         return s
 
     # -- results ------------------------------------------------------------------------------

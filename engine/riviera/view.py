@@ -37,6 +37,10 @@ from engine.riviera.phases import (
 )
 
 POWER_PHASES = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
+# `bits` of every seat or die mask (< 64), looked up: an observation lists about twenty such
+# masks, most of them empty, and a call each was a good part of its cost. Unpack into a list.
+SMALL_BITS = tuple(tuple(bits(mask)) for mask in range(64))
+STAR_SUM = STARS.__getitem__
 
 
 def observation(s, seat: int) -> dict[str, Any]:
@@ -54,30 +58,30 @@ def observation(s, seat: int) -> dict[str, Any]:
         "turn": s.turn_no,
         "holder": s.holder if s.holder >= 0 else None,
         "scores": list(s.scores),
-        "status": [STATUS_NAMES[x] for x in s.status],
+        "status": list(map(STATUS_NAMES.__getitem__, s.status)),
         "last_chance_used": list(s.lc_used),
         "hand": [] if dealing else list(s.hands[seat]),
-        "hand_sizes": [0 if dealing else len(hand) for hand in s.hands],
-        "columns": [list(column) for column in s.columns],
-        "column_stars": [sum(STARS[c] for c in column) for column in s.columns],
-        "played_this_turn": [list(cards) for cards in s.played],
+        "hand_sizes": [0] * n if dealing else list(map(len, s.hands)),
+        "columns": list(map(list, s.columns)),
+        "column_stars": [sum(map(STAR_SUM, column)) for column in s.columns],
+        "played_this_turn": list(map(list, s.played)),
         **_dice(s),
         "pending": {
-            "gold": bits(s.pend_gold),
-            "reservations": {COLOURS[c]: bits(s.pend_res[c]) for c in s.colours},
-            "adjusters": bits(s.pend_adj),
+            "gold": [*SMALL_BITS[s.pend_gold]],
+            "reservations": {COLOURS[c]: [*SMALL_BITS[s.pend_res[c]]] for c in s.colours},
+            "adjusters": [*SMALL_BITS[s.pend_adj]],
         },
         "adjust_queue": list(s.adjusters),
-        "bonus_eligible": bits(s.eligible),
+        "bonus_eligible": [*SMALL_BITS[s.eligible]],
         "acting": list(s.acting_players()),
         "queue": list(s.queue),
         "power": _power(s, seat),
-        "draw_pile_size": 0 if dealing else bin(queries.draw_pile(s)).count("1"),
-        "discard_size": bin(s.discard).count("1"),
-        "known_hands": [[] if dealing else bits(s.known[seat * n + q]) for q in range(n)],
+        "draw_pile_size": 0 if dealing else queries.draw_pile_size(s),
+        "discard_size": s.discard.bit_count(),
+        "known_hands": [[] if dealing else bits(mask) for mask in s.known[seat * n : seat * n + n]],
         "known_discards": bits(s.known_disc[seat]),
         "events": [_event(e, seat) for e in s.events],
-        "winners": bits(s.winners),
+        "winners": [*SMALL_BITS[s.winners]],
         "grand_slam": s.slam,
     }
 
@@ -90,8 +94,8 @@ def _dice(s) -> dict[str, Any]:
         "dice": {COLOURS[c]: dice[c] if shown and dice[c] else None for c in s.colours},
         "gold_in_roll": s.gold_on,
         "gold": dice[GOLD] if shown and s.gold_on and dice[GOLD] else None,
-        "reserved_by": {COLOURS[c]: bits(s.reserved[c]) for c in s.colours},
-        "modified_dice": [DIE_NAMES[d] for d in bits(s.modified)],
+        "reserved_by": {COLOURS[c]: [*SMALL_BITS[s.reserved[c]]] for c in s.colours},
+        "modified_dice": [DIE_NAMES[d] for d in SMALL_BITS[s.modified]],
     }
 
 

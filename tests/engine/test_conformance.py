@@ -10,6 +10,7 @@ import copy
 import json
 import random
 from collections.abc import Iterator
+from itertools import accumulate
 
 import pytest
 
@@ -147,6 +148,40 @@ def test_chance_probabilities_sum_to_one(game: Game) -> None:
                 outcomes = state.chance_outcomes()
                 assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
                 assert len({o for o, _ in outcomes}) == len(outcomes)
+
+
+def test_sample_chance_draws_what_rng_choices_draws(game: Game) -> None:
+    """The same outcome from the same generator state, so seeded games stay what they were."""
+    for state in walk(game, SEEDS[0]):
+        if state.kind is NodeKind.CHANCE:
+            outcomes = state.chance_outcomes()
+            ours, theirs = random.Random(7), random.Random(7)
+            expected = theirs.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0]
+            assert sample_chance(state, ours) == expected
+            assert ours.getstate() == theirs.getstate()
+
+
+def test_the_speed_hooks_agree_with_the_lists(game: Game) -> None:
+    """`_chance_distribution`, `_is_chance_outcome` and `_is_legal` (what sample_chance and the
+    checks of apply_chance / apply use) say exactly what chance_outcomes() and legal_actions()
+    list, asked before and after the lists (a game may memoise them)."""
+    for state in walk(game, SEEDS[0]):
+        if state.kind is NodeKind.CHANCE:
+            offered = {o for o, _ in copy.deepcopy(state).chance_outcomes()}
+            candidates = range(min(offered) - 2, max(offered) + 3)
+            assert {o for o in candidates if state._is_chance_outcome(o)} == offered
+            outcomes = state.chance_outcomes()
+            values, cumulative = state._chance_distribution()
+            assert list(values) == [o for o, _ in outcomes]
+            assert list(cumulative) == list(accumulate(p for _, p in outcomes))
+        for seat in state.acting_players():
+            legal = copy.deepcopy(state).legal_actions(seat)
+            candidates = {-1, game.info.num_actions, *range(legal[0] - 3, legal[-1] + 4)}
+            assert {a for a in candidates if state._is_legal(seat, a)} == set(legal)
+            assert state.legal_actions(seat) == legal
+            assert {a for a in candidates if state._is_legal(seat, a)} == set(legal)
+            state.legal_actions(seat).clear()  # a caller may change its list
+            assert state.legal_actions(seat) == legal
 
 
 def test_every_chance_outcome_has_its_own_label(game: Game) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from engine import registry
 from engine.core import NodeKind, Step, advance
-from tests.engine.golden.make_golden import HERE, OPTIONS, position_digest
+from tests.engine.golden.make_golden import HERE, MATCHES_PER_SETUP, OPTIONS, playthrough, position_digest
 
 
 def golden_games(game_id: str) -> list[dict[str, Any]]:
@@ -33,6 +33,15 @@ def test_golden_games_replay_to_the_same_positions(game_id: str) -> None:
             state = advance(state, _step(step))
             assert position_digest(state) == game["digests"][n], f"{_name(game)}: position {n} differs"
         assert state.kind is NodeKind.TERMINAL, f"{_name(game)}: the game does not end where it did"
+
+
+@pytest.mark.parametrize("game_id", sorted(OPTIONS))
+def test_the_golden_seeds_still_make_the_golden_games(game_id: str) -> None:
+    """Seeded chance draws the same outcomes as before (sample_chance makes rng.choices' draw),
+    so a seeded match or search plays as it did; one game of each setup is made again."""
+    for game in golden_games(game_id)[::MATCHES_PER_SETUP]:
+        again = playthrough(game_id, game["players"], game["options"], game["seed"])
+        assert again["steps"] == game["steps"], f"{_name(game)}: the seed plays another game"
 
 
 def _step(stored: int | dict[str, int]) -> Step:

@@ -31,7 +31,9 @@ from engine.riviera.cards import (
     adjust_action,
     parse_card,
 )
+from engine.riviera import queries
 from engine.riviera.phases import DRAW
+from engine.riviera.state import _KIND_BY_PHASE
 from engine.visibility import chance_views
 
 A, B, C, D = 0, 1, 2, 3
@@ -730,6 +732,8 @@ def _check_invariants(state) -> None:
     places += [c for c in range(60) if state.discard >> c & 1]
     assert len(places) == len(set(places))
     assert set(places) <= set(state.in_deck)
+    assert queries.draw_pile_size(state) == bin(queries.draw_pile(state)).count("1")
+    assert state.kind is _KIND_BY_PHASE[state.phase], "the stored kind follows the phase"
     n = state.num_players
     for s in range(n):
         for q in range(n):
