@@ -31,6 +31,21 @@ _KIND_OF_PHASE = (
 )
 NO_SEAT = -1
 
+# The position itself: what equality, hashing and copies go by.
+_FIELDS = (
+    "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
+    "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
+    "starter", "high_bid", "high_bidder", "still_in", "to_act",
+)  # fmt: skip
+# Copied along with the fields, not compared: each seat's expedition points, kept up to date as
+# cards are placed (every observation shows them; recounting means 25 expeditions), and the
+# observation's unseen-card dict with the `unseen` tuple it was made from (see observe.py).
+_DERIVED = ("points", "unseen_memo")
+# Filled on first use and never changed after (a state is a value): (seat, legal actions) of the
+# acting seat, and the chance outcomes, each asked for twice per node (by the caller, then by the
+# check in State.apply / apply_chance). A copy starts without them.
+_MEMOS = ("_legal", "_outcomes")
+
 
 class RivalsState(State):
     """One position. Fields are public for the observation code and tests; treat them as read-only.
@@ -39,11 +54,7 @@ class RivalsState(State):
     included in the count); `still_in` lists, in seat order, who has not passed in the auction.
     """
 
-    __slots__ = (
-        "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
-        "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
-        "starter", "high_bid", "high_bidder", "still_in", "to_act",
-    )  # fmt: skip
+    __slots__ = _FIELDS + _DERIVED + _MEMOS
 
     def __init__(self, num_players: int, display_limit: int = 0, start_player: int = 0) -> None:
         self.num_players = num_players
@@ -61,6 +72,9 @@ class RivalsState(State):
         self.starting: tuple[tuple[int, ...], ...] = ((),) * num_players  # starting wager colours
         self.wager_bottom: tuple[int, ...] = ()  # starting wagers put back under the stack
         self.turn = start_player
+        self.points = (0,) * num_players
+        self.unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None = None
+        self._legal = self._outcomes = None
         self._clear_auction()
 
     # -- value semantics --------------------------------------------------------------------
@@ -78,10 +92,7 @@ class RivalsState(State):
         return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
 
     def _copy(self) -> RivalsState:
-        new = object.__new__(RivalsState)
-        for setter, value in zip(_SETTERS, _get_all(self)):
-            setter(new, value)
-        return new
+        return _copy_fields(self, object.__new__(RivalsState))
 
     def _clear_auction(self) -> None:
         self.high_bid = 0
@@ -95,8 +106,11 @@ class RivalsState(State):
         return _KIND_OF_PHASE[self.phase]
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase == DEAL:
-            return self._deal_outcomes()
+        if self._outcomes is None:
+            self._outcomes = self._deal_outcomes() if self.phase == DEAL else self._reveal_outcomes()
+        return list(self._outcomes)  # a copy: the caller may change its list
+
+    def _reveal_outcomes(self) -> list[tuple[int, float]]:
         total = C.DECK_SIZE - self.revealed
         return [(kind, n / total) for kind, n in enumerate(self.unseen) if n]
 
@@ -197,6 +211,12 @@ class RivalsState(State):
         return NO_SEAT
 
     def _legal_actions(self, seat: int) -> list[int]:
+        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self._actions_of(seat))
+        return list(self._legal[1])  # a copy: the caller may change its list
+
+    def _actions_of(self, seat: int) -> list[int]:
         if self.phase == TURN:
             return self._turn_actions(seat)
         if self.phase == BID:
@@ -281,12 +301,15 @@ class RivalsState(State):
         kind = action - C.PLACE_BASE
         self.display = _without(self.display, kind)
         slot = seat * C.NUM_COLOURS + C.colour_of(kind)
+        before = C.expedition_score(self.wagers[slot], self.numbers[slot])
         if C.is_wager(kind):
             self.wagers = _bump(self.wagers, slot)
         else:
             numbers = list(self.numbers)
             numbers[slot] += (C.value_of(kind),)
             self.numbers = tuple(numbers)
+        gained = C.expedition_score(self.wagers[slot], self.numbers[slot]) - before
+        self.points = _bump(self.points, seat, gained)
 
     def _box(self, action: int) -> None:
         if action != C.SKIP_BOX:
@@ -299,10 +322,14 @@ class RivalsState(State):
 
     def scores(self) -> list[int]:
         """Each seat's total now: expedition scores plus coins held (§4)."""
-        return [self.expedition_points(seat) + self.coins[seat] for seat in range(self.num_players)]
+        return [points + coins for points, coins in zip(self.points, self.coins)]
+
+    def count_points(self) -> None:
+        """Set `points` from the expeditions (for a state built field by field)."""
+        self.points = tuple(self.expedition_points(seat) for seat in range(self.num_players))
 
     def expedition_points(self, seat: int) -> int:
-        """The sum of seat's expedition scores."""
+        """The sum of seat's expedition scores, counted from its expeditions."""
         base = seat * C.NUM_COLOURS
         return sum(
             C.expedition_score(self.wagers[base + c], self.numbers[base + c])
@@ -328,8 +355,18 @@ class RivalsState(State):
         return self  # nothing is hidden from one seat that another knows: future draws are chance
 
 
-_get_all = attrgetter(*RivalsState.__slots__)
-_SETTERS = tuple(getattr(RivalsState, name).__set__ for name in RivalsState.__slots__)
+_get_all = attrgetter(*_FIELDS)
+
+
+def _make_copier():  # unrolled slot copy (one line per field): the hottest path of every apply
+    body = "".join(f"    new.{name} = old.{name}\n" for name in _FIELDS + _DERIVED)
+    memos = "".join(f"    new.{name} = None\n" for name in _MEMOS)
+    namespace: dict[str, Any] = {}
+    exec(f"def _copy_fields(old, new):\n{body}{memos}    return new\n", namespace)
+    return namespace["_copy_fields"]
+
+
+_copy_fields = _make_copier()
 
 
 def _bump(values: tuple[int, ...], index: int, by: int = 1) -> tuple[int, ...]:
