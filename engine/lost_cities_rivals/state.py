@@ -10,6 +10,7 @@ number of cards revealed so far are kept; the current pile and its size follow f
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -92,7 +93,8 @@ class RivalsState(State):
         return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
 
     def _copy(self) -> RivalsState:
-        return _copy_fields(self, object.__new__(RivalsState))
+        """A new state with the same fields (and derived fields), its memos empty."""
+        return _copy_state(self)
 
     def _clear_auction(self) -> None:
         self.high_bid = 0
@@ -111,8 +113,9 @@ class RivalsState(State):
         return list(self._outcomes)  # a copy: the caller may change its list
 
     def _reveal_outcomes(self) -> list[tuple[int, float]]:
-        total = C.DECK_SIZE - self.revealed
-        return [(kind, n / total) for kind, n in enumerate(self.unseen) if n]
+        """(kind, copies unseen / cards unseen) for every unseen kind, from prebuilt pairs."""
+        pairs = _reveal_pairs(C.DECK_SIZE - self.revealed)
+        return [by_count[n] for by_count, n in zip(pairs, self.unseen) if n]
 
     def _apply_chance(self, outcome: int) -> RivalsState:
         new = self._copy()
@@ -361,12 +364,24 @@ _get_all = attrgetter(*_FIELDS)
 def _make_copier():  # unrolled slot copy (one line per field): the hottest path of every apply
     body = "".join(f"    new.{name} = old.{name}\n" for name in _FIELDS + _DERIVED)
     memos = "".join(f"    new.{name} = None\n" for name in _MEMOS)
-    namespace: dict[str, Any] = {}
-    exec(f"def _copy_fields(old, new):\n{body}{memos}    return new\n", namespace)
-    return namespace["_copy_fields"]
+    namespace: dict[str, Any] = {"new_state": object.__new__, "RivalsState": RivalsState}
+    code = f"def _copy_state(old):\n    new = new_state(RivalsState)\n{body}{memos}    return new\n"
+    exec(code, namespace)
+    return namespace["_copy_state"]
 
 
-_copy_fields = _make_copier()
+_copy_state = _make_copier()
+
+
+@lru_cache(maxsize=C.DECK_SIZE)
+def _reveal_pairs(total: int) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """For each kind, its outcome pair by copies unseen: `[kind][n] = (kind, n / total)`.
+
+    A reveal node lists up to 50 pairs; making them once per deck size, not per node, is what
+    keeps reveals cheap. The probabilities are the same divisions, so they are the same floats.
+    """
+    copies = range(max(C.DECK_COUNTS) + 1)
+    return tuple(tuple((kind, n / total) for n in copies) for kind in range(C.NUM_KINDS))
 
 
 def _bump(values: tuple[int, ...], index: int, by: int = 1) -> tuple[int, ...]:

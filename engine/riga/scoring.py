@@ -107,6 +107,38 @@ def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used:
     return tuple(hand_goods) + tuple(int(i in credits) for i in range(4))
 
 
+# -- what a player can build and pay now (the legal actions of a build turn) -----------------
+
+
+@lru_cache(maxsize=1 << 16)
+def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> tuple[int, ...]:
+    """The `cards` (hand buildings and own Riga buildings) this player can pay for now, sorted.
+
+    Memoised as a whole: a turn asks again after every payment with mostly the same arguments.
+    """
+    avail = available_items(hand_goods, tableau, used)
+    return tuple(sorted(
+        card for card in cards if can_pay(item_values(tableau, CARDS[card].city), avail, build_cost(tableau, card))
+    ))  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 16)
+def payable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, card: int, paid: tuple[int, ...]) -> tuple[int, ...]:
+    """The payment items (0..7) that may be paid next for `card` after `paid` (§3.3): each keeps
+    the payment inside some legal one. Memoised: the same build is paid the same way again."""
+    values = item_values(tableau, CARDS[card].city)
+    avail = available_items(hand_goods, tableau, used)
+    cost = build_cost(tableau, card)
+    items = []
+    for item in range(NUM_ITEMS):
+        if avail[item] > paid[item] and values[item] > 0:
+            more = paid[:item] + (paid[item] + 1,) + paid[item + 1 :]
+            rest = tuple(x - p for x, p in zip(avail, more))
+            if can_extend(values, rest, more, cost):
+                items.append(item)
+    return tuple(items)
+
+
 # -- legal payments (§3.3) ------------------------------------------------------------------
 
 

@@ -42,12 +42,21 @@ FIELDS = (
     "tiles", "flipped", "drawn",
     "pending", "need", "choice", "log",
 )  # fmt: skip
+# Filled on first use and never changed after (a state is a value), not compared, not copied:
+# (seat, legal actions) of the acting seat and the chance outcomes, each asked for twice per node
+# (by the caller, then by the check in State.apply / apply_chance).
+MEMOS = ("_legal", "_outcomes")
+_KIND_OF_PHASE = tuple(
+    NodeKind.TERMINAL if phase == OVER else NodeKind.CHANCE if phase in CHANCE_PHASES else NodeKind.DECISION
+    for phase in range(len(PHASE_NAMES))
+)
 
 
 def _make_copier():  # unrolled field copy: the hottest path of every apply
     body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS)
+    memos = "".join(f"    new.{name} = None\n" for name in MEMOS)
     namespace: dict[str, Any] = {}
-    exec(f"def _copy_fields(old, new):\n{body}    return new\n", namespace)
+    exec(f"def _copy_fields(old, new):\n{body}{memos}    return new\n", namespace)
     return namespace["_copy_fields"]
 
 
@@ -70,7 +79,7 @@ def row_value(row: tuple[int, ...]) -> int:
 class RigaState(State):
     """One position of Riga; see the package docstring for actions and observations."""
 
-    __slots__ = FIELDS
+    __slots__ = FIELDS + MEMOS
 
     # -- construction and value semantics ---------------------------------------------------
 
@@ -88,6 +97,7 @@ class RigaState(State):
         s.rsupply = (t.RIGA_CARD_IDS if use_riga else (),) * n
         s.tiles, s.flipped, s.drawn = (), (), ()
         s.pending, s.need, s.choice, s.log = None, 0, (), ()
+        s._legal = s._outcomes = None
         return s
 
     def _copy(self) -> RigaState:
@@ -108,6 +118,7 @@ class RigaState(State):
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        self._legal = self._outcomes = None
 
     def __repr__(self) -> str:
         return f"RigaState(year={self.year}, season={SEASON_NAMES[self.season]}, phase={self.phase})"
@@ -116,9 +127,7 @@ class RigaState(State):
 
     @property
     def kind(self) -> NodeKind:
-        if self.phase == OVER:
-            return NodeKind.TERMINAL
-        return NodeKind.CHANCE if self.phase in CHANCE_PHASES else NodeKind.DECISION
+        return _KIND_OF_PHASE[self.phase]
 
     @property
     def active(self) -> int:
@@ -130,6 +139,11 @@ class RigaState(State):
         return tuple(tile for tile in range(8) if self.use_riga or tile != t.T_RIGA)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._outcomes is None:
+            self._outcomes = self._list_outcomes()
+        return list(self._outcomes)  # a copy: the caller may change its list
+
+    def _list_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase in GOODS_DRAW_PHASES:
             total = sum(self.gdeck)
@@ -204,6 +218,12 @@ class RigaState(State):
         return (self.queue[0],)
 
     def _legal_actions(self, seat: int) -> list[int]:
+        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self._actions_of(seat))
+        return list(self._legal[1])  # a copy: the caller may change its list
+
+    def _actions_of(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == TAKE:
             return self._take_actions()
@@ -222,29 +242,14 @@ class RigaState(State):
     def _build_actions(self, seat: int) -> list[int]:
         if self.builds >= t.MAX_BUILDS_PER_TURN:
             return [a.END_TURN]
-        tableau = self.tableau[seat]
-        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
-        found = []
-        for card in self.hbuild[seat] + self.rsupply[seat]:
-            values = sc.item_values(tableau, t.CARDS[card].city)
-            if sc.can_pay(values, avail, sc.build_cost(tableau, card)):
-                found.append(a.START_BUILD + card)
-        return sorted(found) + [a.END_TURN]
+        cards = self.hbuild[seat] + self.rsupply[seat]
+        found = sc.buildable(self.hgoods[seat], self.tableau[seat], self.used[seat], cards)
+        return [a.START_BUILD + card for card in found] + [a.END_TURN]
 
     def _pay_actions(self, seat: int) -> list[int]:
         card, paid = self.pending
-        tableau = self.tableau[seat]
-        values = sc.item_values(tableau, t.CARDS[card].city)
-        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
-        cost = sc.build_cost(tableau, card)
-        legal = []
-        for item in range(sc.NUM_ITEMS):
-            if avail[item] > paid[item] and values[item] > 0:
-                more = _add(paid, item, 1)
-                rest = tuple(x - p for x, p in zip(avail, more))
-                if sc.can_extend(values, rest, more, cost):
-                    legal.append(a.PAY_GOOD + item)  # PAY_CREDIT follows PAY_GOOD directly
-        return legal
+        items = sc.payable(self.hgoods[seat], self.tableau[seat], self.used[seat], card, paid)
+        return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
 
     def _apply(self, actions: Mapping[int, int]) -> RigaState:
         seat, action = next(iter(actions.items()))
