@@ -110,25 +110,40 @@ def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used:
 # -- what a player can build and pay now (the legal actions of a build turn) -----------------
 
 
-@lru_cache(maxsize=1 << 16)
-def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> tuple[int, ...]:
-    """The `cards` (hand buildings and own Riga buildings) this player can pay for now, sorted.
+@lru_cache(maxsize=1 << 14)
+def build_facts(tableau: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(`item_values` for each city 0..4, `build_cost` of each card id) for one tableau.
 
-    Memoised as a whole: a turn asks again after every payment with mostly the same arguments.
+    Tableaus change only when a building is built, so one lookup here replaces one per card.
     """
+    values = tuple(item_values(tableau, city) for city in range(len(t.CITY_NAMES)))
+    return values, tuple(build_cost(tableau, card.id) for card in CARDS)
+
+
+_CITY_OF_CARD = tuple(card.city for card in CARDS)
+
+
+def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> list[int]:
+    """The `cards` (hand buildings, own Riga buildings) this player can pay for now: `can_pay`
+    per card, with each city's budget (the value of everything usable) counted once."""
+    values_by_city, costs = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
-    return tuple(sorted(
-        card for card in cards if can_pay(item_values(tableau, CARDS[card].city), avail, build_cost(tableau, card))
-    ))  # fmt: skip
+    budgets = [sum(v * a for v, a in zip(values, avail) if v > 0) for values in values_by_city]
+    return [card for card in cards if budgets[_CITY_OF_CARD[card]] >= costs[card]]
+
+
+def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
+    """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
+    some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all."""
+    # No minimal payment holds more than ceil(cost / value) of an item (its total less its lowest
+    # item is below the cost), so larger counts change nothing: capping them lets one memo entry
+    # serve every hand that differs only in them.
+    capped = tuple(min(n, -(-cost // v)) if v > 0 else 0 for v, n in zip(values, avail))
+    return _payable(values, capped, paid, cost)
 
 
 @lru_cache(maxsize=1 << 16)
-def payable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, card: int, paid: tuple[int, ...]) -> tuple[int, ...]:
-    """The payment items (0..7) that may be paid next for `card` after `paid` (§3.3): each keeps
-    the payment inside some legal one. Memoised: the same build is paid the same way again."""
-    values = item_values(tableau, CARDS[card].city)
-    avail = available_items(hand_goods, tableau, used)
-    cost = build_cost(tableau, card)
+def _payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
     items = []
     for item in range(NUM_ITEMS):
         if avail[item] > paid[item] and values[item] > 0:

@@ -244,11 +244,14 @@ class RigaState(State):
             return [a.END_TURN]
         cards = self.hbuild[seat] + self.rsupply[seat]
         found = sc.buildable(self.hgoods[seat], self.tableau[seat], self.used[seat], cards)
-        return [a.START_BUILD + card for card in found] + [a.END_TURN]
+        return sorted(a.START_BUILD + card for card in found) + [a.END_TURN]
 
     def _pay_actions(self, seat: int) -> list[int]:
         card, paid = self.pending
-        items = sc.payable(self.hgoods[seat], self.tableau[seat], self.used[seat], card, paid)
+        tableau = self.tableau[seat]
+        values_by_city, costs = sc.build_facts(tableau)
+        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
+        items = sc.payable(values_by_city[t.CARDS[card].city], avail, paid, costs[card])
         return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
 
     def _apply(self, actions: Mapping[int, int]) -> RigaState:
