@@ -112,24 +112,49 @@ def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used:
 
 @lru_cache(maxsize=1 << 14)
 def build_facts(tableau: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """(`item_values` for each city 0..4, `build_cost` of each card id) for one tableau.
+    """(`item_values` for each city 0..4, the DISCOUNT per city) of one tableau, in one pass.
 
-    Tableaus change only when a building is built, so one lookup here replaces one per card.
+    The same arithmetic as `good_value` and `build_cost`, made once per tableau (tableaus change
+    only when a building is built) instead of once per card and city.
     """
-    values = tuple(item_values(tableau, city) for city in range(len(t.CITY_NAMES)))
-    return values, tuple(build_cost(tableau, card.id) for card in CARDS)
+    exchange, factor, discount = False, [0] * 4, [0] * len(t.CITY_NAMES)
+    for c in tableau:
+        card = CARDS[c]
+        if card.benefit == t.EXCHANGE:
+            exchange = True
+        elif card.benefit == t.FACTOR:
+            factor[card.arg] += 1
+        elif card.benefit == t.DISCOUNT and card.city != t.RIGA:
+            discount[card.city] += card.arg
+    values = tuple(
+        tuple(_good_value(t.CITY_VALUE[city][g], g, exchange, factor[g]) for g in t.GOODS) + _CREDIT_VALUES
+        for city in range(len(t.CITY_NAMES))
+    )
+    return values, tuple(discount)
 
 
+def _good_value(printed: int, good: int, exchange: bool, factor: int) -> int:
+    if printed == 0:  # refused: worth nothing, unless the Exchange Office makes it base value
+        return t.BASE_VALUE[good] + factor if exchange else 0
+    return printed + factor
+
+
+def cost_with(card: int, discounts: Sequence[int]) -> int:
+    """`build_cost` of `card` from a tableau's discounts per city (see `build_facts`)."""
+    return max(0, CARDS[card].cost - discounts[CARDS[card].city])
+
+
+_CREDIT_VALUES = tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
 _CITY_OF_CARD = tuple(card.city for card in CARDS)
 
 
 def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> list[int]:
     """The `cards` (hand buildings, own Riga buildings) this player can pay for now: `can_pay`
     per card, with each city's budget (the value of everything usable) counted once."""
-    values_by_city, costs = build_facts(tableau)
+    values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
     budgets = [sum(v * a for v, a in zip(values, avail) if v > 0) for values in values_by_city]
-    return [card for card in cards if budgets[_CITY_OF_CARD[card]] >= costs[card]]
+    return [card for card in cards if budgets[_CITY_OF_CARD[card]] >= cost_with(card, discounts)]
 
 
 def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:

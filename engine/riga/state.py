@@ -249,9 +249,9 @@ class RigaState(State):
     def _pay_actions(self, seat: int) -> list[int]:
         card, paid = self.pending
         tableau = self.tableau[seat]
-        values_by_city, costs = sc.build_facts(tableau)
+        values_by_city, discounts = sc.build_facts(tableau)
         avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
-        items = sc.payable(values_by_city[t.CARDS[card].city], avail, paid, costs[card])
+        items = sc.payable(values_by_city[t.CARDS[card].city], avail, paid, sc.cost_with(card, discounts))
         return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
 
     def _apply(self, actions: Mapping[int, int]) -> RigaState:

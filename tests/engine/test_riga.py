@@ -221,6 +221,16 @@ def test_payable_items_are_those_some_legal_payment_still_holds() -> None:
             assert sc.payable(values, avail, paid, cost) == expected, (values, avail, paid, cost)
 
 
+def test_build_facts_give_the_values_and_costs_of_good_value_and_build_cost() -> None:
+    rng = random.Random(9)
+    for _ in range(300):
+        tableau = tuple(sorted(rng.sample(range(len(t.CARDS)), rng.randint(0, 12))))
+        values, discounts = sc.build_facts(tableau)
+        assert values == tuple(sc.item_values(tableau, city) for city in range(5)), tableau
+        assert [sc.cost_with(c, discounts) for c in range(len(t.CARDS))] == [
+            sc.build_cost(tableau, c) for c in range(len(t.CARDS))], tableau
+
+
 def test_buildable_cards_are_those_with_a_legal_payment() -> None:
     rng = random.Random(8)
     for _ in range(200):
