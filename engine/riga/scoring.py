@@ -169,14 +169,11 @@ def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ..
 
 @lru_cache(maxsize=1 << 16)
 def _payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
-    items = []
-    for item in range(NUM_ITEMS):
-        if avail[item] > paid[item] and values[item] > 0:
-            more = paid[:item] + (paid[item] + 1,) + paid[item + 1 :]
-            rest = tuple(x - p for x, p in zip(avail, more))
-            if can_extend(values, rest, more, cost):
-                items.append(item)
-    return tuple(items)
+    legal: set[int] = set()
+    for payment in minimal_payments(values, avail, cost):
+        if all(q >= p for q, p in zip(payment, paid)):
+            legal.update(item for item in range(NUM_ITEMS) if payment[item] > paid[item])
+    return tuple(sorted(legal))
 
 
 # -- legal payments (§3.3) ------------------------------------------------------------------
@@ -187,34 +184,28 @@ def can_pay(values: Sequence[int], avail: Sequence[int], cost: int) -> bool:
     return sum(v * a for v, a in zip(values, avail) if v > 0) >= cost
 
 
-@lru_cache(maxsize=1 << 16)
-def can_extend(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> bool:
-    """Is the multiset `paid` contained in some legal (sufficient and minimal) payment?
+@lru_cache(maxsize=1 << 14)
+def minimal_payments(values: tuple[int, ...], avail: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+    """Every legal payment from `avail` (what `legal_payments` lists), found by a walk that stops
+    adding items once the cost is reached: past that point any addition is not minimal."""
+    found: list[tuple[int, ...]] = []
 
-    `avail` counts what is left to offer beyond `paid`. A payment is minimal when removing its
-    cheapest element leaves less than the cost.
-    """
-    if any(p and values[i] <= 0 for i, p in enumerate(paid)):
-        return False
-    total = sum(v * p for v, p in zip(values, paid))
-    low = min((values[i] for i, p in enumerate(paid) if p), default=10**9)
-    items = [(values[i], avail[i]) for i in range(NUM_ITEMS) if avail[i] and values[i] > 0]
-    return _extend(items, 0, total, low, cost)
+    def walk(i: int, paid: tuple[int, ...], total: int, low: int) -> None:
+        if total >= cost:
+            if total - low < cost:  # minimal; the empty payment only for a cost of 0
+                found.append(paid + (0,) * (NUM_ITEMS - i))
+            return
+        if i == NUM_ITEMS:
+            return
+        walk(i + 1, paid + (0,), total, low)
+        value = values[i]
+        for k in range(1, avail[i] + 1 if value > 0 else 1):
+            walk(i + 1, paid + (k,), total + k * value, min(low, value))
+            if total + k * value >= cost:
+                break  # more copies only overshoot further
 
-
-def _extend(items: list[tuple[int, int]], i: int, total: int, low: int, cost: int) -> bool:
-    if total >= cost:
-        return total - low < cost or (cost == 0 and low == 10**9)
-    if i == len(items):
-        return False
-    value, count = items[i]
-    for k in range(count + 1):
-        new_total = total + k * value
-        if _extend(items, i + 1, new_total, min(low, value) if k else low, cost):
-            return True
-        if new_total >= cost:
-            break  # more copies only overshoot further
-    return False
+    walk(0, (), 0, 10**9)
+    return tuple(found)
 
 
 def legal_payments(values: Sequence[int], avail: Sequence[int], cost: int) -> list[tuple[int, ...]]:
@@ -250,8 +241,12 @@ def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> b
 
 def metric(tile: int, tableau: Sequence[int]) -> int:
     """What `tile` counts for a player (§1.5)."""
-    kind, which = t.TILE_METRIC[tile]
-    return city_count(tableau, which) if kind == "city" else symbol_count(tableau, which)
+    part, which = _METRIC_PART[tile]
+    return tableau_counts(tuple(tableau))[part][which]
+
+
+# Where each claimable tile's count is in `tableau_counts`: (0 = per city, 1 = per symbol, index).
+_METRIC_PART = {tile: (0 if kind == "city" else 1, which) for tile, (kind, which) in t.TILE_METRIC.items()}
 
 
 def gm_check(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from operator import mul
 from typing import Any
 
 from engine.core import NodeKind, State
@@ -73,7 +74,10 @@ def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 def row_value(row: tuple[int, ...]) -> int:
     """Base value of a goods row."""
-    return sum(t.BASE_VALUE[g] for g in row)
+    return sum(map(_BASE_VALUE, row))
+
+
+_BASE_VALUE = t.BASE_VALUE.__getitem__
 
 
 class RigaState(State):
@@ -320,9 +324,8 @@ class RigaState(State):
         card, paid = self.pending
         paid = _add(paid, item, 1)
         self.pending = (card, paid)
-        tableau = self.tableau[seat]
-        values = sc.item_values(tableau, t.CARDS[card].city)
-        if sum(v * p for v, p in zip(values, paid)) >= sc.build_cost(tableau, card):
+        values_by_city, discounts = sc.build_facts(self.tableau[seat])
+        if sum(map(mul, values_by_city[t.CARDS[card].city], paid)) >= sc.cost_with(card, discounts):
             self._complete_build(seat)
 
     def _complete_build(self, seat: int) -> None:

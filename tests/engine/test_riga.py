@@ -205,6 +205,15 @@ def test_e1_payment_rules_directly() -> None:
     assert not sc.is_legal_payment(values, (0, 1, 1, 1, 0, 0, 0, 0), 9)  # Grain refused
 
 
+def test_minimal_payments_are_the_legal_payments() -> None:
+    rng = random.Random(6)
+    for _ in range(300):
+        values = tuple(rng.choice((0, 2, 3, 4, 5, 6, 7)) for _ in range(4)) + (4, 4, 4, 4)
+        avail = tuple(rng.randint(0, 4) for _ in range(4)) + tuple(rng.randint(0, 1) for _ in range(4))
+        cost = rng.randint(0, 15)
+        assert sorted(sc.minimal_payments(values, avail, cost)) == sorted(sc.legal_payments(values, avail, cost))
+
+
 def test_payable_items_are_those_some_legal_payment_still_holds() -> None:
     # The memoised PAY check (capped counts) against every legal payment, listed by brute force.
     rng = random.Random(7)
