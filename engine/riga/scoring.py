@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import mul
 
 from engine.riga import tables as t
 
@@ -153,10 +154,11 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
     per card, with each city's budget (the value of everything usable) counted once."""
     values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
-    budgets = [sum(v * a for v, a in zip(values, avail) if v > 0) for values in values_by_city]
+    budgets = [sum(map(mul, values, avail)) for values in values_by_city]  # no value is below 0
     return [card for card in cards if budgets[_CITY_OF_CARD[card]] >= cost_with(card, discounts)]
 
 
+@lru_cache(maxsize=1 << 16)
 def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
     """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
     some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all."""
@@ -282,6 +284,16 @@ def _claims(tile: int, side: int, holder: int, builder: int, tableaus: Sequence[
 def base_vp(tableau: Sequence[int], buildings_in_hand: int) -> int:
     """§4.1: VP of built cards minus 2 per building card left in hand."""
     return tableau_counts(tuple(tableau))[2] - t.HAND_BUILDING_PENALTY * buildings_in_hand
+
+
+@lru_cache(maxsize=1 << 14)
+def public_vp(
+    tableaus: tuple[tuple[int, ...], ...], tiles: tuple[tuple[int, int, int], ...], buildings_in_hand: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Each seat's base VP plus Grand Master tile VP: what everyone can count during the game.
+    Memoised: every observation shows it, and only a build, a claim or a hand card changes it."""
+    tile_vp = grand_master_vp(tiles, tableaus)
+    return tuple(base_vp(tableau, n) + vp for tableau, n, vp in zip(tableaus, buildings_in_hand, tile_vp))
 
 
 def money(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> int:

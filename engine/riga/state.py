@@ -19,18 +19,11 @@ from engine.riga import scoring as sc
 from engine.riga import tables as t
 from engine.riga.hidden import redraw_buildings, redraw_goods
 from engine.riga.observe import observation
-
-# phases: what happens at this node
-(START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, KEEP,
- SPRING_ROWS, SPRING_DISPLAY, TAKE, EXTRA, BUILD, DISCARD, OVER) = range(13)  # fmt: skip
-CHANCE_PHASES = frozenset({START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, SPRING_ROWS, SPRING_DISPLAY, EXTRA})
-GOODS_DRAW_PHASES = frozenset({SETUP_GOODS, SPRING_ROWS, EXTRA})
-PHASE_NAMES = (
-    "start_player", "tile_flip", "tile_draw", "setup_goods", "setup_buildings", "keep_start_building",
-    "spring_rows", "spring_display", "take", "extra_draw", "build", "discard", "game_over",
+from engine.riga.phases import (  # re-exported: tests and sample.py read them from here
+    AUTUMN, BUILD, CHANCE_PHASES, DISCARD, DRAW_TILE, EXTRA, FLIP, GAME_OVER, GOODS_DRAW_PHASES,
+    KEEP, OVER, PHASE_NAMES, SEASON_NAMES, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING,
+    SPRING_DISPLAY, SPRING_ROWS, START, SUMMER, TAKE, WINTER,
 )  # fmt: skip
-SETUP, SPRING, SUMMER, AUTUMN, WINTER, GAME_OVER = range(6)
-SEASON_NAMES = ("setup", "spring", "summer", "autumn", "winter", "game_over")
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
 FIELDS = (
@@ -514,9 +507,7 @@ class RigaState(State):
 
     def public_scores(self) -> list[int]:
         """Base VP plus Grand Master tile VP: what everyone can count during the game."""
-        base = [sc.base_vp(self.tableau[p], len(self.hbuild[p])) for p in range(self.num_players)]
-        tiles = sc.grand_master_vp(self.tiles, self.tableau)
-        return [b + g for b, g in zip(base, tiles)]
+        return list(sc.public_vp(self.tableau, self.tiles, tuple(map(len, self.hbuild))))
 
     def money_tile_scores(self) -> list[int]:
         """The Money tile's VP (zero for everyone when it is not in play)."""
