@@ -106,4 +106,4 @@ def state_from_observation(obs: dict[str, Any]) -> S.RivalsState:
         state.high_bidder, state.still_in = auction["high_bidder"], tuple(auction["in"])
         state.to_act = obs["to_act"] if state.phase == S.BID else S.NO_SEAT
     state.count_points()
-    return state
+    return state._settle_kind()

@@ -38,14 +38,17 @@ _FIELDS = (
     "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
     "starter", "high_bid", "high_bidder", "still_in", "to_act",
 )  # fmt: skip
-# Copied along with the fields, not compared: each seat's expedition points, kept up to date as
-# cards are placed (every observation shows them; recounting means 25 expeditions), and the
-# observation's unseen-card dict with the `unseen` tuple it was made from (see observe.py).
-_DERIVED = ("points", "unseen_memo")
-# Filled on first use and never changed after (a state is a value): (seat, legal actions) of the
-# acting seat, and the chance outcomes, each asked for twice per node (by the caller, then by the
-# check in State.apply / apply_chance). A copy starts without them.
-_MEMOS = ("_legal", "_outcomes")
+# Copied along with the fields, not compared: the node kind (a plain slot, not a property: the
+# base class reads it several times per node; `_settle_kind` sets it from the phase after every
+# change), each seat's expedition points, kept up to date as cards are placed (every observation
+# shows them; recounting means 25 expeditions), and the observation's unseen-card dict with the
+# `unseen` tuple it was made from (see observe.py).
+_DERIVED = ("kind", "points", "unseen_memo")
+# Filled on first use and never changed after (a state is a value): the acting seats (asked for
+# three times per decision), (seat, legal actions) of the acting seat and the chance outcomes
+# (each asked for twice per node: by the caller, then by the check in State.apply or
+# apply_chance). A copy starts without them.
+_MEMOS = ("_acting", "_legal", "_outcomes")
 
 
 class RivalsState(State):
@@ -73,9 +76,10 @@ class RivalsState(State):
         self.starting: tuple[tuple[int, ...], ...] = ((),) * num_players  # starting wager colours
         self.wager_bottom: tuple[int, ...] = ()  # starting wagers put back under the stack
         self.turn = start_player
+        self.kind = NodeKind.CHANCE
         self.points = (0,) * num_players
         self.unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None = None
-        self._legal = self._outcomes = None
+        self._acting = self._legal = self._outcomes = None
         self._clear_auction()
 
     # -- value semantics --------------------------------------------------------------------
@@ -92,9 +96,8 @@ class RivalsState(State):
     def __repr__(self) -> str:
         return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
 
-    def _copy(self) -> RivalsState:
-        """A new state with the same fields (and derived fields), its memos empty."""
-        return _copy_state(self)
+    # `_copy(self)`: a new state with the same fields and derived fields, its memos empty; an
+    # unrolled function made from the slot names below the class (one call per apply, no loop).
 
     def _clear_auction(self) -> None:
         self.high_bid = 0
@@ -103,9 +106,10 @@ class RivalsState(State):
 
     # -- node kind and chance ---------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return _KIND_OF_PHASE[self.phase]
+    def _settle_kind(self) -> RivalsState:
+        """Set `kind` from the phase (after a change of phase); returns the state."""
+        self.kind = _KIND_OF_PHASE[self.phase]
+        return self
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self._outcomes is None:
@@ -123,7 +127,7 @@ class RivalsState(State):
             new._deal_starting_wager(outcome)
         else:
             new._reveal(outcome)
-        return new
+        return new._settle_kind()
 
     def _chance_label(self, outcome: int) -> str:
         if self.phase == DEAL:
@@ -201,7 +205,9 @@ class RivalsState(State):
     # -- decisions --------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:
-        return (self.actor(),)
+        if self._acting is None:
+            self._acting = (self.actor(),)
+        return self._acting
 
     def actor(self) -> int:
         """The seat that decides now, or -1 at a chance or terminal node."""
@@ -223,14 +229,14 @@ class RivalsState(State):
         if self.phase == TURN:
             return self._turn_actions(seat)
         if self.phase == BID:
-            return [C.PASS] + [C.bid_action(b) for b in range(self.high_bid + 1, self.coins[seat] + 1)]
+            return [C.PASS, *range(C.bid_action(self.high_bid + 1), C.bid_action(self.coins[seat]) + 1)]
         if self.phase == TAKE:
             return self._place_actions(seat) + [C.END_TAKE]
         return sorted(C.BOX_BASE + k for k in set(self.display)) + [C.SKIP_BOX]
 
     def _turn_actions(self, seat: int) -> list[int]:
         coins = self.coins[seat]
-        bids = [C.bid_action(b) for b in range(1, coins + 1)] if self.display else []
+        bids = list(range(C.bid_action(1), C.bid_action(coins) + 1)) if self.display else []
         forced = self.display_limit and len(self.display) >= self.display_limit and bids
         return bids if forced else [C.UNCOVER] + bids
 
@@ -264,7 +270,7 @@ class RivalsState(State):
             new._take(seat, action)
         else:
             new._box(action)
-        return new
+        return new._settle_kind()
 
     def _turn(self, seat: int, action: int) -> None:
         if action == C.UNCOVER:
@@ -370,7 +376,7 @@ def _make_copier():  # unrolled slot copy (one line per field): the hottest path
     return namespace["_copy_state"]
 
 
-_copy_state = _make_copier()
+RivalsState._copy = _make_copier()  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=C.DECK_SIZE)

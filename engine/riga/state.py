@@ -171,7 +171,8 @@ class RigaState(State):
             s.gdeck = _add(s.gdeck, outcome, -1)
             s._receive_good(outcome)
         else:  # a building card from the shuffled part of the deck
-            s.bpool = tuple(c for c in s.bpool if c != outcome)
+            drawn = s.bpool.index(outcome)  # the shuffled part holds each card once
+            s.bpool = s.bpool[:drawn] + s.bpool[drawn + 1 :]
             if phase == SETUP_BUILDINGS:
                 s.choice += (outcome,)
             else:
