@@ -36,6 +36,10 @@ FIELDS = (
     "tiles", "flipped", "drawn",
     "pending", "need", "choice", "log",
 )  # fmt: skip
+# Copied along with the fields, not compared: the node kind, a plain slot rather than a property
+# because the base class reads it several times per node; `_set_kind` sets it from the phase at
+# the end of every step (and wherever a state is put together field by field).
+DERIVED = ("kind",)
 # Filled on first use and never changed after (a state is a value), not compared, not copied:
 # (seat, legal actions) of the acting seat and the chance outcomes, each asked for twice per node
 # (by the caller, then by the check in State.apply / apply_chance).
@@ -44,17 +48,6 @@ _KIND_OF_PHASE = tuple(
     NodeKind.TERMINAL if phase == OVER else NodeKind.CHANCE if phase in CHANCE_PHASES else NodeKind.DECISION
     for phase in range(len(PHASE_NAMES))
 )
-
-
-def _make_copier():  # unrolled field copy: the hottest path of every apply
-    body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS)
-    memos = "".join(f"    new.{name} = None\n" for name in MEMOS)
-    namespace: dict[str, Any] = {}
-    exec(f"def _copy_fields(old, new):\n{body}{memos}    return new\n", namespace)
-    return namespace["_copy_fields"]
-
-
-_copy_fields = _make_copier()
 
 
 def _put(values: tuple, index: int, value: Any) -> tuple:
@@ -76,7 +69,7 @@ _BASE_VALUE = t.BASE_VALUE.__getitem__
 class RigaState(State):
     """One position of Riga; see the package docstring for actions and observations."""
 
-    __slots__ = FIELDS + MEMOS
+    __slots__ = FIELDS + DERIVED + MEMOS
 
     # -- construction and value semantics ---------------------------------------------------
 
@@ -95,10 +88,10 @@ class RigaState(State):
         s.tiles, s.flipped, s.drawn = (), (), ()
         s.pending, s.need, s.choice, s.log = None, 0, (), ()
         s._legal = s._outcomes = None
-        return s
+        return s._set_kind()
 
-    def _copy(self) -> RigaState:
-        return _copy_fields(self, object.__new__(RigaState))
+    # `_copy(self)`: a new state with the same fields, its memos empty; an unrolled function made
+    # from the field names below the class (the hottest path of every apply: no loop, one call).
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in FIELDS)
@@ -116,15 +109,17 @@ class RigaState(State):
         for name, value in state.items():
             setattr(self, name, value)
         self._legal = self._outcomes = None
+        self._set_kind()
 
     def __repr__(self) -> str:
         return f"RigaState(year={self.year}, season={SEASON_NAMES[self.season]}, phase={self.phase})"
 
     # -- node kind and chance ---------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return _KIND_OF_PHASE[self.phase]
+    def _set_kind(self) -> RigaState:
+        """Set `kind` (CHANCE, DECISION or TERMINAL) from the phase; returns the state."""
+        self.kind = _KIND_OF_PHASE[self.phase]
+        return self
 
     @property
     def active(self) -> int:
@@ -379,6 +374,10 @@ class RigaState(State):
 
     def _settle(self) -> None:
         """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
+        self._run_automatic_steps()
+        self._set_kind()
+
+    def _run_automatic_steps(self) -> None:
         while True:
             phase = self.phase
             if phase == FLIP:
@@ -544,3 +543,14 @@ class RigaState(State):
         chooser = self.queue[0] if self.phase in (SETUP_BUILDINGS, KEEP) else -1
         redraw_buildings(s, hidden, chooser, rng)
         return s
+
+
+def _make_copier():
+    body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS + DERIVED)
+    memos = "".join(f"    new.{name} = None\n" for name in MEMOS)
+    namespace: dict[str, Any] = {"new_state": object.__new__, "RigaState": RigaState}
+    exec(f"def _copy(old):\n    new = new_state(RigaState)\n{body}{memos}    return new\n", namespace)
+    return namespace["_copy"]
+
+
+RigaState._copy = _make_copier()  # type: ignore[attr-defined]

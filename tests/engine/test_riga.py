@@ -109,7 +109,7 @@ def placed(state: RigaState, **fields) -> RigaState:
     for name, value in fields.items():
         assert hasattr(new, name), name
         setattr(new, name, value)
-    return new
+    return new._set_kind()  # the node kind follows the phase
 
 
 def summer_turn_position(players: int = 4, **options: bool) -> RigaState:
