@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import mul
+from operator import ge, mul
 
 from engine.riga import tables as t
 
@@ -127,11 +127,16 @@ def build_facts(tableau: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], 
             factor[card.arg] += 1
         elif card.benefit == t.DISCOUNT and card.city != t.RIGA:
             discount[card.city] += card.arg
-    values = tuple(
+    return _values_by_city(exchange, tuple(factor)), tuple(discount)
+
+
+@lru_cache(maxsize=1 << 10)
+def _values_by_city(exchange: bool, factor: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`item_values` for each city, from what they depend on: an Exchange Office, Factors per good."""
+    return tuple(
         tuple(_good_value(t.CITY_VALUE[city][g], g, exchange, factor[g]) for g in t.GOODS) + _CREDIT_VALUES
         for city in range(len(t.CITY_NAMES))
     )
-    return values, tuple(discount)
 
 
 def _good_value(printed: int, good: int, exchange: bool, factor: int) -> int:
@@ -147,6 +152,7 @@ def cost_with(card: int, discounts: Sequence[int]) -> int:
 
 _CREDIT_VALUES = tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
 _CITY_OF_CARD = tuple(card.city for card in CARDS)
+_COST_OF_CARD = tuple(card.cost for card in CARDS)
 
 
 def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> list[int]:
@@ -155,7 +161,9 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
     values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
     budgets = [sum(map(mul, values, avail)) for values in values_by_city]  # no value is below 0
-    return [card for card in cards if budgets[_CITY_OF_CARD[card]] >= cost_with(card, discounts)]
+    # `cost_with` inlined: a budget is never below 0, so the cost's floor at 0 changes nothing here.
+    city, cost = _CITY_OF_CARD, _COST_OF_CARD
+    return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -173,7 +181,7 @@ def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ..
 def _payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
     legal: set[int] = set()
     for payment in minimal_payments(values, avail, cost):
-        if all(q >= p for q, p in zip(payment, paid)):
+        if all(map(ge, payment, paid)):
             legal.update(item for item in range(NUM_ITEMS) if payment[item] > paid[item])
     return tuple(sorted(legal))
 
@@ -190,23 +198,27 @@ def can_pay(values: Sequence[int], avail: Sequence[int], cost: int) -> bool:
 def minimal_payments(values: tuple[int, ...], avail: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
     """Every legal payment from `avail` (what `legal_payments` lists), found by a walk that stops
     adding items once the cost is reached: past that point any addition is not minimal."""
+    usable = [(i, values[i], avail[i]) for i in range(NUM_ITEMS) if values[i] > 0 and avail[i] > 0]
     found: list[tuple[int, ...]] = []
+    counts = [0] * NUM_ITEMS  # the payment being built: items before `usable[j]` are chosen
 
-    def walk(i: int, paid: tuple[int, ...], total: int, low: int) -> None:
+    def walk(j: int, total: int, low: int) -> None:
         if total >= cost:
             if total - low < cost:  # minimal; the empty payment only for a cost of 0
-                found.append(paid + (0,) * (NUM_ITEMS - i))
+                found.append(tuple(counts))
             return
-        if i == NUM_ITEMS:
+        if j == len(usable):
             return
-        walk(i + 1, paid + (0,), total, low)
-        value = values[i]
-        for k in range(1, avail[i] + 1 if value > 0 else 1):
-            walk(i + 1, paid + (k,), total + k * value, min(low, value))
+        walk(j + 1, total, low)
+        item, value, top = usable[j]
+        for k in range(1, top + 1):
+            counts[item] = k
+            walk(j + 1, total + k * value, min(low, value))
             if total + k * value >= cost:
                 break  # more copies only overshoot further
+        counts[item] = 0
 
-    walk(0, (), 0, 10**9)
+    walk(0, 0, 10**9)
     return tuple(found)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from operator import mul
+from operator import add, mul, sub
 from typing import Any
 
 from engine.core import NodeKind, State
@@ -342,9 +342,9 @@ class RigaState(State):
 
     def _pay_goods(self, seat: int, goods: tuple[int, ...]) -> None:
         """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
-        self.hgoods = _put(self.hgoods, seat, tuple(h - g for h, g in zip(self.hgoods[seat], goods)))
+        self.hgoods = _put(self.hgoods, seat, tuple(map(sub, self.hgoods[seat], goods)))
         self.kgoods = _put(self.kgoods, seat, tuple(max(0, k - g) for k, g in zip(self.kgoods[seat], goods)))
-        self.gdisc = tuple(d + g for d, g in zip(self.gdisc, goods))
+        self.gdisc = tuple(map(add, self.gdisc, goods))
 
     def _end_turn(self) -> None:
         self.queue = self.queue[1:]
@@ -375,7 +375,7 @@ class RigaState(State):
     def _settle(self) -> None:
         """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
         self._run_automatic_steps()
-        self._set_kind()
+        self.kind = _KIND_OF_PHASE[self.phase]  # `_set_kind`, inlined: once per step
 
     def _run_automatic_steps(self) -> None:
         while True:
@@ -390,7 +390,7 @@ class RigaState(State):
                 self._lay_out_tiles()
                 self._begin_hands()
             elif phase == SETUP_GOODS:
-                hand_value = row_value(tuple(g for g, n in enumerate(self.hgoods[self.queue[0]]) for _ in range(n)))
+                hand_value = sum(map(mul, t.BASE_VALUE, self.hgoods[self.queue[0]]))
                 if hand_value < t.START_GOODS_VALUE and self._goods_ready():
                     return
                 self.phase, self.choice = SETUP_BUILDINGS, ()
@@ -459,7 +459,7 @@ class RigaState(State):
     def _row_target(self) -> int | None:
         """The slot that gets the next spring goods card: short leftovers first, then new rows."""
         for slot, row in enumerate(self.rows):
-            if row and row_value(row) < t.MIN_ROW_VALUE:
+            if row and sum(map(_BASE_VALUE, row)) < t.MIN_ROW_VALUE:  # row_value, inlined
                 return slot
         for slot, row in enumerate(self.rows):
             if not row:
