@@ -141,7 +141,8 @@ class RigaState(State):
             total = sum(self.gdeck)
             return [(g, n / total) for g, n in enumerate(self.gdeck) if n]
         if phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
-            return [(c, 1 / len(self.bpool)) for c in self.bpool]
+            chance = 1 / len(self.bpool)
+            return [(c, chance) for c in self.bpool]
         if phase == START:
             return [(seat, 1 / self.num_players) for seat in range(self.num_players)]
         done = self.flipped if phase == FLIP else self.drawn
