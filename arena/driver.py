@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from arena.clock import per_move
 from arena.entrants import bot_name, pin, pinned_version
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.executor import JobOutcome, MatchJob
 from arena.match import count_strikes
 from arena.rating import rerate
@@ -144,7 +144,7 @@ def play_tournament(
             writer.add(outcome)
         writer.flush()
     except BaseException:
-        _interrupt(store, tournament_id, writer)
+        interrupt(store, tournament_id, writer.flush)
         raise
     rerate(store, info.ruleset)
     store.set_tournament_status(tournament_id, "finished")
@@ -153,13 +153,36 @@ def play_tournament(
     return finished
 
 
-def _interrupt(store: Store, tournament_id: int, writer: _ResultWriter) -> None:
-    """Keep what was played and mark the tournament `interrupted` for resume. The flush fails
-    again when the first failure was the database's (a full disk): the status is set anyway."""
+def interrupt(store: Store, tournament_id: int, flush: Callable[[], None]) -> None:
+    """Keep what was played and mark the tournament `interrupted` for resume; the caller then
+    raises its own error. When that error was the database's (a full disk), the flush fails
+    again (nothing more is lost: resume replays a missing match from its seeds) and even the
+    status may not fit on the disk: the tournament then stays `running`, which `arena tournament
+    list` flags once it makes no progress, and `stopped_note` says so."""
     try:
-        writer.flush()
+        flush()
+    except StoreError:
+        pass  # refused again: resume replays those matches from their seeds
     finally:
+        _mark_interrupted(store, tournament_id)
+
+
+def _mark_interrupted(store: Store, tournament_id: int) -> None:
+    try:
         store.set_tournament_status(tournament_id, "interrupted")
+    except StoreError:
+        pass  # no room even for that: `stopped_note` tells the user
+
+
+def stopped_note(store: Store, tournament_id: int, what: str) -> str:
+    """How a stopped tournament (`what`: "tournament 3", "SPRT test 3") is stored now."""
+    try:
+        stored = store.tournament(tournament_id)
+    except StoreError:
+        stored = None
+    if stored is not None and stored.status == "interrupted":
+        return f"{what} is interrupted"
+    return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
 
 
 def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:

@@ -1,66 +1,207 @@
-"""Random-playout speed of every engine on one core: decisions/s and games/s.
+"""Random-playout speed of every engine on one core: seat decisions/s, games/s and observations/s.
 
 The loop is what a search bot or the match runner does without bots' thinking time: sample chance,
-list legal actions, apply a random one. Observations are measured separately (obs/s), since the
-match runner builds one per decision.
+list legal actions, apply a random one. A seat decision is one acting seat's choice (a
+simultaneous node with three acting seats counts three). Observations are measured in a second
+run of the loop that also builds every acting seat's observation, as the match runner does:
+obs/s counts only the CPU time spent building them.
 
 Rates are per CPU second of this process (time.process_time), so other load on the machine
 lowers them less than wall-clock rates would.
 
-Usage: .venv/bin/python bench/engine_speed.py [--games riviera,riga] [--seconds 2]
+`--baseline REV` measures REV's engine/ too, in the same run: `git archive` exports it into a
+temporary directory and a subprocess runs this same loop with that directory first on
+PYTHONPATH; each row prints old, new and new/old side by side. Baseline and current runs
+alternate row by row, so a change of load on the machine hits both alike.
+
+Usage: .venv/bin/python bench/engine_speed.py [--games riviera,riga] [--players 3] [--seconds 2]
+       [--repeat 3] [--baseline 344bcc8]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
+import engine
 from engine import registry
 from engine.core import NodeKind, sample_chance
 
+ROOT = Path(__file__).resolve().parent.parent
+METRICS = ("seat decisions/s", "games/s", "obs/s")
 
-def playout(game, rng: random.Random, with_observations: bool) -> int:
-    """Play one random game; return the number of decision nodes."""
-    state, decisions = game.initial_state(), 0
+
+@dataclass
+class Rates:
+    """One game and player count measured once: rates per CPU second."""
+
+    decisions: float  # seat decisions per second, without observations
+    games: float
+    observations: float  # observations built per CPU second spent building them
+
+    def best(self, other: Rates) -> Rates:
+        """The better of two runs, metric by metric (the runs least disturbed by other load)."""
+        return Rates(*(max(mine, theirs) for mine, theirs in zip(self.values(), other.values())))
+
+    def values(self) -> tuple[float, float, float]:
+        return self.decisions, self.games, self.observations
+
+
+def playout(game, rng: random.Random, with_observations: bool) -> tuple[int, int, float]:
+    """Play one random game; return (seat decisions, observations built, CPU s spent on them)."""
+    state, decisions, observations, observing = game.initial_state(), 0, 0, 0.0
     while state.kind is not NodeKind.TERMINAL:
         if state.kind is NodeKind.CHANCE:
             state = state.apply_chance(sample_chance(state, rng))
             continue
         acting = state.acting_players()
         if with_observations:
+            started = time.process_time()
             for seat in acting:
                 state.observation(seat)
+            observing += time.process_time() - started
+            observations += len(acting)
         state = state.apply({seat: rng.choice(state.legal_actions(seat)) for seat in acting})
-        decisions += 1
-    return decisions
+        decisions += len(acting)
+    return decisions, observations, observing
 
 
-def measure(game_id: str, players: int, seconds: float, with_observations: bool) -> tuple[float, float]:
+def measure(game_id: str, players: int, seconds: float) -> Rates:
+    """Play seeded random games for `seconds` CPU seconds, then again building observations."""
     game = registry.make(game_id, players)
-    rng = random.Random(1)
-    games = decisions = 0
+    rng, games, decisions = random.Random(1), 0, 0
     started = time.process_time()
     while time.process_time() - started < seconds:
-        decisions += playout(game, rng, with_observations)
+        decisions += playout(game, rng, with_observations=False)[0]
         games += 1
     elapsed = time.process_time() - started
-    return decisions / elapsed, games / elapsed
+    rng, observations, observing = random.Random(1), 0, 0.0
+    started = time.process_time()
+    while time.process_time() - started < seconds:
+        _, built, spent = playout(game, rng, with_observations=True)
+        observations, observing = observations + built, observing + spent
+    return Rates(decisions / elapsed, games / elapsed, observations / observing)
+
+
+def export_engine(rev: str, folder: str) -> None:
+    """Write REV's engine/ package into `folder` (`git archive`, nothing else of REV)."""
+    archive = subprocess.run(["git", "archive", "--format=tar", rev, "engine"], cwd=ROOT,
+                             capture_output=True)
+    if archive.returncode != 0:
+        problem = archive.stderr.decode(errors="replace").strip().splitlines()
+        sys.exit(f"engine_speed: error: --baseline {rev!r} is not a git revision with an engine/ "
+                 f"folder ({problem[-1] if problem else 'git archive failed'}); give a commit, "
+                 f"branch or tag, e.g. 344bcc8")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(folder, filter="data")
+
+
+def measure_baseline(folder: str, game_id: str, players: int, seconds: float) -> Rates:
+    """Measure the engine exported to `folder` in a subprocess running this same loop."""
+    command = [sys.executable, __file__, "--games", game_id, "--players", str(players),
+               "--seconds", str(seconds), "--json"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"engine_speed: error: the baseline engine failed on {game_id} {players}p: {last}")
+    reply = json.loads(done.stdout)
+    # A PYTHONPATH that lost to an installed engine would compare the new engine with itself.
+    if Path(reply["engine"]).resolve().parent != Path(folder).resolve():
+        raise RuntimeError(f"the baseline run imported {reply['engine']}, not the exported engine")
+    return Rates(**reply["rates"])
+
+
+def rows(games: str, players: str | None) -> list[tuple[str, int]]:
+    """The (game, player count) pairs to measure: every player count unless `players` is given."""
+    chosen = []
+    for game_id in games.split(","):
+        try:
+            info = registry.info(game_id)
+        except KeyError as error:
+            sys.exit(f"engine_speed: error: --games: {error.args[0]}")
+        counts = range(info.min_players, info.max_players + 1)
+        chosen += [(game_id, n) for n in player_counts(players, counts)]
+    return chosen
+
+
+def player_counts(players: str | None, counts: range) -> list[int]:
+    """The counts `--players` names that the game allows (all of them when it names none)."""
+    if not players:
+        return list(counts)
+    try:
+        return [n for n in map(int, players.split(",")) if n in counts]
+    except ValueError:
+        sys.exit(f"engine_speed: error: --players {players!r} is not a comma-separated list of "
+                 "player counts, e.g. 3 or 2,4")
+
+
+def print_table(game_id: str, players: int, new: Rates, old: Rates | None) -> None:
+    """One row: the new rates, or old / new / ratio of decisions/s and obs/s with a baseline."""
+    if old is None:
+        cells = [f"{new.decisions:,.0f}", f"{new.games:,.1f}", f"{new.observations:,.0f}"]
+    else:
+        pairs = ((old.decisions, new.decisions), (old.observations, new.observations))
+        cells = [f"{o:,.0f} | {n:,.0f} | {n / o:.2f}×" for o, n in pairs]
+    print(f"| {game_id} | {players} | " + " | ".join(cells) + " |", flush=True)
+
+
+def print_header(baseline: str | None) -> None:
+    if baseline is None:
+        names = list(METRICS)
+    else:
+        names = [f"{metric} {which}" for metric in (METRICS[0], METRICS[2])
+                 for which in (baseline, "now", "ratio")]
+    print("| game | players | " + " | ".join(names) + " |")
+    print("|---|---:|" + "---:|" * len(names))
+
+
+def best(runs: Rates | None, run: Rates) -> Rates:
+    """The best so far, metric by metric, after one more run."""
+    return run if runs is None else runs.best(run)
+
+
+def measure_row(args: argparse.Namespace, folder: str, game_id: str, players: int) -> None:
+    """Measure one row `--repeat` times, alternating baseline and current runs; print it."""
+    old = new = None
+    for _ in range(args.repeat):
+        if args.baseline:
+            old = best(old, measure_baseline(folder, game_id, players, args.seconds))
+        new = best(new, measure(game_id, players, args.seconds))
+    print_table(game_id, players, new, old)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(registry.game_ids()))
+    parser.add_argument("--players", help="player counts, e.g. 3 or 2,4 (default: all)")
     parser.add_argument("--seconds", type=float, default=2.0, help="per game and player count")
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per row")
+    parser.add_argument("--baseline", metavar="REV", help="also measure REV's engine/, side by side")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the baseline run
     args = parser.parse_args()
-    print("| game | players | decisions/s | games/s | decisions/s with observations |")
-    print("|---|---:|---:|---:|---:|")
-    for game_id in args.games.split(","):
-        info = registry.info(game_id)
-        for players in range(info.min_players, info.max_players + 1):
-            dps, gps = measure(game_id, players, args.seconds, with_observations=False)
-            dps_obs, _ = measure(game_id, players, args.seconds, with_observations=True)
-            print(f"| {game_id} | {players} | {dps:,.0f} | {gps:,.1f} | {dps_obs:,.0f} |", flush=True)
+    if args.json:
+        (game_id, players), = rows(args.games, args.players)
+        rates = measure(game_id, players, args.seconds)
+        print(json.dumps({"engine": os.path.dirname(engine.__file__), "rates": asdict(rates)}))
+        return
+    chosen = rows(args.games, args.players)
+    with tempfile.TemporaryDirectory() as folder:
+        if args.baseline:
+            export_engine(args.baseline, folder)
+        print_header(args.baseline)
+        for game_id, players in chosen:
+            measure_row(args, folder, game_id, players)
 
 
 if __name__ == "__main__":

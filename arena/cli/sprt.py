@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from arena.cli.options import parse_options
-from arena.cli.tournament import ProgressLine, add_run_options, make_executor
-from arena.errors import StoreError, UsageError
+from arena.cli.tournament import ProgressLine, add_run_options, make_executor, stops_reported
+from arena.errors import UsageError
 from arena.sprt.driver import SprtProgress, check_sprt, existing_sprt, play_sprt, start_sprt
 from arena.sprt.pairs import DEFAULT_MAX_PAIRS, SprtConfig
 from arena.sprt.report import UNITS, VERDICTS, sprt_json, state_text, verdict_line
@@ -98,17 +97,8 @@ def config_from_args(args: argparse.Namespace) -> SprtConfig:
 def run_test(store: Store, test_id: int, executor: Any, quiet: bool) -> int:
     """Play a stored test to its verdict with a live line; print the verdict."""
     line = ProgressLine(test_id, enabled=not quiet, describe=live_line)
-    try:
+    with stops_reported(line, store, test_id, f"SPRT test {test_id}", resume_line(store, test_id), "plays on"):
         info = play_sprt(store, test_id, executor, line.update)
-    except KeyboardInterrupt:
-        line.end()
-        print(f"stopped; resume with: {resume_line(store, test_id)}", file=sys.stderr)
-        raise
-    except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
-        line.end()
-        raise StoreError(f"{error}; SPRT test {test_id} is interrupted: once that is fixed, "
-                         f"`{resume_line(store, test_id)}` plays on") from None
-    line.end()
     print(verdict_line(info))
     return 0
 

@@ -11,15 +11,15 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
 from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
-from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament
+from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament, stopped_note
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
@@ -159,20 +159,30 @@ def format_run_table(store: Store, info: TournamentInfo) -> str:
 def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: bool = False) -> TournamentInfo:
     """Play a stored tournament's missing matches with a progress line; print a summary line."""
     line = ProgressLine(tournament_id, enabled=not quiet)
-    try:
+    with stops_reported(line, store, tournament_id, f"tournament {tournament_id}",
+                        resume_command_line(store, tournament_id), "plays the matches it is missing"):
         info = play_tournament(store, tournament_id, executor, line.update)
-    except KeyboardInterrupt:
-        line.end()
-        print(f"stopped; resume with: {resume_command_line(store, tournament_id)}", file=sys.stderr)
-        raise
-    except StoreError as error:  # e.g. a full disk: what was stored is kept, resume plays the rest
-        line.end()
-        raise StoreError(f"{error}; tournament {tournament_id} is interrupted: once that is fixed, "
-                         f"`{resume_command_line(store, tournament_id)}` plays the matches it is missing") from None
-    line.end()
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
           f"{info.aborted_matches} aborted (on {_cpus(getattr(executor, 'workers', 1))})")
     return info
+
+
+@contextmanager
+def stops_reported(line: ProgressLine, store: Store, tournament_id: int, what: str, resume: str,
+                   resume_does: str) -> Iterator[None]:
+    """End the progress line however the run ends; Ctrl-C prints how to resume, a database
+    error (a full disk) becomes one line that says how it is stored and how to resume."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        line.end()
+        print(f"stopped; resume with: {resume}", file=sys.stderr)
+        raise
+    except StoreError as error:  # what was stored is kept, resume plays the rest
+        line.end()
+        raise StoreError(f"{error}; {stopped_note(store, tournament_id, what)}: once that is fixed, "
+                         f"`{resume}` {resume_does}") from None
+    line.end()
 
 
 def resume_command_line(store: Store, tournament_id: int) -> str:

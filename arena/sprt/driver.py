@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from arena.driver import FLUSH_SECONDS, HEARTBEAT_SECONDS, Executor, check_config, match_job, match_result
+from arena.driver import (FLUSH_SECONDS, HEARTBEAT_SECONDS, Executor, check_config, interrupt, match_job,
+                          match_result)
 from arena.errors import UsageError
 from arena.executor import JobOutcome, MatchJob
 from arena.sprt.pairs import SprtConfig, check_sprt_shape, game_points, pair_matches
@@ -119,10 +120,7 @@ def play_sprt(store: Store, test_id: int, executor: Executor,
             writer.add(outcome)
         writer.flush()
     except BaseException:
-        try:  # keep what was played; a database that refused the write (a full disk) refuses it again
-            writer.flush()
-        finally:
-            store.set_tournament_status(test_id, "interrupted")
+        interrupt(store, test_id, writer.flush)
         raise
     store.set_tournament_status(test_id, "finished")
     return existing_sprt(store, test_id)

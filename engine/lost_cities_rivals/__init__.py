@@ -27,22 +27,24 @@ R10 = 9, G* = 10, ..., W10 = 49. Copies of a kind are interchangeable.
 
 Action ids (fixed space, num_actions = 140)
 -------------------------------------------
-| id        | label        | when                                                         |
-|-----------|--------------|--------------------------------------------------------------|
-| 0         | uncover      | phase "turn": reveal the top pile card (illegal only when    |
-|           |              |   option display_limit forces an auction, see below)         |
-| 1         | pass         | phase "bidding": leave the auction for good                  |
-| 2..37     | bid b        | b = id - 1 (1..36). Phase "turn": open an auction at b       |
-|           |              |   (needs a non-empty display and b <= coins). Phase          |
-|           |              |   "bidding": raise to b (high_bid < b <= coins)              |
-| 38..87    | place X      | phase "take": put display card of kind id - 38 into your     |
-|           |              |   expedition (only when the placement is legal)              |
-| 88        | end take     | phase "take": stop placing cards                             |
-| 89..138   | box X        | phase "box": remove display card of kind id - 89 from game   |
-| 139       | skip box     | phase "box": box nothing (the reveal follows at once)        |
+| id        | label              | when                                                   |
+|-----------|--------------------|--------------------------------------------------------|
+| 0         | uncover a card     | phase "turn": reveal the top pile card (illegal only   |
+|           |                    |   when option display_limit forces an auction, below)  |
+| 1         | pass               | phase "bidding": leave the auction for good            |
+| 2..37     | bid b              | b = id - 1 (1..36). Phase "turn": open an auction at b |
+|           |                    |   (needs a non-empty display and b <= coins). Phase    |
+|           |                    |   "bidding": raise to b (high_bid < b <= coins)        |
+| 38..87    | place red 7        | phase "take": put display card of kind id - 38 into    |
+|           |                    |   your expedition (only when the placement is legal)   |
+| 88        | take no more cards | phase "take": stop placing cards                       |
+| 89..138   | box green wager    | phase "box": remove display card of kind id - 89       |
+| 139       | box nothing        | phase "box": box nothing (the reveal follows at once)  |
+
+Labels name cards in words (colour red/green/blue/yellow/white, then the number or "wager").
 
 A seat that cannot outbid still gets a decision with the single action "pass"; a seat with 0
-coins on its turn gets only "uncover"; an empty display after taking gives only "skip box".
+coins on its turn gets only "uncover a card"; an empty display after taking gives only "box nothing".
 
 Chance nodes
 ------------
@@ -53,7 +55,7 @@ Chance nodes
 * Phase "reveal": one node per pile card revealed; outcome = card kind 0..49, probability =
   copies unseen / cards unseen. Cutting a uniform shuffle into equal piles makes the current
   pile's next card a uniform draw from all unseen cards, so no pile contents are tracked.
-* Labels (state.chance_label): "seat 0 draws starting wager R*", "revealed G7". Every chance
+* Labels (state.chance_label): "seat 0 draws the red starting wager", "revealed green 7". Every chance
   outcome is public (state.chance_visibility is None): wagers lie face up, reveals go to the display.
 
 Observation (the same for every seat apart from "seat": nothing is hidden from one seat)

@@ -91,20 +91,29 @@ def bid_action(coins: int) -> int:
     return BID_BASE + coins - 1
 
 
+COLOUR_WORDS = ("red", "green", "blue", "yellow", "white")  # what the log says for R G B Y W
+
+
+def card_words(kind: int) -> str:
+    """A card as a person reads it: "red 7", "green wager"."""
+    colour = COLOUR_WORDS[colour_of(kind)]
+    return f"{colour} wager" if is_wager(kind) else f"{colour} {value_of(kind)}"
+
+
 def action_label(action: int) -> str:
-    """Short stable label of an action id: "uncover", "bid 3", "place R7", "box G*", ..."""
+    """Stable label of an action id in words: "uncover a card", "bid 3", "place red 7", ..."""
     if action == UNCOVER:
-        return "uncover"
+        return "uncover a card"
     if action == PASS:
         return "pass"
     if BID_BASE <= action < PLACE_BASE:
         return f"bid {action - BID_BASE + 1}"
     if PLACE_BASE <= action < END_TAKE:
-        return f"place {card_label(action - PLACE_BASE)}"
+        return f"place {card_words(action - PLACE_BASE)}"
     if action == END_TAKE:
-        return "end take"
+        return "take no more cards"
     if BOX_BASE <= action < SKIP_BOX:
-        return f"box {card_label(action - BOX_BASE)}"
+        return f"box {card_words(action - BOX_BASE)}"
     if action == SKIP_BOX:
-        return "skip box"
+        return "box nothing"
     raise ValueError(f"action {action!r} is not in range(0, {NUM_ACTIONS})")

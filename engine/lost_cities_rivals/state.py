@@ -131,9 +131,8 @@ class RivalsState(State):
 
     def _chance_label(self, outcome: int) -> str:
         if self.phase == DEAL:
-            wager = C.card_label(10 * outcome + C.WAGER_RANK)
-            return f"seat {self._seat_dealt_to()} draws starting wager {wager}"
-        return f"revealed {C.card_label(outcome)}"
+            return f"seat {self._seat_dealt_to()} draws the {C.COLOUR_WORDS[outcome]} starting wager"
+        return f"revealed {C.card_words(outcome)}"
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
         return None  # rules §5: starting wagers lie face up, drawn cards go to the open display

@@ -45,11 +45,13 @@ Merchant; a taken tile shows "1." exactly when it was turned over); every goods 
 (good 0..3, weighted by the deck's contents); every building card drawn from the shuffled part
 of the deck (card id). Set-up order: start player, tiles, then each player's starting goods,
 two building draws and the keep decision, then year 1 spring.
-Labels (state.chance_label): "start player: seat 1", "tile turned over: Money", "tile to the
-supply: Knight", "goods card for a row: wine", "building card: V05" (engine/riga/actions.py).
+Labels (state.chance_label): "start player: seat 1", "Grand Master tile turned over: Money",
+"Grand Master tile to the supply: Knight", "goods card for a row: wine", "building card: Visby
+Strongbox (V05)"; actions read "take goods row 2" (rows numbered from 1), "build Danzig Town Gate
+(D08)", "pay with wine" (engine/riga/actions.py).
 Who sees them (state.chance_visibility): the start building cards and extra goods cards only the
 drawing seat (to the others: "start building card for seat 0", "extra goods card for seat 1");
-every other draw is public. Of the actions only `keep start building i` is private to its seat
+every other draw is public. Of the actions only "keep the first/second start building" is private to its seat
 ("seat 0 keeps a start building card" to the others).
 
 Observation (JSON object)

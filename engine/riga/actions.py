@@ -21,48 +21,49 @@ MAX_ROWS = 6
 
 
 def label(action: int) -> str:
-    """A short stable human label for an action id."""
+    """A stable label for an action id in words: "take goods row 2", "build Danzig Strongbox (D05)"."""
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"riga has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
     if action < TAKE_ROW:
-        return f"keep start building {action - KEEP_START}"
+        return f"keep the {('first', 'second')[action - KEEP_START]} start building"
     if action < TAKE_BUILDING:
-        return f"take row {action - TAKE_ROW}"
+        return f"take goods row {action - TAKE_ROW + 1}"  # rows are numbered from 1 for people
     if action < TAKE_NOTHING:
-        return f"take building {t.CARDS[action - TAKE_BUILDING].code}"
+        return f"take {card_words(action - TAKE_BUILDING)} from the display"
     if action == TAKE_NOTHING:
         return "take nothing"
     if action < PAY_GOOD:
-        return f"build {t.CARDS[action - START_BUILD].code}"
+        return f"build {card_words(action - START_BUILD)}"
     if action < PAY_CREDIT:
-        return f"pay {t.GOOD_NAMES[action - PAY_GOOD]}"
+        return f"pay with {t.GOOD_NAMES[action - PAY_GOOD]}"
     if action < END_TURN:
-        return f"pay credit {t.CARDS[t.CREDIT_CARDS[action - PAY_CREDIT]].code}"
+        return f"pay with the credit of {card_words(t.CREDIT_CARDS[action - PAY_CREDIT])}"
     if action == END_TURN:
-        return "end turn"
+        return "end the turn"
     if action < DISCARD_BUILDING:
         return f"discard {t.GOOD_NAMES[action - DISCARD_GOOD]}"
-    return f"discard building {t.CARDS[action - DISCARD_BUILDING].code}"
+    return f"discard {card_words(action - DISCARD_BUILDING)}"
+
+
+def card_words(card: int) -> str:
+    """A building as a person reads it, with its code: "Danzig Strongbox (D05)", "Monastery (R1)"."""
+    return f"{t.CARDS[card].name} ({t.CARDS[card].code})"
 
 
 def _seat(seat: int) -> str:
     return f"seat {seat}"
 
 
-def _card(card: int) -> str:
-    return t.CARDS[card].code
-
-
 # What each chance node draws, by phase name: what the label says and how the outcome is named.
 _CHANCE_NODES = {
     "start_player": ("start player", _seat),
-    "tile_flip": ("tile turned over", t.TILE_NAMES.__getitem__),
-    "tile_draw": ("tile to the supply", t.TILE_NAMES.__getitem__),
+    "tile_flip": ("Grand Master tile turned over", t.TILE_NAMES.__getitem__),
+    "tile_draw": ("Grand Master tile to the supply", t.TILE_NAMES.__getitem__),
     "setup_goods": ("starting goods card", t.GOOD_NAMES.__getitem__),
     "spring_rows": ("goods card for a row", t.GOOD_NAMES.__getitem__),
     "extra_draw": ("extra goods card", t.GOOD_NAMES.__getitem__),
-    "setup_buildings": ("start building card", _card),
-    "spring_display": ("building card", _card),
+    "setup_buildings": ("start building card", card_words),
+    "spring_display": ("building card", card_words),
 }
 
 

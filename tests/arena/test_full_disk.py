@@ -11,7 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from arena.driver import interrupt, start_tournament, stopped_note
+from arena.errors import StoreError
 from arena.store import Store
+from arena.tournament import TournamentConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = ["--game", "gang_of_dice", "--bots", "random#1,random#2,random#3", "--rounds", "10", "--seed", "7"]
@@ -45,6 +48,15 @@ def fill_up(disk: Path, leave: int) -> Path:
     return ballast
 
 
+def assert_stopped_as_said(status: str, stderr: str, what: str) -> None:
+    """Stopped by a full disk: marked `interrupted`, or, when even that write did not fit (the
+    disk filled at a page boundary), left `running` and the error line says so."""
+    if status == "interrupted":
+        assert f"{what} is interrupted" in stderr, stderr
+    else:
+        assert status == "running" and f"{what} stopped (the database could not even mark it" in stderr, stderr
+
+
 def outcomes(url: str) -> list[tuple[int, int, str, tuple[int | None, ...]]]:
     store = Store(url, reader=True)
     return [(m.match_index, m.seed, m.status, tuple(s.rank for s in m.seats)) for m in store.matches(limit=TOTAL + 1)]
@@ -59,7 +71,8 @@ def test_a_full_disk_interrupts_the_tournament_and_resume_completes_it_exactly(s
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert "full" in run.stderr and f"arena tournament resume 1 --db {url}" in run.stderr
     [stopped] = Store(url, reader=True).tournaments()
-    assert stopped.status == "interrupted" and 0 < stopped.done_matches < TOTAL, stopped
+    assert 0 < stopped.done_matches < TOTAL, stopped
+    assert_stopped_as_said(stopped.status, run.stderr, "tournament 1")
 
     ballast.unlink()  # free the space
     resume = arena("tournament", "resume", "1", "--local", "--quiet", "--db", url)
@@ -69,3 +82,21 @@ def test_a_full_disk_interrupts_the_tournament_and_resume_completes_it_exactly(s
     uninterrupted = f"sqlite:///{tmp_path / 'whole.db'}"
     assert arena("tournament", "run", *GAME, "--local", "--quiet", "--db", uninterrupted).returncode == 0
     assert outcomes(url) == outcomes(uninterrupted), "the same matches, each once, as a run never stopped"
+
+
+def test_a_status_the_disk_refuses_leaves_the_tournament_running_and_the_note_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    tournament_id = start_tournament(store, TournamentConfig("gang_of_dice", 2, ("random#1", "random#2")))
+    store.set_tournament_status(tournament_id, "running")
+
+    def refused(*_: object) -> None:
+        raise StoreError("no space left for database (database or disk is full)")
+
+    monkeypatch.setattr(store, "set_tournament_status", refused)
+    interrupt(store, tournament_id, flush=lambda: refused())  # neither refusal escapes: the caller raises its own
+    assert store.tournament(tournament_id).status == "running"
+    assert stopped_note(store, tournament_id, "tournament 1").startswith("tournament 1 stopped (the database could not")
+    monkeypatch.undo()
+    interrupt(store, tournament_id, flush=lambda: None)
+    assert stopped_note(store, tournament_id, "tournament 1") == "tournament 1 is interrupted"

@@ -16,7 +16,7 @@ from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
-from tests.arena.test_full_disk import ROOM, fill_up, small_disk  # noqa: F401
+from tests.arena.test_full_disk import ROOM, assert_stopped_as_said, fill_up, small_disk  # noqa: F401
 from tests.arena.test_tournament_resume import arena, wait_for_matches
 
 # a bot against itself at the default bounds: no verdict within the cap, so every pair is played
@@ -85,7 +85,8 @@ def test_a_full_disk_interrupts_the_test_and_resume_ends_it_with_the_whole_runs_
     assert len(run.stderr.strip().splitlines()) == 1 and "full" in run.stderr, run.stderr
     assert f"arena sprt --resume 1 --db {url}" in run.stderr
     [stopped] = Store(url, reader=True).sprts()
-    assert stopped.tournament.status == "interrupted" and 0 < stopped.tournament.done_matches < 80
+    assert 0 < stopped.tournament.done_matches < 80
+    assert_stopped_as_said(stopped.tournament.status, run.stderr, "SPRT test 1")
 
     ballast.unlink()
     resumed = arena("sprt", "--resume", "1", "--local", "--quiet", "--db", url)

@@ -577,16 +577,17 @@ def test_sample_state_rebuilds_the_exact_state() -> None:
 def test_action_labels() -> None:
     labels = [cards.action_label(a) for a in range(cards.NUM_ACTIONS)]
     assert len(set(labels)) == cards.NUM_ACTIONS
-    assert labels[:3] == ["uncover", "pass", "bid 1"] and labels[37] == "bid 36"
-    assert cards.action_label(place("R7")) == "place R7" and cards.action_label(box("W*")) == "box W*"
-    assert labels[END_TAKE] == "end take" and labels[SKIP_BOX] == "skip box"
+    assert labels[:3] == ["uncover a card", "pass", "bid 1"] and labels[37] == "bid 36"
+    assert cards.action_label(place("R7")) == "place red 7" and cards.action_label(box("W*")) == "box white wager"
+    assert cards.action_label(place("Y10")) == "place yellow 10" and cards.action_label(place("B2")) == "place blue 2"
+    assert labels[END_TAKE] == "take no more cards" and labels[SKIP_BOX] == "box nothing"
 
 
 def test_chance_labels_name_the_starting_wager_and_the_revealed_card() -> None:
     state = game(2).initial_state()
-    assert state.chance_label(cards.COLOURS.index("B")) == "seat 0 draws starting wager B*"
+    assert state.chance_label(cards.COLOURS.index("B")) == "seat 0 draws the blue starting wager"
     state = state.apply_chance(0).apply_chance(1)
-    assert state.chance_label(cards.COLOURS.index("W")) == "seat 1 draws starting wager W*"
+    assert state.chance_label(cards.COLOURS.index("W")) == "seat 1 draws the white starting wager"
     state = act(game(2).start_with(["RG", "GB"]), UNCOVER)
-    assert state.chance_label(cards.parse_card("R7")) == "revealed R7"
-    assert state.chance_label(cards.parse_card("G*")) == "revealed G*"
+    assert state.chance_label(cards.parse_card("R7")) == "revealed red 7"
+    assert state.chance_label(cards.parse_card("G*")) == "revealed green wager"

@@ -673,9 +673,12 @@ def test_registry_options_and_labels() -> None:
     assert game.options == {"use_riga_buildings": True, "use_grand_master": True}
     with pytest.raises(ValueError):
         registry.make("riga", 5)
-    assert game.action_label(a.START_BUILD + card("D05")) == "build D05"
-    assert game.action_label(a.PAY_CREDIT) == "pay credit V05"
-    assert game.action_label(a.TAKE_ROW + 3) == "take row 3"
+    assert game.action_label(a.START_BUILD + card("D05")) == "build Danzig Strongbox (D05)"
+    assert game.action_label(a.PAY_CREDIT) == "pay with the credit of Visby Strongbox (V05)"
+    assert game.action_label(a.TAKE_ROW + 3) == "take goods row 4"
+    assert game.action_label(a.KEEP_START + 1) == "keep the second start building"
+    assert game.action_label(a.START_BUILD + card("R1")) == "build Monastery (R1)"
+    assert game.action_label(a.DISCARD_GOOD + WINE) == "discard wine"
     assert len({game.action_label(x) for x in range(a.NUM_ACTIONS)}) == a.NUM_ACTIONS
 
 
@@ -683,13 +686,13 @@ def test_chance_labels_say_what_each_set_up_and_spring_draw_is() -> None:
     state = Riga(3).initial_state()
     assert state.chance_label(B) == "start player: seat 1"
     state = chance(state, A)
-    assert state.chance_label(t.T_MONEY) == "tile turned over: Money"
+    assert state.chance_label(t.T_MONEY) == "Grand Master tile turned over: Money"
     state = chance(state, t.T_VISBY, t.T_STOCKHOLM, t.T_TALLINN, t.T_DANZIG)
-    assert state.chance_label(t.T_KNIGHT) == "tile to the supply: Knight"
+    assert state.chance_label(t.T_KNIGHT) == "Grand Master tile to the supply: Knight"
     state = chance(state, t.T_VISBY, t.T_KNIGHT, t.T_MERCHANT, t.T_MONEY)
     assert state.chance_label(WINE) == "starting goods card: wine"
     state = chance(state, GLASS, GLASS)
-    assert state.chance_label(card("V05")) == "start building card: V05"
+    assert state.chance_label(card("V05")) == "start building card: Visby Strongbox (V05)"
     assert state.chance_visibility(card("V05")) == {A}  # drawn face down (§2.6)
     assert state.hidden_chance_label() == "start building card for seat 0"
     kept = chance(state, card("V05"), card("T05"))
@@ -698,7 +701,7 @@ def test_chance_labels_say_what_each_set_up_and_spring_draw_is() -> None:
     spring = set_up(3)
     assert spring.chance_visibility(WINE) is None
     assert spring.chance_label(WINE) == "goods card for a row: wine"
-    assert deal_any_rows(spring).chance_label(card("V05")) == "building card: V05"
+    assert deal_any_rows(spring).chance_label(card("V05")) == "building card: Visby Strongbox (V05)"
 
 
 def test_card_tables_match_the_rules() -> None:

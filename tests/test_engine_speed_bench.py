@@ -1,0 +1,58 @@
+"""bench/engine_speed.py --baseline REV: the old engine measured in the same run, really the old one."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "bench" / "engine_speed.py"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("engine_speed", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_the_baseline_run_measures_the_exported_engine_not_the_installed_one(tmp_path):
+    bench = load_bench()
+    bench.export_engine("HEAD", str(tmp_path))
+    core = tmp_path / "engine" / "core.py"
+    # Make the exported engine's chance sampling far slower: only a run that imports it shows that.
+    slowed = core.read_text().replace(
+        "    outcomes = state.chance_outcomes()\n",
+        "    sum(range(20_000))\n    outcomes = state.chance_outcomes()\n",
+    )
+    assert slowed != core.read_text()
+    core.write_text(slowed)
+    old = bench.measure_baseline(str(tmp_path), "gang_of_dice", 2, 0.2)
+    new = bench.measure("gang_of_dice", 2, 0.2)
+    assert old.decisions < new.decisions / 3
+
+
+def test_baseline_prints_old_new_and_ratio_per_row():
+    done = run_bench("--baseline", "HEAD", "--games", "gang_of_dice", "--players", "2,3",
+                     "--seconds", "0.05")
+    assert done.returncode == 0, done.stderr
+    header, _, *rows = done.stdout.splitlines()
+    assert "seat decisions/s HEAD" in header and "obs/s ratio" in header
+    assert [row.split(" | ")[1] for row in rows] == ["2", "3"]
+    assert all(row.count("×") == 2 for row in rows)
+
+
+def test_an_unknown_baseline_revision_is_a_one_line_error():
+    done = run_bench("--baseline", "no-such-rev", "--games", "gang_of_dice", "--seconds", "0.05")
+    assert done.returncode != 0
+    assert done.stdout == ""
+    assert done.stderr.strip().count("\n") == 0
+    assert "--baseline 'no-such-rev' is not a git revision" in done.stderr
