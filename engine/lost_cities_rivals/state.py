@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from itertools import accumulate
 from operator import attrgetter
 from typing import Any
 
@@ -112,9 +113,27 @@ class RivalsState(State):
         return self
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self._outcome_memo())  # a copy: the caller may change its list
+
+    def _outcome_memo(self) -> list[tuple[int, float]]:
         if self._outcomes is None:
             self._outcomes = self._deal_outcomes() if self.phase == DEAL else self._reveal_outcomes()
-        return list(self._outcomes)  # a copy: the caller may change its list
+        return self._outcomes
+
+    # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
+    # ask), answered from the memos, or for a reveal from the unseen counts, without a list.
+
+    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+        outcomes = self._outcome_memo()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase == REVEAL and type(outcome) is int:
+            return 0 <= outcome < C.NUM_KINDS and self.unseen[outcome] > 0
+        return any(o == outcome for o, _ in self._outcome_memo())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_memo(seat)
 
     def _reveal_outcomes(self) -> list[tuple[int, float]]:
         """(kind, copies unseen / cards unseen) for every unseen kind, from prebuilt pairs."""
@@ -219,10 +238,13 @@ class RivalsState(State):
         return NO_SEAT
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_memo(seat))  # a copy: the caller may change its list
+
+    def _legal_memo(self, seat: int) -> list[int]:
         # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
         if self._legal is None or self._legal[0] != seat:
             self._legal = (seat, self._actions_of(seat))
-        return list(self._legal[1])  # a copy: the caller may change its list
+        return self._legal[1]
 
     def _actions_of(self, seat: int) -> list[int]:
         if self.phase == TURN:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import accumulate
 from operator import add, mul, sub
 from typing import Any
 
@@ -131,9 +132,29 @@ class RigaState(State):
         return tuple(tile for tile in range(8) if self.use_riga or tile != t.T_RIGA)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self._outcome_memo())  # a copy: the caller may change its list
+
+    def _outcome_memo(self) -> list[tuple[int, float]]:
         if self._outcomes is None:
             self._outcomes = self._list_outcomes()
-        return list(self._outcomes)  # a copy: the caller may change its list
+        return self._outcomes
+
+    # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
+    # ask), answered from the memos, or for a goods or building draw from the deck, without a list.
+
+    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+        outcomes = self._outcome_memo()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase in GOODS_DRAW_PHASES and type(outcome) is int:
+            return 0 <= outcome < len(self.gdeck) and self.gdeck[outcome] > 0
+        if self.phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
+            return outcome in self.bpool  # the outcomes are the cards of the shuffled part
+        return any(o == outcome for o, _ in self._outcome_memo())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_memo(seat)
 
     def _list_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
@@ -212,10 +233,13 @@ class RigaState(State):
         return (self.queue[0],)
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_memo(seat))  # a copy: the caller may change its list
+
+    def _legal_memo(self, seat: int) -> list[int]:
         # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
         if self._legal is None or self._legal[0] != seat:
             self._legal = (seat, self._actions_of(seat))
-        return list(self._legal[1])  # a copy: the caller may change its list
+        return self._legal[1]
 
     def _actions_of(self, seat: int) -> list[int]:
         phase = self.phase
