@@ -169,16 +169,10 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
 @lru_cache(maxsize=1 << 16)
 def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
     """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
-    some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all."""
-    # No minimal payment holds more than ceil(cost / value) of an item (its total less its lowest
-    # item is below the cost), so larger counts change nothing: capping them lets one memo entry
-    # serve every hand that differs only in them.
-    capped = tuple(min(n, -(-cost // v)) if v > 0 else 0 for v, n in zip(values, avail))
-    return _payable(values, capped, paid, cost)
+    some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all.
 
-
-@lru_cache(maxsize=1 << 16)
-def _payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
+    The legal payments are listed once per build (the hand does not change while it is paid).
+    """
     legal: set[int] = set()
     for payment in minimal_payments(values, avail, cost):
         if all(map(ge, payment, paid)):
