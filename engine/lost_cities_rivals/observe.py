@@ -13,15 +13,15 @@ from engine.lost_cities_rivals import cards as C
 from engine.lost_cities_rivals import state as S
 
 
-_label = C.LABELS.__getitem__
-_colour = C.COLOURS.__getitem__
+_LABELS = C.LABELS
+_COLOURS = C.COLOURS
 
 
 def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
     """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field).
 
-    Built for speed (the match runner asks for one per decision): lookups through bound
-    `__getitem__`s and zips instead of per-item calls; every list and dict is new, so a caller
+    Built for speed (the match runner asks for one per decision): tuples indexed in
+    comprehensions and zips instead of per-item calls; every list and dict is new, so a caller
     may change what it gets.
     """
     pile = min(state.revealed // C.PILE_SIZE, C.NUM_PILES - 1)
@@ -40,11 +40,11 @@ def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
         "pile": pile + 1,
         "pile_cards_left": (pile + 1) * C.PILE_SIZE - state.revealed,
         "piles_to_come": C.NUM_PILES - 1 - pile,
-        "display": list(map(_label, state.display)),
-        "box": list(map(_label, state.box)),
+        "display": [_LABELS[k] for k in state.display],
+        "box": [_LABELS[k] for k in state.box],
         "expeditions": [_expeditions(state, p) for p in range(state.num_players)],
-        "starting_wagers": [list(map(_colour, got)) for got in state.starting],
-        "starting_wager_bottom": list(map(_colour, state.wager_bottom)),
+        "starting_wagers": [[_COLOURS[c] for c in got] for got in state.starting],
+        "starting_wager_bottom": [_COLOURS[c] for c in state.wager_bottom],
         "unseen": dict(_unseen_labels(state)),
         "auction": _auction(state),
         "winners": state.winners() if state.phase == S.OVER else None,

@@ -14,26 +14,20 @@ from engine.riga.phases import DISCARD, OVER, PHASE_NAMES, SEASON_NAMES
 if TYPE_CHECKING:
     from engine.riga.state import RigaState
 
-# Observations are built once per decision by the match runner, so the helpers below map through
-# bound `__getitem__`s and zips instead of calling per item; every list and dict they return is
-# new, so a caller may change what it gets.
-_code = tuple(card.code for card in t.CARDS).__getitem__
-_good_name = t.GOOD_NAMES.__getitem__
-_tile_name = t.TILE_NAMES.__getitem__
+# Observations are built once per decision by the match runner, so the helpers below index
+# tuples in comprehensions (cheaper than calls per item, or map over a bound __getitem__) and
+# zip; every list and dict they return is new, so a caller may change what it gets.
+_CODES = tuple(card.code for card in t.CARDS)
+_GOOD_NAMES = t.GOOD_NAMES
+_TILE_NAMES = t.TILE_NAMES
 # The codes of the spent credits for each bit mask of `used` (CREDIT_CARDS order).
 _USED_CODES = tuple(
     tuple(t.CARDS[c].code for i, c in enumerate(t.CREDIT_CARDS) if used >> i & 1) for used in range(16)
 )
-# How the log events that hold tuples of names (goods taken or paid, credits paid) become JSON
-# lists, by event name (state.py logs them); every other event is flat.
-_NESTED_EVENTS = {
-    "take_row": lambda e: [e[0], e[1], e[2], list(e[3])],  # seat, row slot, goods
-    "build": lambda e: [e[0], e[1], e[2], list(e[3]), list(e[4])],  # seat, card, goods, credits
-}
 
 
 def _codes(cards: tuple[int, ...]) -> list[str]:
-    return list(map(_code, cards))
+    return [_CODES[c] for c in cards]
 
 
 def _goods(counts: tuple[int, ...]) -> dict[str, int]:
@@ -41,8 +35,15 @@ def _goods(counts: tuple[int, ...]) -> dict[str, int]:
 
 
 def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
-    """Log events are flat tuples whose items may be tuples of strings (one level deep)."""
-    return [_NESTED_EVENTS.get(event[0], list)(event) for event in log]
+    """Log events are flat tuples whose items may be tuples of strings (one level deep): the
+    goods of "take_row" (seat, slot, goods), the goods and credits of "build" (seat, card, goods,
+    credits), as state.py logs them; every other event is flat."""
+    return [
+        [e[0], e[1], e[2], list(e[3]), list(e[4])] if e[0] == "build"
+        else [e[0], e[1], e[2], list(e[3])] if e[0] == "take_row"
+        else list(e)
+        for e in log
+    ]  # fmt: skip
 
 
 def observation(s: RigaState, seat: int) -> dict[str, Any]:
@@ -60,7 +61,7 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "builds_this_turn": s.builds,
         "scores": s.totals() if over else s.public_scores(),
         "options": {"use_riga_buildings": s.use_riga, "use_grand_master": s.use_gm},
-        "rows": [list(map(_good_name, row)) for row in s.rows],
+        "rows": [[_GOOD_NAMES[g] for g in row] for row in s.rows],
         "display_new": _codes(s.dnew),
         "display_old": _codes(s.dold),
         "removed_buildings": _codes(s.removed),
@@ -75,12 +76,12 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "players": [_player(s, p, over) for p in range(s.num_players)],
         "hand_goods": _goods(s.hgoods[seat]),
         "hand_buildings": _codes(s.hbuild[seat]),
-        "my_cards_under_deck": [_code(c) for c, owner in s.bbottom if owner == seat],
+        "my_cards_under_deck": [_CODES[c] for c, owner in s.bbottom if owner == seat],
         "start_choice": _codes(s.choice) if s.choice and s.queue and s.queue[0] == seat else [],
         "start_choice_size": len(s.choice),
         "draws_pending": s.need,
-        "tiles_turned_over": list(map(_tile_name, s.flipped)),
-        "tiles_drawn": list(map(_tile_name, s.drawn)),
+        "tiles_turned_over": [_TILE_NAMES[tile] for tile in s.flipped],
+        "tiles_drawn": [_TILE_NAMES[tile] for tile in s.drawn],
         "pending_build": _pending(s),
         "recent_events": _events(s.log),
     }
