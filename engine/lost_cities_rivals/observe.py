@@ -13,8 +13,17 @@ from engine.lost_cities_rivals import cards as C
 from engine.lost_cities_rivals import state as S
 
 
+_LABELS = C.LABELS
+_COLOURS = C.COLOURS
+
+
 def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
-    """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field)."""
+    """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field).
+
+    Built for speed (the match runner asks for one per decision): tuples indexed in
+    comprehensions and zips instead of per-item calls; every list and dict is new, so a caller
+    may change what it gets.
+    """
     pile = min(state.revealed // C.PILE_SIZE, C.NUM_PILES - 1)
     return {
         "seat": seat,
@@ -31,12 +40,12 @@ def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
         "pile": pile + 1,
         "pile_cards_left": (pile + 1) * C.PILE_SIZE - state.revealed,
         "piles_to_come": C.NUM_PILES - 1 - pile,
-        "display": [C.card_label(k) for k in state.display],
-        "box": [C.card_label(k) for k in state.box],
+        "display": [_LABELS[k] for k in state.display],
+        "box": [_LABELS[k] for k in state.box],
         "expeditions": [_expeditions(state, p) for p in range(state.num_players)],
-        "starting_wagers": [[C.COLOURS[c] for c in got] for got in state.starting],
-        "starting_wager_bottom": [C.COLOURS[c] for c in state.wager_bottom],
-        "unseen": {C.card_label(k): n for k, n in enumerate(state.unseen) if n},
+        "starting_wagers": [[_COLOURS[c] for c in got] for got in state.starting],
+        "starting_wager_bottom": [_COLOURS[c] for c in state.wager_bottom],
+        "unseen": dict(_unseen_labels(state)),
         "auction": _auction(state),
         "winners": state.winners() if state.phase == S.OVER else None,
     }
@@ -44,10 +53,21 @@ def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
 
 def _expeditions(state: S.RivalsState, seat: int) -> dict[str, dict[str, Any]]:
     base = seat * C.NUM_COLOURS
+    wagers = state.wagers[base : base + C.NUM_COLOURS]
+    numbers = state.numbers[base : base + C.NUM_COLOURS]
     return {
-        colour: {"wagers": state.wagers[base + c], "numbers": list(state.numbers[base + c])}
-        for c, colour in enumerate(C.COLOURS)
+        colour: {"wagers": count, "numbers": list(values)}
+        for colour, count, values in zip(C.COLOURS, wagers, numbers)
     }
+
+
+def _unseen_labels(state: S.RivalsState) -> dict[str, int]:
+    """{card: count} of the unseen cards, made once per reveal: states between two reveals share
+    the `unseen` tuple, and the memo (copied along with the state) holds it to check that."""
+    memo = state.unseen_memo
+    if memo is None or memo[0] is not state.unseen:
+        memo = state.unseen_memo = (state.unseen, {label: n for label, n in zip(C.LABELS, state.unseen) if n})
+    return memo[1]
 
 
 def _auction(state: S.RivalsState) -> dict[str, Any] | None:
@@ -85,4 +105,5 @@ def state_from_observation(obs: dict[str, Any]) -> S.RivalsState:
         state.starter, state.high_bid = auction["starter"], auction["high_bid"]
         state.high_bidder, state.still_in = auction["high_bidder"], tuple(auction["in"])
         state.to_act = obs["to_act"] if state.phase == S.BID else S.NO_SEAT
-    return state
+    state.count_points()
+    return state._settle_kind()

@@ -10,6 +10,8 @@ number of cards revealed so far are kept; the current pile and its size follow f
 from __future__ import annotations
 
 import random
+from functools import lru_cache
+from itertools import accumulate
 from operator import attrgetter
 from typing import Any
 
@@ -31,6 +33,24 @@ _KIND_OF_PHASE = (
 )
 NO_SEAT = -1
 
+# The position itself: what equality, hashing and copies go by.
+_FIELDS = (
+    "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
+    "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
+    "starter", "high_bid", "high_bidder", "still_in", "to_act",
+)  # fmt: skip
+# Copied along with the fields, not compared: the node kind (a plain slot, not a property: the
+# base class reads it several times per node; `_settle_kind` sets it from the phase after every
+# change), each seat's expedition points, kept up to date as cards are placed (every observation
+# shows them; recounting means 25 expeditions), and the observation's unseen-card dict with the
+# `unseen` tuple it was made from (see observe.py).
+_DERIVED = ("kind", "points", "unseen_memo")
+# Filled on first use and never changed after (a state is a value): the acting seats (asked for
+# three times per decision), (seat, legal actions) of the acting seat and the chance outcomes
+# (each asked for twice per node: by the caller, then by the check in State.apply or
+# apply_chance). A copy starts without them.
+_MEMOS = ("_acting", "_legal", "_outcomes")
+
 
 class RivalsState(State):
     """One position. Fields are public for the observation code and tests; treat them as read-only.
@@ -39,11 +59,7 @@ class RivalsState(State):
     included in the count); `still_in` lists, in seat order, who has not passed in the auction.
     """
 
-    __slots__ = (
-        "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
-        "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
-        "starter", "high_bid", "high_bidder", "still_in", "to_act",
-    )  # fmt: skip
+    __slots__ = _FIELDS + _DERIVED + _MEMOS
 
     def __init__(self, num_players: int, display_limit: int = 0, start_player: int = 0) -> None:
         self.num_players = num_players
@@ -61,6 +77,10 @@ class RivalsState(State):
         self.starting: tuple[tuple[int, ...], ...] = ((),) * num_players  # starting wager colours
         self.wager_bottom: tuple[int, ...] = ()  # starting wagers put back under the stack
         self.turn = start_player
+        self.kind = NodeKind.CHANCE
+        self.points = (0,) * num_players
+        self.unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None = None
+        self._acting = self._legal = self._outcomes = None
         self._clear_auction()
 
     # -- value semantics --------------------------------------------------------------------
@@ -77,11 +97,8 @@ class RivalsState(State):
     def __repr__(self) -> str:
         return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
 
-    def _copy(self) -> RivalsState:
-        new = object.__new__(RivalsState)
-        for setter, value in zip(_SETTERS, _get_all(self)):
-            setter(new, value)
-        return new
+    # `_copy(self)`: a new state with the same fields and derived fields, its memos empty; an
+    # unrolled function made from the slot names below the class (one call per apply, no loop).
 
     def _clear_auction(self) -> None:
         self.high_bid = 0
@@ -90,15 +107,38 @@ class RivalsState(State):
 
     # -- node kind and chance ---------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        return _KIND_OF_PHASE[self.phase]
+    def _settle_kind(self) -> RivalsState:
+        """Set `kind` from the phase (after a change of phase); returns the state."""
+        self.kind = _KIND_OF_PHASE[self.phase]
+        return self
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase == DEAL:
-            return self._deal_outcomes()
-        total = C.DECK_SIZE - self.revealed
-        return [(kind, n / total) for kind, n in enumerate(self.unseen) if n]
+        return list(self._outcome_memo())  # a copy: the caller may change its list
+
+    def _outcome_memo(self) -> list[tuple[int, float]]:
+        if self._outcomes is None:
+            self._outcomes = self._deal_outcomes() if self.phase == DEAL else self._reveal_outcomes()
+        return self._outcomes
+
+    # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
+    # ask), answered from the memos, or for a reveal from the unseen counts, without a list.
+
+    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+        outcomes = self._outcome_memo()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase == REVEAL and type(outcome) is int:
+            return 0 <= outcome < C.NUM_KINDS and self.unseen[outcome] > 0
+        return any(o == outcome for o, _ in self._outcome_memo())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_memo(seat)
+
+    def _reveal_outcomes(self) -> list[tuple[int, float]]:
+        """(kind, copies unseen / cards unseen) for every unseen kind, from prebuilt pairs."""
+        pairs = _reveal_pairs(C.DECK_SIZE - self.revealed)
+        return [by_count[n] for by_count, n in zip(pairs, self.unseen) if n]
 
     def _apply_chance(self, outcome: int) -> RivalsState:
         new = self._copy()
@@ -106,7 +146,7 @@ class RivalsState(State):
             new._deal_starting_wager(outcome)
         else:
             new._reveal(outcome)
-        return new
+        return new._settle_kind()
 
     def _chance_label(self, outcome: int) -> str:
         if self.phase == DEAL:
@@ -183,7 +223,9 @@ class RivalsState(State):
     # -- decisions --------------------------------------------------------------------------
 
     def _acting_players(self) -> tuple[int, ...]:
-        return (self.actor(),)
+        if self._acting is None:
+            self._acting = (self.actor(),)
+        return self._acting
 
     def actor(self) -> int:
         """The seat that decides now, or -1 at a chance or terminal node."""
@@ -196,17 +238,26 @@ class RivalsState(State):
         return NO_SEAT
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_memo(seat))  # a copy: the caller may change its list
+
+    def _legal_memo(self, seat: int) -> list[int]:
+        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self._actions_of(seat))
+        return self._legal[1]
+
+    def _actions_of(self, seat: int) -> list[int]:
         if self.phase == TURN:
             return self._turn_actions(seat)
         if self.phase == BID:
-            return [C.PASS] + [C.bid_action(b) for b in range(self.high_bid + 1, self.coins[seat] + 1)]
+            return [C.PASS, *range(C.bid_action(self.high_bid + 1), C.bid_action(self.coins[seat]) + 1)]
         if self.phase == TAKE:
             return self._place_actions(seat) + [C.END_TAKE]
         return sorted(C.BOX_BASE + k for k in set(self.display)) + [C.SKIP_BOX]
 
     def _turn_actions(self, seat: int) -> list[int]:
         coins = self.coins[seat]
-        bids = [C.bid_action(b) for b in range(1, coins + 1)] if self.display else []
+        bids = list(range(C.bid_action(1), C.bid_action(coins) + 1)) if self.display else []
         forced = self.display_limit and len(self.display) >= self.display_limit and bids
         return bids if forced else [C.UNCOVER] + bids
 
@@ -240,7 +291,7 @@ class RivalsState(State):
             new._take(seat, action)
         else:
             new._box(action)
-        return new
+        return new._settle_kind()
 
     def _turn(self, seat: int, action: int) -> None:
         if action == C.UNCOVER:
@@ -280,12 +331,15 @@ class RivalsState(State):
         kind = action - C.PLACE_BASE
         self.display = _without(self.display, kind)
         slot = seat * C.NUM_COLOURS + C.colour_of(kind)
+        before = C.expedition_score(self.wagers[slot], self.numbers[slot])
         if C.is_wager(kind):
             self.wagers = _bump(self.wagers, slot)
         else:
             numbers = list(self.numbers)
             numbers[slot] += (C.value_of(kind),)
             self.numbers = tuple(numbers)
+        gained = C.expedition_score(self.wagers[slot], self.numbers[slot]) - before
+        self.points = _bump(self.points, seat, gained)
 
     def _box(self, action: int) -> None:
         if action != C.SKIP_BOX:
@@ -298,10 +352,14 @@ class RivalsState(State):
 
     def scores(self) -> list[int]:
         """Each seat's total now: expedition scores plus coins held (§4)."""
-        return [self.expedition_points(seat) + self.coins[seat] for seat in range(self.num_players)]
+        return [points + coins for points, coins in zip(self.points, self.coins)]
+
+    def count_points(self) -> None:
+        """Set `points` from the expeditions (for a state built field by field)."""
+        self.points = tuple(self.expedition_points(seat) for seat in range(self.num_players))
 
     def expedition_points(self, seat: int) -> int:
-        """The sum of seat's expedition scores."""
+        """The sum of seat's expedition scores, counted from its expeditions."""
         base = seat * C.NUM_COLOURS
         return sum(
             C.expedition_score(self.wagers[base + c], self.numbers[base + c])
@@ -327,8 +385,30 @@ class RivalsState(State):
         return self  # nothing is hidden from one seat that another knows: future draws are chance
 
 
-_get_all = attrgetter(*RivalsState.__slots__)
-_SETTERS = tuple(getattr(RivalsState, name).__set__ for name in RivalsState.__slots__)
+_get_all = attrgetter(*_FIELDS)
+
+
+def _make_copier():  # unrolled slot copy (one line per field): the hottest path of every apply
+    body = "".join(f"    new.{name} = old.{name}\n" for name in _FIELDS + _DERIVED)
+    memos = "".join(f"    new.{name} = None\n" for name in _MEMOS)
+    namespace: dict[str, Any] = {"new_state": object.__new__, "RivalsState": RivalsState}
+    code = f"def _copy_state(old):\n    new = new_state(RivalsState)\n{body}{memos}    return new\n"
+    exec(code, namespace)
+    return namespace["_copy_state"]
+
+
+RivalsState._copy = _make_copier()  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=C.DECK_SIZE)
+def _reveal_pairs(total: int) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """For each kind, its outcome pair by copies unseen: `[kind][n] = (kind, n / total)`.
+
+    A reveal node lists up to 50 pairs; making them once per deck size, not per node, is what
+    keeps reveals cheap. The probabilities are the same divisions, so they are the same floats.
+    """
+    copies = range(max(C.DECK_COUNTS) + 1)
+    return tuple(tuple((kind, n / total) for n in copies) for kind in range(C.NUM_KINDS))
 
 
 def _bump(values: tuple[int, ...], index: int, by: int = 1) -> tuple[int, ...]:

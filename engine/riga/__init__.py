@@ -3,8 +3,9 @@
 The rules are ../shared/rules/riga.md; this docstring is the protocol documentation for bot
 authors. Card data (goods values, the 48 city buildings, the 4 Riga buildings, the tiles) is in
 engine/riga/tables.py; the arithmetic (values, costs, payments, Grand Master check, scoring) in
-scoring.py; the state machine in state.py; observations in observe.py; hidden-information
-redraws (State.resample) in hidden.py; Game.sample_state in sample.py.
+scoring.py; the state machine in state.py (its phases in phases.py); observations in
+observe.py; hidden-information redraws (State.resample) in hidden.py; Game.sample_state in
+sample.py.
 
 Options
 -------

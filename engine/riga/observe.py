@@ -9,27 +9,45 @@ from typing import TYPE_CHECKING, Any
 
 from engine.riga import scoring as sc
 from engine.riga import tables as t
+from engine.riga.phases import DISCARD, OVER, PHASE_NAMES, SEASON_NAMES
 
 if TYPE_CHECKING:
     from engine.riga.state import RigaState
 
+# Observations are built once per decision by the match runner, so the helpers below index
+# tuples in comprehensions (cheaper than calls per item, or map over a bound __getitem__) and
+# zip; every list and dict they return is new, so a caller may change what it gets.
+_CODES = tuple(card.code for card in t.CARDS)
+_GOOD_NAMES = t.GOOD_NAMES
+_TILE_NAMES = t.TILE_NAMES
+# The codes of the spent credits for each bit mask of `used` (CREDIT_CARDS order).
+_USED_CODES = tuple(
+    tuple(t.CARDS[c].code for i, c in enumerate(t.CREDIT_CARDS) if used >> i & 1) for used in range(16)
+)
+
+
 def _codes(cards: tuple[int, ...]) -> list[str]:
-    return [t.CARDS[c].code for c in cards]
+    return [_CODES[c] for c in cards]
 
 
 def _goods(counts: tuple[int, ...]) -> dict[str, int]:
-    return {name: counts[g] for g, name in enumerate(t.GOOD_NAMES)}
+    return dict(zip(t.GOOD_NAMES, counts))
 
 
 def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
-    """Log events are flat tuples whose items may be tuples of strings (one level deep)."""
-    return [[list(x) if type(x) is tuple else x for x in event] for event in log]
+    """Log events are flat tuples whose items may be tuples of strings (one level deep): the
+    goods of "take_row" (seat, slot, goods), the goods and credits of "build" (seat, card, goods,
+    credits), as state.py logs them; every other event is flat."""
+    return [
+        [e[0], e[1], e[2], list(e[3]), list(e[4])] if e[0] == "build"
+        else [e[0], e[1], e[2], list(e[3])] if e[0] == "take_row"
+        else list(e)
+        for e in log
+    ]  # fmt: skip
 
 
 def observation(s: RigaState, seat: int) -> dict[str, Any]:
     """The information state of `seat`: everything public plus its own secrets."""
-    from engine.riga.state import DISCARD, OVER, PHASE_NAMES, SEASON_NAMES
-
     over = s.phase == OVER
     obs: dict[str, Any] = {
         "seat": seat,
@@ -43,7 +61,7 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "builds_this_turn": s.builds,
         "scores": s.totals() if over else s.public_scores(),
         "options": {"use_riga_buildings": s.use_riga, "use_grand_master": s.use_gm},
-        "rows": [[t.GOOD_NAMES[g] for g in row] for row in s.rows],
+        "rows": [[_GOOD_NAMES[g] for g in row] for row in s.rows],
         "display_new": _codes(s.dnew),
         "display_old": _codes(s.dold),
         "removed_buildings": _codes(s.removed),
@@ -58,12 +76,12 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "players": [_player(s, p, over) for p in range(s.num_players)],
         "hand_goods": _goods(s.hgoods[seat]),
         "hand_buildings": _codes(s.hbuild[seat]),
-        "my_cards_under_deck": [t.CARDS[c].code for c, owner in s.bbottom if owner == seat],
+        "my_cards_under_deck": [_CODES[c] for c, owner in s.bbottom if owner == seat],
         "start_choice": _codes(s.choice) if s.choice and s.queue and s.queue[0] == seat else [],
         "start_choice_size": len(s.choice),
         "draws_pending": s.need,
-        "tiles_turned_over": [t.TILE_NAMES[tile] for tile in s.flipped],
-        "tiles_drawn": [t.TILE_NAMES[tile] for tile in s.drawn],
+        "tiles_turned_over": [_TILE_NAMES[tile] for tile in s.flipped],
+        "tiles_drawn": [_TILE_NAMES[tile] for tile in s.drawn],
         "pending_build": _pending(s),
         "recent_events": _events(s.log),
     }
@@ -76,14 +94,14 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
 
 
 def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
-    tableau = s.tableau[p]
+    tableau, hand = s.tableau[p], s.hbuild[p]
     cities, symbols, vp = sc.tableau_counts(tableau)
-    used = [t.CARDS[c].code for i, c in enumerate(t.CREDIT_CARDS) if s.used[p] >> i & 1]
-    public_buildings = tuple(c for c in s.hbuild[p] if c not in s.sbuild[p])
+    secret = s.sbuild[p]
+    public_buildings = tuple(c for c in hand if c not in secret) if secret else hand
     info: dict[str, Any] = {
         "seat": p,
         "tableau": _codes(tableau),
-        "credits_used": used,
+        "credits_used": list(_USED_CODES[s.used[p]]),
         "riga_supply": _codes(s.rsupply[p]),
         "city_counts": dict(zip(t.CITY_NAMES, cities)),
         "knights": symbols[t.KNIGHT],
@@ -91,9 +109,9 @@ def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
         "building_vp": vp,
         "hand_limit": sc.hand_limit(tableau),
         "goods_in_hand": sum(s.hgoods[p]),
-        "buildings_in_hand": len(s.hbuild[p]),
+        "buildings_in_hand": len(hand),
         "known_goods": _goods(s.hgoods[p] if over else s.kgoods[p]),
-        "known_buildings": _codes(s.hbuild[p] if over else public_buildings),
+        "known_buildings": _codes(hand if over else public_buildings),
     }
     if over:
         info["money"] = s.money(p)

@@ -39,7 +39,7 @@ def state_from_observation(obs: dict[str, Any], num_players: int, rng: random.Ra
     _public(s, obs)
     _goods(s, obs, rng)
     _buildings(s, obs, rng)
-    return s
+    return s._set_kind()
 
 
 def _public(s: RigaState, obs: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import ge, mul
 
 from engine.riga import tables as t
 
@@ -107,6 +108,78 @@ def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used:
     return tuple(hand_goods) + tuple(int(i in credits) for i in range(4))
 
 
+# -- what a player can build and pay now (the legal actions of a build turn) -----------------
+
+
+@lru_cache(maxsize=1 << 14)
+def build_facts(tableau: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(`item_values` for each city 0..4, the DISCOUNT per city) of one tableau, in one pass.
+
+    The same arithmetic as `good_value` and `build_cost`, made once per tableau (tableaus change
+    only when a building is built) instead of once per card and city.
+    """
+    exchange, factor, discount = False, [0] * 4, [0] * len(t.CITY_NAMES)
+    for c in tableau:
+        card = CARDS[c]
+        if card.benefit == t.EXCHANGE:
+            exchange = True
+        elif card.benefit == t.FACTOR:
+            factor[card.arg] += 1
+        elif card.benefit == t.DISCOUNT and card.city != t.RIGA:
+            discount[card.city] += card.arg
+    return _values_by_city(exchange, tuple(factor)), tuple(discount)
+
+
+@lru_cache(maxsize=1 << 10)
+def _values_by_city(exchange: bool, factor: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`item_values` for each city, from what they depend on: an Exchange Office, Factors per good."""
+    return tuple(
+        tuple(_good_value(t.CITY_VALUE[city][g], g, exchange, factor[g]) for g in t.GOODS) + _CREDIT_VALUES
+        for city in range(len(t.CITY_NAMES))
+    )
+
+
+def _good_value(printed: int, good: int, exchange: bool, factor: int) -> int:
+    if printed == 0:  # refused: worth nothing, unless the Exchange Office makes it base value
+        return t.BASE_VALUE[good] + factor if exchange else 0
+    return printed + factor
+
+
+def cost_with(card: int, discounts: Sequence[int]) -> int:
+    """`build_cost` of `card` from a tableau's discounts per city (see `build_facts`)."""
+    return max(0, CARDS[card].cost - discounts[CARDS[card].city])
+
+
+_CREDIT_VALUES = tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
+_CITY_OF_CARD = tuple(card.city for card in CARDS)
+_COST_OF_CARD = tuple(card.cost for card in CARDS)
+
+
+def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> list[int]:
+    """The `cards` (hand buildings, own Riga buildings) this player can pay for now: `can_pay`
+    per card, with each city's budget (the value of everything usable) counted once."""
+    values_by_city, discounts = build_facts(tableau)
+    avail = available_items(hand_goods, tableau, used)
+    budgets = [sum(map(mul, values, avail)) for values in values_by_city]  # no value is below 0
+    # `cost_with` inlined: a budget is never below 0, so the cost's floor at 0 changes nothing here.
+    city, cost = _CITY_OF_CARD, _COST_OF_CARD
+    return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]
+
+
+@lru_cache(maxsize=1 << 16)
+def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
+    """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
+    some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all.
+
+    The legal payments are listed once per build (the hand does not change while it is paid).
+    """
+    legal: set[int] = set()
+    for payment in minimal_payments(values, avail, cost):
+        if all(map(ge, payment, paid)):
+            legal.update(item for item in range(NUM_ITEMS) if payment[item] > paid[item])
+    return tuple(sorted(legal))
+
+
 # -- legal payments (§3.3) ------------------------------------------------------------------
 
 
@@ -115,34 +188,32 @@ def can_pay(values: Sequence[int], avail: Sequence[int], cost: int) -> bool:
     return sum(v * a for v, a in zip(values, avail) if v > 0) >= cost
 
 
-@lru_cache(maxsize=1 << 16)
-def can_extend(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> bool:
-    """Is the multiset `paid` contained in some legal (sufficient and minimal) payment?
+@lru_cache(maxsize=1 << 14)
+def minimal_payments(values: tuple[int, ...], avail: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+    """Every legal payment from `avail` (what `legal_payments` lists), found by a walk that stops
+    adding items once the cost is reached: past that point any addition is not minimal."""
+    usable = [(i, values[i], avail[i]) for i in range(NUM_ITEMS) if values[i] > 0 and avail[i] > 0]
+    found: list[tuple[int, ...]] = []
+    counts = [0] * NUM_ITEMS  # the payment being built: items before `usable[j]` are chosen
 
-    `avail` counts what is left to offer beyond `paid`. A payment is minimal when removing its
-    cheapest element leaves less than the cost.
-    """
-    if any(p and values[i] <= 0 for i, p in enumerate(paid)):
-        return False
-    total = sum(v * p for v, p in zip(values, paid))
-    low = min((values[i] for i, p in enumerate(paid) if p), default=10**9)
-    items = [(values[i], avail[i]) for i in range(NUM_ITEMS) if avail[i] and values[i] > 0]
-    return _extend(items, 0, total, low, cost)
+    def walk(j: int, total: int, low: int) -> None:
+        if total >= cost:
+            if total - low < cost:  # minimal; the empty payment only for a cost of 0
+                found.append(tuple(counts))
+            return
+        if j == len(usable):
+            return
+        walk(j + 1, total, low)
+        item, value, top = usable[j]
+        for k in range(1, top + 1):
+            counts[item] = k
+            walk(j + 1, total + k * value, min(low, value))
+            if total + k * value >= cost:
+                break  # more copies only overshoot further
+        counts[item] = 0
 
-
-def _extend(items: list[tuple[int, int]], i: int, total: int, low: int, cost: int) -> bool:
-    if total >= cost:
-        return total - low < cost or (cost == 0 and low == 10**9)
-    if i == len(items):
-        return False
-    value, count = items[i]
-    for k in range(count + 1):
-        new_total = total + k * value
-        if _extend(items, i + 1, new_total, min(low, value) if k else low, cost):
-            return True
-        if new_total >= cost:
-            break  # more copies only overshoot further
-    return False
+    walk(0, 0, 10**9)
+    return tuple(found)
 
 
 def legal_payments(values: Sequence[int], avail: Sequence[int], cost: int) -> list[tuple[int, ...]]:
@@ -178,8 +249,12 @@ def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> b
 
 def metric(tile: int, tableau: Sequence[int]) -> int:
     """What `tile` counts for a player (§1.5)."""
-    kind, which = t.TILE_METRIC[tile]
-    return city_count(tableau, which) if kind == "city" else symbol_count(tableau, which)
+    part, which = _METRIC_PART[tile]
+    return tableau_counts(tuple(tableau))[part][which]
+
+
+# Where each claimable tile's count is in `tableau_counts`: (0 = per city, 1 = per symbol, index).
+_METRIC_PART = {tile: (0 if kind == "city" else 1, which) for tile, (kind, which) in t.TILE_METRIC.items()}
 
 
 def gm_check(
@@ -215,6 +290,16 @@ def _claims(tile: int, side: int, holder: int, builder: int, tableaus: Sequence[
 def base_vp(tableau: Sequence[int], buildings_in_hand: int) -> int:
     """§4.1: VP of built cards minus 2 per building card left in hand."""
     return tableau_counts(tuple(tableau))[2] - t.HAND_BUILDING_PENALTY * buildings_in_hand
+
+
+@lru_cache(maxsize=1 << 14)
+def public_vp(
+    tableaus: tuple[tuple[int, ...], ...], tiles: tuple[tuple[int, int, int], ...], buildings_in_hand: tuple[int, ...]
+) -> tuple[int, ...]:
+    """Each seat's base VP plus Grand Master tile VP: what everyone can count during the game.
+    Memoised: every observation shows it, and only a build, a claim or a hand card changes it."""
+    tile_vp = grand_master_vp(tiles, tableaus)
+    return tuple(base_vp(tableau, n) + vp for tableau, n, vp in zip(tableaus, buildings_in_hand, tile_vp))
 
 
 def money(hand_goods: Sequence[int], tableau: Sequence[int], used: int) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from itertools import accumulate
+from operator import add, mul, sub
 from typing import Any
 
 from engine.core import NodeKind, State
@@ -18,18 +20,11 @@ from engine.riga import scoring as sc
 from engine.riga import tables as t
 from engine.riga.hidden import redraw_buildings, redraw_goods
 from engine.riga.observe import observation
-
-# phases: what happens at this node
-(START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, KEEP,
- SPRING_ROWS, SPRING_DISPLAY, TAKE, EXTRA, BUILD, DISCARD, OVER) = range(13)  # fmt: skip
-CHANCE_PHASES = frozenset({START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, SPRING_ROWS, SPRING_DISPLAY, EXTRA})
-GOODS_DRAW_PHASES = frozenset({SETUP_GOODS, SPRING_ROWS, EXTRA})
-PHASE_NAMES = (
-    "start_player", "tile_flip", "tile_draw", "setup_goods", "setup_buildings", "keep_start_building",
-    "spring_rows", "spring_display", "take", "extra_draw", "build", "discard", "game_over",
+from engine.riga.phases import (  # re-exported: tests and sample.py read them from here
+    AUTUMN, BUILD, CHANCE_PHASES, DISCARD, DRAW_TILE, EXTRA, FLIP, GAME_OVER, GOODS_DRAW_PHASES,
+    KEEP, OVER, PHASE_NAMES, SEASON_NAMES, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING,
+    SPRING_DISPLAY, SPRING_ROWS, START, SUMMER, TAKE, WINTER,
 )  # fmt: skip
-SETUP, SPRING, SUMMER, AUTUMN, WINTER, GAME_OVER = range(6)
-SEASON_NAMES = ("setup", "spring", "summer", "autumn", "winter", "game_over")
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
 FIELDS = (
@@ -42,16 +37,18 @@ FIELDS = (
     "tiles", "flipped", "drawn",
     "pending", "need", "choice", "log",
 )  # fmt: skip
-
-
-def _make_copier():  # unrolled field copy: the hottest path of every apply
-    body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS)
-    namespace: dict[str, Any] = {}
-    exec(f"def _copy_fields(old, new):\n{body}    return new\n", namespace)
-    return namespace["_copy_fields"]
-
-
-_copy_fields = _make_copier()
+# Copied along with the fields, not compared: the node kind, a plain slot rather than a property
+# because the base class reads it several times per node; `_set_kind` sets it from the phase at
+# the end of every step (and wherever a state is put together field by field).
+DERIVED = ("kind",)
+# Filled on first use and never changed after (a state is a value), not compared, not copied:
+# (seat, legal actions) of the acting seat and the chance outcomes, each asked for twice per node
+# (by the caller, then by the check in State.apply / apply_chance).
+MEMOS = ("_legal", "_outcomes")
+_KIND_OF_PHASE = tuple(
+    NodeKind.TERMINAL if phase == OVER else NodeKind.CHANCE if phase in CHANCE_PHASES else NodeKind.DECISION
+    for phase in range(len(PHASE_NAMES))
+)
 
 
 def _put(values: tuple, index: int, value: Any) -> tuple:
@@ -64,13 +61,16 @@ def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 def row_value(row: tuple[int, ...]) -> int:
     """Base value of a goods row."""
-    return sum(t.BASE_VALUE[g] for g in row)
+    return sum(map(_BASE_VALUE, row))
+
+
+_BASE_VALUE = t.BASE_VALUE.__getitem__
 
 
 class RigaState(State):
     """One position of Riga; see the package docstring for actions and observations."""
 
-    __slots__ = FIELDS
+    __slots__ = FIELDS + DERIVED + MEMOS
 
     # -- construction and value semantics ---------------------------------------------------
 
@@ -88,10 +88,11 @@ class RigaState(State):
         s.rsupply = (t.RIGA_CARD_IDS if use_riga else (),) * n
         s.tiles, s.flipped, s.drawn = (), (), ()
         s.pending, s.need, s.choice, s.log = None, 0, (), ()
-        return s
+        s._legal = s._outcomes = None
+        return s._set_kind()
 
-    def _copy(self) -> RigaState:
-        return _copy_fields(self, object.__new__(RigaState))
+    # `_copy(self)`: a new state with the same fields, its memos empty; an unrolled function made
+    # from the field names below the class (the hottest path of every apply: no loop, one call).
 
     def _values(self) -> tuple:
         return tuple(getattr(self, name) for name in FIELDS)
@@ -108,17 +109,18 @@ class RigaState(State):
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        self._legal = self._outcomes = None
+        self._set_kind()
 
     def __repr__(self) -> str:
         return f"RigaState(year={self.year}, season={SEASON_NAMES[self.season]}, phase={self.phase})"
 
     # -- node kind and chance ---------------------------------------------------------------
 
-    @property
-    def kind(self) -> NodeKind:
-        if self.phase == OVER:
-            return NodeKind.TERMINAL
-        return NodeKind.CHANCE if self.phase in CHANCE_PHASES else NodeKind.DECISION
+    def _set_kind(self) -> RigaState:
+        """Set `kind` (CHANCE, DECISION or TERMINAL) from the phase; returns the state."""
+        self.kind = _KIND_OF_PHASE[self.phase]
+        return self
 
     @property
     def active(self) -> int:
@@ -130,12 +132,38 @@ class RigaState(State):
         return tuple(tile for tile in range(8) if self.use_riga or tile != t.T_RIGA)
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self._outcome_memo())  # a copy: the caller may change its list
+
+    def _outcome_memo(self) -> list[tuple[int, float]]:
+        if self._outcomes is None:
+            self._outcomes = self._list_outcomes()
+        return self._outcomes
+
+    # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
+    # ask), answered from the memos, or for a goods or building draw from the deck, without a list.
+
+    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+        outcomes = self._outcome_memo()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: int) -> bool:
+        if self.phase in GOODS_DRAW_PHASES and type(outcome) is int:
+            return 0 <= outcome < len(self.gdeck) and self.gdeck[outcome] > 0
+        if self.phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
+            return outcome in self.bpool  # the outcomes are the cards of the shuffled part
+        return any(o == outcome for o, _ in self._outcome_memo())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_memo(seat)
+
+    def _list_outcomes(self) -> list[tuple[int, float]]:
         phase = self.phase
         if phase in GOODS_DRAW_PHASES:
             total = sum(self.gdeck)
             return [(g, n / total) for g, n in enumerate(self.gdeck) if n]
         if phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
-            return [(c, 1 / len(self.bpool)) for c in self.bpool]
+            chance = 1 / len(self.bpool)
+            return [(c, chance) for c in self.bpool]
         if phase == START:
             return [(seat, 1 / self.num_players) for seat in range(self.num_players)]
         done = self.flipped if phase == FLIP else self.drawn
@@ -160,7 +188,8 @@ class RigaState(State):
             s.gdeck = _add(s.gdeck, outcome, -1)
             s._receive_good(outcome)
         else:  # a building card from the shuffled part of the deck
-            s.bpool = tuple(c for c in s.bpool if c != outcome)
+            drawn = s.bpool.index(outcome)  # the shuffled part holds each card once
+            s.bpool = s.bpool[:drawn] + s.bpool[drawn + 1 :]
             if phase == SETUP_BUILDINGS:
                 s.choice += (outcome,)
             else:
@@ -204,6 +233,15 @@ class RigaState(State):
         return (self.queue[0],)
 
     def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_memo(seat))  # a copy: the caller may change its list
+
+    def _legal_memo(self, seat: int) -> list[int]:
+        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self._actions_of(seat))
+        return self._legal[1]
+
+    def _actions_of(self, seat: int) -> list[int]:
         phase = self.phase
         if phase == TAKE:
             return self._take_actions()
@@ -222,29 +260,17 @@ class RigaState(State):
     def _build_actions(self, seat: int) -> list[int]:
         if self.builds >= t.MAX_BUILDS_PER_TURN:
             return [a.END_TURN]
-        tableau = self.tableau[seat]
-        avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
-        found = []
-        for card in self.hbuild[seat] + self.rsupply[seat]:
-            values = sc.item_values(tableau, t.CARDS[card].city)
-            if sc.can_pay(values, avail, sc.build_cost(tableau, card)):
-                found.append(a.START_BUILD + card)
-        return sorted(found) + [a.END_TURN]
+        cards = self.hbuild[seat] + self.rsupply[seat]
+        found = sc.buildable(self.hgoods[seat], self.tableau[seat], self.used[seat], cards)
+        return sorted(a.START_BUILD + card for card in found) + [a.END_TURN]
 
     def _pay_actions(self, seat: int) -> list[int]:
         card, paid = self.pending
         tableau = self.tableau[seat]
-        values = sc.item_values(tableau, t.CARDS[card].city)
+        values_by_city, discounts = sc.build_facts(tableau)
         avail = sc.available_items(self.hgoods[seat], tableau, self.used[seat])
-        cost = sc.build_cost(tableau, card)
-        legal = []
-        for item in range(sc.NUM_ITEMS):
-            if avail[item] > paid[item] and values[item] > 0:
-                more = _add(paid, item, 1)
-                rest = tuple(x - p for x, p in zip(avail, more))
-                if sc.can_extend(values, rest, more, cost):
-                    legal.append(a.PAY_GOOD + item)  # PAY_CREDIT follows PAY_GOOD directly
-        return legal
+        items = sc.payable(values_by_city[t.CARDS[card].city], avail, paid, sc.cost_with(card, discounts))
+        return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
 
     def _apply(self, actions: Mapping[int, int]) -> RigaState:
         seat, action = next(iter(actions.items()))
@@ -312,9 +338,8 @@ class RigaState(State):
         card, paid = self.pending
         paid = _add(paid, item, 1)
         self.pending = (card, paid)
-        tableau = self.tableau[seat]
-        values = sc.item_values(tableau, t.CARDS[card].city)
-        if sum(v * p for v, p in zip(values, paid)) >= sc.build_cost(tableau, card):
+        values_by_city, discounts = sc.build_facts(self.tableau[seat])
+        if sum(map(mul, values_by_city[t.CARDS[card].city], paid)) >= sc.cost_with(card, discounts):
             self._complete_build(seat)
 
     def _complete_build(self, seat: int) -> None:
@@ -342,9 +367,9 @@ class RigaState(State):
 
     def _pay_goods(self, seat: int, goods: tuple[int, ...]) -> None:
         """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
-        self.hgoods = _put(self.hgoods, seat, tuple(h - g for h, g in zip(self.hgoods[seat], goods)))
+        self.hgoods = _put(self.hgoods, seat, tuple(map(sub, self.hgoods[seat], goods)))
         self.kgoods = _put(self.kgoods, seat, tuple(max(0, k - g) for k, g in zip(self.kgoods[seat], goods)))
-        self.gdisc = tuple(d + g for d, g in zip(self.gdisc, goods))
+        self.gdisc = tuple(map(add, self.gdisc, goods))
 
     def _end_turn(self) -> None:
         self.queue = self.queue[1:]
@@ -374,6 +399,10 @@ class RigaState(State):
 
     def _settle(self) -> None:
         """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
+        self._run_automatic_steps()
+        self.kind = _KIND_OF_PHASE[self.phase]  # `_set_kind`, inlined: once per step
+
+    def _run_automatic_steps(self) -> None:
         while True:
             phase = self.phase
             if phase == FLIP:
@@ -386,7 +415,7 @@ class RigaState(State):
                 self._lay_out_tiles()
                 self._begin_hands()
             elif phase == SETUP_GOODS:
-                hand_value = row_value(tuple(g for g, n in enumerate(self.hgoods[self.queue[0]]) for _ in range(n)))
+                hand_value = sum(map(mul, t.BASE_VALUE, self.hgoods[self.queue[0]]))
                 if hand_value < t.START_GOODS_VALUE and self._goods_ready():
                     return
                 self.phase, self.choice = SETUP_BUILDINGS, ()
@@ -455,7 +484,7 @@ class RigaState(State):
     def _row_target(self) -> int | None:
         """The slot that gets the next spring goods card: short leftovers first, then new rows."""
         for slot, row in enumerate(self.rows):
-            if row and row_value(row) < t.MIN_ROW_VALUE:
+            if row and sum(map(_BASE_VALUE, row)) < t.MIN_ROW_VALUE:  # row_value, inlined
                 return slot
         for slot, row in enumerate(self.rows):
             if not row:
@@ -503,9 +532,7 @@ class RigaState(State):
 
     def public_scores(self) -> list[int]:
         """Base VP plus Grand Master tile VP: what everyone can count during the game."""
-        base = [sc.base_vp(self.tableau[p], len(self.hbuild[p])) for p in range(self.num_players)]
-        tiles = sc.grand_master_vp(self.tiles, self.tableau)
-        return [b + g for b, g in zip(base, tiles)]
+        return list(sc.public_vp(self.tableau, self.tiles, tuple(map(len, self.hbuild))))
 
     def money_tile_scores(self) -> list[int]:
         """The Money tile's VP (zero for everyone when it is not in play)."""
@@ -541,3 +568,14 @@ class RigaState(State):
         chooser = self.queue[0] if self.phase in (SETUP_BUILDINGS, KEEP) else -1
         redraw_buildings(s, hidden, chooser, rng)
         return s
+
+
+def _make_copier():
+    body = "".join(f"    new.{name} = old.{name}\n" for name in FIELDS + DERIVED)
+    memos = "".join(f"    new.{name} = None\n" for name in MEMOS)
+    namespace: dict[str, Any] = {"new_state": object.__new__, "RigaState": RigaState}
+    exec(f"def _copy(old):\n    new = new_state(RigaState)\n{body}{memos}    return new\n", namespace)
+    return namespace["_copy"]
+
+
+RigaState._copy = _make_copier()  # type: ignore[attr-defined]

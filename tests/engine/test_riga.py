@@ -109,7 +109,7 @@ def placed(state: RigaState, **fields) -> RigaState:
     for name, value in fields.items():
         assert hasattr(new, name), name
         setattr(new, name, value)
-    return new
+    return new._set_kind()  # the node kind follows the phase
 
 
 def summer_turn_position(players: int = 4, **options: bool) -> RigaState:
@@ -203,6 +203,53 @@ def test_e1_payment_rules_directly() -> None:
     assert not sc.is_legal_payment(values, (1, 0, 1, 0, 0, 0, 0, 0), 9)  # 8: too little
     assert not sc.is_legal_payment(values, (1, 1, 1, 0, 0, 0, 0, 0), 9)  # 14: not minimal
     assert not sc.is_legal_payment(values, (0, 1, 1, 1, 0, 0, 0, 0), 9)  # Grain refused
+
+
+def test_minimal_payments_are_the_legal_payments() -> None:
+    rng = random.Random(6)
+    for _ in range(300):
+        values = tuple(rng.choice((0, 2, 3, 4, 5, 6, 7)) for _ in range(4)) + (4, 4, 4, 4)
+        avail = tuple(rng.randint(0, 4) for _ in range(4)) + tuple(rng.randint(0, 1) for _ in range(4))
+        cost = rng.randint(0, 15)
+        assert sorted(sc.minimal_payments(values, avail, cost)) == sorted(sc.legal_payments(values, avail, cost))
+
+
+def test_payable_items_are_those_some_legal_payment_still_holds() -> None:
+    # The memoised PAY check (capped counts) against every legal payment, listed by brute force.
+    rng = random.Random(7)
+    for _ in range(300):
+        values = tuple(rng.choice((0, 2, 3, 4, 5, 6, 7)) for _ in range(4)) + (4, 4, 4, 4)
+        avail = tuple(rng.randint(0, 5) for _ in range(4)) + tuple(rng.randint(0, 1) for _ in range(4))
+        cost = rng.randint(1, 15)
+        legal = sc.legal_payments(values, avail, cost)
+        prefixes = {tuple(min(q, k) for q, k in zip(pay, cut)) for pay in legal
+                    for cut in [tuple(rng.randint(0, 3) for _ in range(8)) for _ in range(3)]}
+        for paid in prefixes | {(0,) * 8}:
+            expected = tuple(i for i in range(8) if any(
+                all(q >= p + (j == i) for j, (q, p) in enumerate(zip(pay, paid))) for pay in legal))
+            assert sc.payable(values, avail, paid, cost) == expected, (values, avail, paid, cost)
+
+
+def test_build_facts_give_the_values_and_costs_of_good_value_and_build_cost() -> None:
+    rng = random.Random(9)
+    for _ in range(300):
+        tableau = tuple(sorted(rng.sample(range(len(t.CARDS)), rng.randint(0, 12))))
+        values, discounts = sc.build_facts(tableau)
+        assert values == tuple(sc.item_values(tableau, city) for city in range(5)), tableau
+        assert [sc.cost_with(c, discounts) for c in range(len(t.CARDS))] == [
+            sc.build_cost(tableau, c) for c in range(len(t.CARDS))], tableau
+
+
+def test_buildable_cards_are_those_with_a_legal_payment() -> None:
+    rng = random.Random(8)
+    for _ in range(200):
+        tableau = tuple(sorted(rng.sample(range(len(t.CARDS)), rng.randint(0, 8))))
+        hand, used = tuple(rng.randint(0, 4) for _ in range(4)), rng.randint(0, 15)
+        cards = tuple(sorted(rng.sample(range(len(t.CARDS)), 6)))
+        avail = sc.available_items(hand, tableau, used)
+        expected = [c for c in cards if sc.legal_payments(
+            sc.item_values(tableau, t.CARDS[c].city), avail, sc.build_cost(tableau, c))]
+        assert sc.buildable(hand, tableau, used, cards) == expected, (tableau, hand, used, cards)
 
 
 # -- E2 ---------------------------------------------------------------------------------------
