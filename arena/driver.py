@@ -5,6 +5,9 @@ an executor (Ray or in-process), and writes each result as it comes back — in 
 results arrive faster than every 0.2 s, so a kill -9 loses at most that much, which resume then
 plays again. A result already stored is never stored twice (the store's unique match key).
 
+Running matches can be watched live when the executor has a live sink (arena/live.py): a thread
+writes their steps so far about once a second (arena/live_writer.py).
+
 Ratings are recomputed from the stored matches at the end and, during a long run, every 30 s (less
 often when that takes long), so the leaderboard follows the tournament.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
@@ -25,6 +29,7 @@ from arena.clock import per_move
 from arena.entrants import bot_name, pin, pinned_version
 from arena.errors import StoreError, UsageError
 from arena.executor import JobOutcome, MatchJob
+from arena.live_writer import LiveWriter
 from arena.match import count_strikes
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
@@ -42,6 +47,13 @@ class Executor(Protocol):
     workers: int
 
     def run(self, jobs: Any) -> Any: ...
+
+
+def _live_writer(store: Store, planned: list[PlannedMatch], executor: Executor) -> LiveWriter | None:
+    """The thread that writes the running matches' steps, when the executor collects them."""
+    if getattr(executor, "live_sink", None) is None:
+        return None
+    return LiveWriter(store, {m.index: m for m in planned}, executor.drain_live)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -137,15 +149,24 @@ def play_tournament(
     planned = schedule(config)
     stored = store.stored_indexes(tournament_id)
     missing = [m for m in planned if m.index not in stored]
-    store.set_tournament_status(tournament_id, "running")
-    writer = _ResultWriter(store, info, config, planned, len(stored), on_progress)
+    store.set_tournament_status(tournament_id, "running")  # also clears an earlier run's live rows
+    live = _live_writer(store, planned, executor)
+    writer = _ResultWriter(store, info, config, planned, len(stored), on_progress, live)
+    sink = getattr(executor, "live_sink", None)
     try:
-        for outcome in executor.run(match_job(tournament_id, config, m) for m in missing):
+        if live:
+            live.start()
+        for outcome in executor.run(match_job(tournament_id, config, m, sink) for m in missing):
             writer.add(outcome)
         writer.flush()
     except BaseException:
+        if live:
+            live.stop()  # before the status change, which deletes the live rows
         interrupt(store, tournament_id, writer.flush)
         raise
+    finally:
+        if live:
+            live.stop()
     rerate(store, info.ruleset)
     store.set_tournament_status(tournament_id, "finished")
     finished = store.tournament(tournament_id)
@@ -185,14 +206,15 @@ def stopped_note(store: Store, tournament_id: int, what: str) -> str:
     return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
 
 
-def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch) -> MatchJob:
-    """The job that plays one planned match of a tournament (connected seats through its gateway)."""
+def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch, live: Any = None) -> MatchJob:
+    """The job that plays one planned match of a tournament (connected seats through its gateway;
+    its steps sent to the executor's `live` sink as it plays, when one is given)."""
     specs = tuple(bot_spec(e) for e in match.seats)
     return MatchJob.for_game(
         config.game_id, key=(tournament_id, match.index), bots=specs,
         seed=match.seed, chance_seed=match.chance_seed, options=dict(config.options),
         time_per_move_ms=config.time_per_move_ms,
-        gateway=None if all(is_builtin(s) for s in specs) else config.gateway,
+        gateway=None if all(is_builtin(s) for s in specs) else config.gateway, live=live,
     )
 
 
@@ -200,8 +222,10 @@ class _ResultWriter:
     """Buffers outcomes for at most FLUSH_SECONDS, writes them, reports progress."""
 
     def __init__(self, store: Store, info: TournamentInfo, config: TournamentConfig,
-                 planned: list[PlannedMatch], already: int, on_progress: Callable[[Progress], None] | None):
+                 planned: list[PlannedMatch], already: int, on_progress: Callable[[Progress], None] | None,
+                 live: LiveWriter | None = None):
         self.store, self.info, self.config, self.on_progress = store, info, config, on_progress
+        self.live = live
         self.planned = {m.index: m for m in planned}
         self.done, self.played = already, 0
         self.buffer: list[MatchResult] = []
@@ -210,12 +234,15 @@ class _ResultWriter:
         self.versions = {e: played_as(bot_spec(e), store) for e in config.entrants}
 
     def add(self, outcome: JobOutcome) -> None:
+        if self.live:
+            self.live.finish(outcome.job.key)
         self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome, self.versions))
         if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
-        written = self.store.record_matches(self.buffer)
+        with self.live.lock if self.live else nullcontext():  # a live row is never written after its result
+            written = self.store.record_matches(self.buffer)
         self.done += written
         self.played += len(self.buffer)
         self.buffer = []

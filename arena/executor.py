@@ -8,6 +8,11 @@ A worker that dies mid-match (killed, out of memory, a node lost) surfaces as a 
 the match is submitted again (up to `max_attempts` times in all) and comes back once, with the
 number of attempts. An exception inside the match itself is an arena-side error: the match comes
 back aborted with the reason, and the tournament goes on.
+
+Live watching (arena/live.py): with `live=True` an executor has a sink, `live_sink`, that the
+driver puts into each job; a match sends its new steps there every second or so. The Ray sink is
+an actor pinned to the driver's node (so it lives as long as the driver, wherever the workers
+are); a worker's call to it is fire-and-forget, and the driver drains it with `drain_live()`.
 """
 
 from __future__ import annotations
@@ -31,9 +36,11 @@ for _name, _value in (("RAY_USAGE_STATS_ENABLED", "0"), ("RAY_AUTH_MODE", "disab
 
 import ray  # noqa: E402
 from ray.exceptions import RayError, RayTaskError  # noqa: E402
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noqa: E402
 
 from arena.errors import UsageError  # noqa: E402
 from arena.clock import per_move  # noqa: E402
+from arena.live import LiveBuffer, Message, StepFeed  # noqa: E402
 from arena.match import MatchAborted, run_match  # noqa: E402
 from engine import registry  # noqa: E402
 
@@ -41,6 +48,7 @@ ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.-]+:\d{1,5}$")
 OBJECT_STORE_BYTES = 200 * 1024**2  # records are small; the default would reserve 30 % of RAM
 DEFAULT_ATTEMPTS = 3
 PROBE_SECONDS = 3.0
+DRAIN_WAIT_SECONDS = 0.2  # how long the driver's live thread waits for the live actor per drain
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,7 @@ class MatchJob:
     options: dict[str, Any] = field(default_factory=dict)
     time_per_move_ms: int | None = None  # a connected bot's allowance per decision (bank and grace: defaults)
     gateway: str | None = None  # where connected bots are reached; None when every seat is built-in
+    live: Any = field(default=None, compare=False)  # the executor's live sink (push), or None: unwatched
 
     @classmethod
     def for_game(cls, game_id: str, **fields: Any) -> MatchJob:
@@ -79,8 +88,9 @@ def play_job(job: MatchJob) -> JobOutcome:
     started = time.perf_counter()
     registry.GAMES.setdefault(job.game_id, job.game_ref)
     try:
+        progress = None if job.live is None else StepFeed(job.key, job.live.push)
         record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
-                           time_control=per_move(job.time_per_move_ms), gateway=job.gateway)
+                           time_control=per_move(job.time_per_move_ms), gateway=job.gateway, progress=progress)
         return JobOutcome(job, record.to_json(), None, _ms_since(started))
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)
@@ -98,8 +108,13 @@ class LocalExecutor:
 
     workers = 1
 
-    def __init__(self, task: Callable[[MatchJob], JobOutcome] = play_job) -> None:
+    def __init__(self, task: Callable[[MatchJob], JobOutcome] = play_job, live: bool = False) -> None:
         self.task = task
+        self.live_sink = LiveBuffer() if live else None
+
+    def drain_live(self) -> list[Message]:
+        """The live steps the matches sent since the last call."""
+        return self.live_sink.drain() if self.live_sink else []
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
         for job in jobs:
@@ -115,6 +130,7 @@ class RayExecutor:
     def __init__(
         self, address: str | None = None, num_cpus: int | None = None, max_in_flight: int | None = None,
         task: Callable[[MatchJob], JobOutcome] = play_job, max_attempts: int = DEFAULT_ATTEMPTS,
+        live: bool = False,
     ) -> None:
         self._owns_ray = connect(address, num_cpus)
         self.workers = int(ray.cluster_resources().get("CPU", 1))
@@ -122,6 +138,12 @@ class RayExecutor:
         self.max_attempts = max_attempts
         # Retries are ours, not Ray's, so the driver knows how often a match was started.
         self._remote = ray.remote(num_cpus=1, max_retries=0)(task)
+        self.live_sink = RayLiveSink.on_this_node() if live else None
+        self._drains = _Drains(self.live_sink) if self.live_sink else None
+
+    def drain_live(self) -> list[Message]:
+        """The live steps the matches sent since the last call ([] while the sink is busy or starting)."""
+        return self._drains() if self._drains else []
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
         """Outcomes in completion order; never more than `max_in_flight` matches submitted."""
@@ -155,8 +177,45 @@ class RayExecutor:
 
     def close(self) -> None:
         """Shut down the local Ray instance this executor started (a joined cluster stays up)."""
+        if self.live_sink is not None and ray.is_initialized():
+            ray.kill(self.live_sink.actor)
         if self._owns_ray and ray.is_initialized():
             ray.shutdown()
+
+
+class RayLiveSink:
+    """A LiveBuffer as a Ray actor on the driver's node; jobs carry this (picklable) handle."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    @classmethod
+    def on_this_node(cls) -> RayLiveSink:
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+        return cls(ray.remote(num_cpus=0, max_restarts=0)(LiveBuffer).options(scheduling_strategy=here).remote())
+
+    def push(self, *message: Any) -> None:
+        """Fire and forget (called in the worker): the match never waits for the sink."""
+        self.actor.push.remote(*message)
+
+
+class _Drains:
+    """The driver's side of a RayLiveSink: one drain call in flight at a time, never waited on for
+    long (an actor still starting, or dead, must not hold the driver's live thread, which the
+    driver joins when the tournament ends)."""
+
+    def __init__(self, sink: RayLiveSink) -> None:
+        self.sink = sink
+        self.pending: Any = None
+
+    def __call__(self) -> list[Message]:
+        if self.pending is None:
+            self.pending = self.sink.actor.drain.remote()
+        ready, _ = ray.wait([self.pending], timeout=DRAIN_WAIT_SECONDS)
+        if not ready:
+            return []
+        ref, self.pending = self.pending, None
+        return ray.get(ref)  # type: ignore[no-any-return]
 
 
 def _first_line(error: BaseException) -> str:

@@ -26,7 +26,7 @@ import json
 import logging
 import random
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -120,10 +120,7 @@ class MatchRecord:
         data = asdict(self)
         for seat in data["seats"]:
             seat["termination"] = seat["termination"].value
-        for step in data["steps"]:
-            for key in ("actions", "elapsed_ms"):
-                if step[key] is not None:
-                    step[key] = {str(s): v for s, v in step[key].items()}
+        data["steps"] = [step_json(step) for step in self.steps]
         return data
 
     @classmethod
@@ -133,14 +130,7 @@ class MatchRecord:
                         s.get("version", ""))
             for s in data["seats"]
         ]
-        steps = [
-            StepRecord(
-                chance=s["chance"],
-                actions=_int_keys(s["actions"]),
-                elapsed_ms=_int_keys(s["elapsed_ms"]),
-            )
-            for s in data["steps"]
-        ]
+        steps = [step_from_json(s) for s in data["steps"]]
         fields = {k: v for k, v in data.items() if k not in ("seats", "steps")}
         return cls(seats=seats, steps=steps, **fields)
 
@@ -150,6 +140,20 @@ class MatchRecord:
     def replay(self) -> State:
         """The final state, rebuilt by applying the recorded steps to a fresh game."""
         return replay(self.game().initial_state(), [step.as_step() for step in self.steps])
+
+
+def step_json(step: StepRecord) -> dict[str, Any]:
+    """A step as JSON (seat keys become strings), as records store it."""
+    return {
+        "chance": step.chance,
+        "actions": None if step.actions is None else {str(s): a for s, a in step.actions.items()},
+        "elapsed_ms": None if step.elapsed_ms is None else {str(s): t for s, t in step.elapsed_ms.items()},
+    }
+
+
+def step_from_json(data: Mapping[str, Any]) -> StepRecord:
+    """The inverse of `step_json`."""
+    return StepRecord(chance=data["chance"], actions=_int_keys(data["actions"]), elapsed_ms=_int_keys(data["elapsed_ms"]))
 
 
 def _int_keys(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:
@@ -177,6 +181,7 @@ def run_match(
     gateway: str | GatewayClient | None = None,
     connect_timeout_ms: int = 10_000,
     match_id: str | None = None,
+    progress: Callable[[list[StepRecord]], None] | None = None,
 ) -> MatchRecord:
     """Play one match (one bot spec or registered bot name per seat) and record it.
 
@@ -184,6 +189,8 @@ def run_match(
     seat rotation of a table the same one (duplicate play). Registered bots play through the
     gateway at `gateway` (an address, default 127.0.0.1:50051, or a GatewayClient) on
     `time_control`; each gets `connect_timeout_ms` to be connected (or launched) at the start.
+    `progress(steps)` is called with the steps so far after every step (live watching,
+    arena/live.py); it must be quick and must not raise.
     Raises MatchAborted on an arena-side error; bad arguments raise ValueError/KeyError at once.
     """
     if max_strikes < 1:
@@ -195,7 +202,7 @@ def run_match(
         run.seat_players(client)
         try:
             run.open(connect_timeout_ms)
-            run.play(chance_rng)
+            run.play(chance_rng, progress)
         except Exception as error:  # noqa: BLE001 - an arena-side error aborts, never scores
             run.abort(error)
         finally:
@@ -252,7 +259,7 @@ class _MatchRun:
             if answer is not None:
                 self._fault(seat, 0, answer)
 
-    def play(self, chance_rng: random.Random) -> None:
+    def play(self, chance_rng: random.Random, progress: Callable[[list[StepRecord]], None] | None) -> None:
         state = self.game.initial_state()
         while state.kind is not NodeKind.TERMINAL:
             if state.kind is NodeKind.CHANCE:
@@ -262,6 +269,8 @@ class _MatchRun:
                 step = self._decide(state)
                 state = state.apply(step.actions)  # type: ignore[arg-type]
             self.record.steps.append(step)
+            if progress is not None:
+                progress(self.record.steps)
         self.record.returns = state.returns()
         self.record.ranks = forfeit_ranks(state.ranks(), self.forfeited)
 

@@ -9,9 +9,12 @@ What is measured (all on 127.0.0.1, the bot always a separate process):
   grpc.aio client process sends it back; round trip timed at the server.
 - gateway (at the gateway): `DecideReply.elapsed_ms`, from queueing the DecisionRequest on the
   bot's stream to resolving its Action — what the time control charges.
-- gateway (at the runner): a whole `MatchHost.Decide` call from the match runner's process
-  (runner -> gateway unary call -> bot stream -> back), what a match actually waits.
-- a full match: run_match with the bot in one seat, decisions of that seat per second.
+- gateway (at the runner): one whole decision from the match runner's process (runner -> gateway
+  -> bot stream -> back), what a match actually waits; the runner's two ways to the gateway side
+  by side: `stream` (a message on the runner's long-lived `MatchHost.Host` stream, what the arena
+  uses) and `unary` (one `MatchHost.Decide` call per decision, as before), in alternating blocks
+  against the same gateway and bot so the machine's load falls on both alike.
+- a full match: run_match with the bot in one seat, decisions of that seat per second, both ways.
 For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
 
 `--flood RATE`: the Python SDK bot's decisions at the gateway with and without a second
@@ -126,8 +129,13 @@ def start_bot(kind: str, address: str, token: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id: str) -> dict[str, object]:
-    """The gateway as deployed: `arena serve` in its own process, the runner here, the bot a third."""
+MODES = {"unary": False, "stream": True}  # how the runner reaches the gateway: GatewayClient(stream=...)
+
+
+def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id: str,
+                    rounds: int = 3) -> dict[str, object]:
+    """The gateway as deployed: `arena serve` in its own process, the runner here, the bot a third.
+    The runner's two ways to the gateway take turns in blocks, so the machine's load falls on both."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
         token = Store(env["ARENA_DB"]).register_bot("benchbot")
@@ -137,20 +145,33 @@ def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id:
                                   env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         bot = start_bot(kind, address, token)
         try:
-            with GatewayClient(address, key=KEY) as client:
-                wait_for_bot(client, request)
-                at_gateway, at_runner = [], []
-                for _ in range(count + 100):
-                    started = time.perf_counter()
-                    reply = client.decide("benchbot", request, 5000)
-                    at_runner.append((time.perf_counter() - started) * 1000)
-                    at_gateway.append(reply.elapsed_ms)
-                match = full_match(client, game_id)
+            clients = {mode: GatewayClient(address, key=KEY, stream=stream) for mode, stream in MODES.items()}
+            wait_for_bot(clients["unary"], request)
+            samples = {mode: ([], []) for mode in MODES}
+            for _ in range(rounds):
+                for mode, client in clients.items():
+                    timed_decisions(client, request, count // rounds + 100, *samples[mode])
+            results = {mode: {"at_gateway": percentiles(at_gateway), "at_runner": percentiles(at_runner),
+                              "match": full_match(clients[mode], game_id)}
+                       for mode, (at_gateway, at_runner) in samples.items()}
+            for client in clients.values():
+                client.close()
         finally:
             for process in (bot, server):
                 process.terminate()
                 process.wait()
-    return {"at_gateway": percentiles(at_gateway[100:]), "at_runner": percentiles(at_runner[100:]), "match": match}
+    return results
+
+
+def timed_decisions(client: GatewayClient, request: pb.DecisionRequest, count: int,
+                    at_gateway: list[float], at_runner: list[float], warm_up: int = 100) -> None:
+    """`count` decisions, the first `warm_up` not kept: elapsed at the gateway and at the runner."""
+    for number in range(count):
+        started = time.perf_counter()
+        reply = client.decide("benchbot", request, 5000)
+        if number >= warm_up:
+            at_runner.append((time.perf_counter() - started) * 1000)
+            at_gateway.append(reply.elapsed_ms)
 
 
 def free_port() -> int:
@@ -309,17 +330,23 @@ def main() -> None:
                "python-sdk": through_gateway("python-sdk", request, args.decisions, args.game),
                "node": through_gateway("node", request, args.decisions, args.game)}
     print(json.dumps(results, indent=2))
-    print(f"\n| path | p50 ms | p99 ms | per second | vs echo p50 |\n|---|---|---|---|---|")
-    print(f"| bare gRPC bidi echo ({len(payload)} B) | {echo['p50_ms']} | {echo['p99_ms']} | {echo['per_s']} | 1.0x |")
+    print_latency(results, echo, len(payload), args.game)
+
+
+def print_latency(results: dict[str, Any], echo: dict[str, float], message_bytes: int, game_id: str) -> None:
+    print("\n| path | runner -> gateway | p50 ms | p99 ms | per second | × echo p50 | × echo p99 |\n|---|---|---|---|---|---|---|")
+    print(f"| bare gRPC bidi echo ({message_bytes} B) | | {echo['p50_ms']} | {echo['p99_ms']} | {echo['per_s']} | 1.0 | 1.0 |")
     for kind in ("python-sdk", "node"):
         for where in ("at_gateway", "at_runner"):
-            row = results[kind][where]
-            print(f"| {kind} bot, {where.replace('_', ' ')} | {row['p50_ms']} | {row['p99_ms']} | {row['per_s']} "
-                  f"| {row['p50_ms'] / echo['p50_ms']:.2f}x |")
+            for mode in MODES:
+                row = results[kind][mode][where]
+                print(f"| {kind} bot, {where.replace('_', ' ')} | {mode} | {row['p50_ms']} | {row['p99_ms']} | {row['per_s']} "
+                      f"| {row['p50_ms'] / echo['p50_ms']:.2f} | {row['p99_ms'] / echo['p99_ms']:.2f} |")
     for kind in ("python-sdk", "node"):
-        match = results[kind]["match"]
-        print(f"\n{kind}: 5 full {args.game} matches, {match['bot_decisions']} bot decisions in {match['seconds']} s "
-              f"= {match['bot_decisions_per_s']} bot decisions/s")
+        for mode in MODES:
+            match = results[kind][mode]["match"]
+            print(f"\n{kind}, {mode}: 5 full {game_id} matches, {match['bot_decisions']} bot decisions in "
+                  f"{match['seconds']} s = {match['bot_decisions_per_s']} bot decisions/s")
 
 
 if __name__ == "__main__":

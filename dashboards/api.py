@@ -11,9 +11,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from arena.store import Store
+from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
-from dashboards import params, views
+from dashboards import live, params, views
 from dashboards.params import BadRequest
 from dashboards.replay import Replay, ReplayUnavailable
 
@@ -58,7 +58,32 @@ def tournaments_data(request: Request) -> dict[str, Any]:
 
 
 def tournament_data(request: Request) -> dict[str, Any]:
-    return views.tournament(store(request), path_id(request, "tournament"))
+    data = views.tournament(store(request), path_id(request, "tournament"))
+    return {**data, "live": live.live_list(store(request), tournament_info(request))}
+
+
+def live_list_data(request: Request) -> dict[str, Any]:
+    info = tournament_info(request)
+    return {"tournament": info.id, "status": info.status, "matches": live.live_list(store(request), info)}
+
+
+def live_match_data(request: Request) -> dict[str, Any]:
+    """A running match, public view only: no seat's view while it plays (live pages are public)."""
+    if request.query_params.get("view", "public") != "public":
+        raise BadRequest("a live match shows the public view only; the seats' views open with its replay "
+                         "once the tournament has finished")
+    text = request.path_params["index"]
+    if not text.isdigit():
+        raise BadRequest(f"match index must be a whole number, not {text!r}")
+    return live.live_state(store(request), tournament_info(request), int(text))
+
+
+def tournament_info(request: Request) -> TournamentInfo:
+    tournament_id = path_id(request, "tournament")
+    info = store(request).tournament(tournament_id)
+    if info is None:
+        raise BadRequest(f"no tournament {tournament_id} is stored", 404)
+    return info
 
 
 def tests_data(request: Request) -> dict[str, Any]:
@@ -89,10 +114,12 @@ def match_data(request: Request) -> dict[str, Any]:
     try:
         replay = replay_of(request, match_id)
     except ReplayUnavailable as error:
-        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": []}
+        return {**views.match_row(summary), "view": view, "replay_error": str(error), "positions": 0, "log": [],
+                "position": 0, "position_note": None}
     record = replay.record
+    position, note = params.position(request.query_params.get("position"), replay.positions)
     return {
-        **views.match_row(summary), "options": record.options, "view": view,
+        **views.match_row(summary), "options": record.options, "view": view, "position": position, "position_note": note,
         "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
@@ -177,11 +204,14 @@ ENDPOINTS = {
     "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in (top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
-    "/api/tournaments/{id}": "one tournament: config, progress, standings",
+    "/api/tournaments/{id}": "one tournament: config, progress, standings, the matches being played",
+    "/api/tournaments/{id}/live": "the matches a tournament is playing now",
+    "/api/tournaments/{id}/live/{index}": "a match being played, public view only: its step log and latest position "
+                                          "(as far as the sibling rule allows), or its result once stored",
     "/api/tests?page=&per_page=": "SPRT tests (is bot A better than bot B?), newest first",
     "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, LLR after every pair",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
-    "/api/matches/{id}?view=public|<seat>": "one match with its result and its step log as that view may read it",
+    "/api/matches/{id}?view=public|<seat>&position=": "one match with its result and its step log as that view may read it",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
     "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): its submitted versions with their ratings, ratings, recent matches, faults",
@@ -197,6 +227,8 @@ def routes() -> list[Route]:
         Route("/api/head-to-head", _json(head_to_head_data)),
         Route("/api/tournaments", _json(tournaments_data)),
         Route("/api/tournaments/{id}", _json(tournament_data)),
+        Route("/api/tournaments/{id}/live", _json(live_list_data)),
+        Route("/api/tournaments/{id}/live/{index}", _json(live_match_data)),
         Route("/api/tests", _json(tests_data)),
         Route("/api/tests/{id}", _json(test_data)),
         Route("/api/matches", _json(matches_data)),

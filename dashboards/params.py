@@ -86,3 +86,17 @@ def view(value: str | None, num_players: int) -> str | int:
     if not value.isdigit() or int(value) >= num_players:
         raise BadRequest(f"view must be 'public' or a seat from 0 to {num_players - 1}, not {value!r}")
     return int(value)
+
+
+def position(value: str | None, positions: int) -> tuple[int, str | None]:
+    """A replay position from 0 to `positions` - 1 (default 0), and a note when one past the end
+    was clamped to the end (a link into a match is still useful then); anything else is a 400."""
+    last = positions - 1
+    if value in (None, ""):
+        return 0, None
+    assert value is not None
+    if not value.isdigit():
+        raise BadRequest(f"position must be a whole number from 0 to {last}, not {value!r}")
+    if int(value) > last:
+        return last, f"position {int(value)} is past the end of this match: showing its last position, {last}"
+    return int(value), None

@@ -63,7 +63,8 @@ class Replay:
     def log(self, view: str | int = PUBLIC) -> list[dict[str, Any]]:
         """Every step as `view` (a seat, or PUBLIC) may read it: what chance drew (id and label;
         for an outcome hidden from that view, only what was drawn for whom), or what each acting
-        seat played and how long it took."""
+        seat played and how long it took; `words` is the step as a sentence naming each seat and
+        its bot ("seat 0 · random#2: bids 4")."""
         if view not in self._logs:  # a replay is cached: each view's log is worked out once
             faults = self._faults_by_step()
             viewer = None if view == PUBLIC else int(view)
@@ -79,7 +80,8 @@ class Replay:
         step = self.record.steps[n]
         entry: dict[str, Any] = {"step": n + 1, "phase": _phase(self.states[n])}
         if step.chance is not None:
-            return {**entry, **self._chance_entry(n, viewer)}
+            chance = self._chance_entry(n, viewer)
+            return {**entry, **chance, "words": chance["label"]}
         assert step.actions is not None
         times = step.elapsed_ms or {}
         entry["kind"] = "decision"
@@ -88,6 +90,7 @@ class Replay:
              "elapsed_ms": times.get(seat), "fault": faults.get((n, seat))}
             for seat, action in sorted(step.actions.items())
         ]
+        entry["words"] = "; ".join(f"seat {a['seat']} · {a['bot']}: {a['label']}" for a in entry["actions"])
         return entry
 
     def _action(self, n: int, seat: int, action: int, viewer: int | None) -> dict[str, Any]:

@@ -1,7 +1,12 @@
-"""Regenerate the Python protocol code in arena/v1 from proto/arena/v1/*.proto.
+"""Regenerate the Python protocol code in arena/v1 from proto/arena/v1/*.proto, and the bot kit's copy.
 
-    .venv/bin/python scripts/gen_proto.py              # writes arena/v1/*_pb2*.py[i]
+    .venv/bin/python scripts/gen_proto.py              # writes arena/v1/*_pb2*.py[i] and bots/sdk/arena_sdk/v1/
     .venv/bin/python scripts/gen_proto.py --out DIR    # writes DIR/arena/v1/... (the drift test)
+
+The stand-alone bot kit (bots/sdk, the `arena_sdk` package) carries its own stubs of bot.proto in
+`arena_sdk/v1`, so it needs nothing of the arena: the same generated code with its imports and
+module names moved from `arena.v1` to `arena_sdk.v1`. The descriptor (file arena/v1/bot.proto,
+package arena.v1) is the very same, so both can be imported in one process.
 
 Uses the protoc bundled in grpcio-tools (not the system one), so the output only depends on the
 pinned grpcio-tools version. tests/arena/test_protocol.py fails when the committed code drifts.
@@ -38,12 +43,26 @@ def generate(out: Path) -> None:
         raise SystemExit("protoc failed (see the message above)")
 
 
+SDK_STUBS = Path("bots") / "sdk" / "arena_sdk" / "v1"
+SDK_FILES = ("bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py")
+
+
+def generate_sdk(out: Path) -> None:
+    """The kit's stubs under `out`/bots/sdk/arena_sdk/v1: arena/v1's bot stubs, renamed to arena_sdk.v1."""
+    (out / SDK_STUBS).mkdir(parents=True, exist_ok=True)
+    for name in SDK_FILES:
+        text = (out / "arena" / "v1" / name).read_text()
+        text = text.replace("from arena.v1 import", "from arena_sdk.v1 import").replace("'arena.v1.bot_pb2'", "'arena_sdk.v1.bot_pb2'")
+        (out / SDK_STUBS / name).write_text(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT, help="output root (default: the repository)")
     out = parser.parse_args().out
     out.mkdir(parents=True, exist_ok=True)
     generate(out)
+    generate_sdk(out)
     print(f"generated {len(proto_files())} protos into {out / 'arena' / 'v1'}", file=sys.stderr)
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Creates .venv with the pinned dependencies, once; later calls return at once unless
+# Creates .venv with the pinned dependencies and the extras the tests need (dev, rl, openspiel), once; later calls return at once unless
 # pyproject.toml, requirements.lock or build-constraints.txt changed.
 # Usage: bash scripts/setup.sh   (sourced by scripts/demo.sh and scripts/test.sh)
 set -euo pipefail
@@ -22,6 +22,6 @@ echo "setting up $VENV (one time, about a minute) ..."
 lock_args=()
 [ -f requirements.lock ] && lock_args=(--constraint requirements.lock)
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
-  --build-constraint build-constraints.txt "${lock_args[@]}" -e ".[dev]"
+  --build-constraint build-constraints.txt "${lock_args[@]}" -e ".[dev,rl,openspiel]"
 echo "$want" > "$STAMP"
 echo "setup done: $VENV"

@@ -1,7 +1,8 @@
 """The direction of dependencies (ARCHITECTURE.md §1), checked on the source, not by convention.
 
 engine <- bots <- arena <- dashboards; ray only in arena/executor.py; sqlmodel and sqlalchemy only
-in arena/store; the engine uses the standard library alone and never the global random generator.
+in arena/store; the engine uses the standard library alone and never the global random generator;
+the bot kit (bots/sdk/arena_sdk, a distribution of its own) needs only grpc and protobuf.
 """
 
 from __future__ import annotations
@@ -44,10 +45,20 @@ def test_packages_import_only_what_lies_below_them(package: str, allowed: set[st
         for module in imported_modules(path):
             if top(module) in PROJECT:
                 rel = path.relative_to(ROOT)
-                # The SDK speaks the wire protocol, whose generated code lives in arena/v1.
-                if rel.parts[:2] == ("bots", "sdk") and module.startswith("arena.v1"):
+                # The reinforcement-learning example is evaluated in arena.envs, then plays through the SDK.
+                if rel.parts[:2] == ("bots", "examples") and module.startswith("arena.envs"):
                     continue
                 assert top(module) in allowed, f"{rel} imports {module}"
+                assert top(module) in allowed, f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_the_bot_kit_stands_alone() -> None:
+    """arena_sdk is installed on its own (bots/sdk/pyproject.toml: grpcio and protobuf): nothing else."""
+    kit = ROOT / "bots" / "sdk" / "arena_sdk"
+    allowed = {"arena_sdk", "grpc", "google", *sys.stdlib_module_names}
+    for path in kit.rglob("*.py"):
+        for module in imported_modules(path):
+            assert top(module) in allowed, f"{path.relative_to(ROOT)} imports {module}"
 
 
 def test_engine_uses_only_the_standard_library() -> None:

@@ -72,6 +72,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
     parser.add_argument("--max-in-flight", type=int, help="matches submitted at once (default: 2 per worker CPU)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
+    parser.add_argument("--no-live", dest="live", action="store_false",
+                        help="do not send running matches' steps to the dashboard's live pages")
 
 
 def config_from_args(args: argparse.Namespace) -> TournamentConfig:
@@ -133,12 +135,13 @@ def make_executor(args: argparse.Namespace) -> Any:
     if args.local:
         from arena.executor import LocalExecutor
 
-        return LocalExecutor()
+        return LocalExecutor(live=args.live)
     from arena.executor import RayExecutor, check_address
 
     if args.ray_address:
         check_address(args.ray_address)
-    return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight)
+    return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight,
+                       live=args.live)
 
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:

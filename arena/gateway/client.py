@@ -1,13 +1,17 @@
 """The match runner's side of the gateway: synchronous `MatchHost` calls over one channel.
 
-Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
-call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
+OpenSeat, Decide and CloseSeat go as messages on one long-lived `MatchHost.Host` stream
+(host_stream_client.py); `stream=False` makes them unary calls instead, as before that stream
+existed (bench/gateway_latency.py compares the two). Thread-safe (the runner asks the seats of a
+simultaneous decision from several threads). A failing call is a `GatewayError`: an arena-side
+problem that aborts the match, never a bot's fault.
 """
 
 from __future__ import annotations
 
 import grpc
 
+from arena.gateway.host_stream_client import RunnerStreams, RunnerStreamError
 from arena.gateway.hostkey import host_key
 from arena.gateway.service import HOST_KEY_HEADER
 from arena.v1 import bot_pb2 as pb
@@ -24,22 +28,33 @@ class GatewayError(Exception):
 class GatewayClient:
     """Calls to one gateway's MatchHost service."""
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None) -> None:
+    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, stream: bool = True) -> None:
         self.address = address
         self._channel = grpc.insecure_channel(address)
         self._stub = host_pb2_grpc.MatchHostStub(self._channel)
         self._metadata = ((HOST_KEY_HEADER, key if key is not None else host_key()),)
+        self._streams = RunnerStreams(self._stub, self._metadata) if stream else None
 
     def open_seat(self, bot_name: str, start: pb.MatchStart, connect_timeout_ms: int) -> host_pb2.SeatReply:
         request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)
-        return self._call(self._stub.OpenSeat, request, connect_timeout_ms / 1000 + MARGIN_S)
+        timeout_s = connect_timeout_ms / 1000 + MARGIN_S
+        if self._streams is None:
+            return self._call(self._stub.OpenSeat, request, timeout_s)
+        return self._on_stream(self._streams.open_seat, (bot_name, start.match_id, start.seat), request, timeout_s)
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
-        return self._call(self._stub.Decide, call, deadline_ms / 1000 + MARGIN_S)
+        timeout_s = deadline_ms / 1000 + MARGIN_S
+        if self._streams is None:
+            return self._call(self._stub.Decide, call, timeout_s)
+        return self._on_stream(self._streams.decide, (bot_name, request.match_id, request.seat), call, timeout_s)
 
     def close_seat(self, bot_name: str, end: pb.MatchEnd) -> None:
-        self._call(self._stub.CloseSeat, host_pb2.CloseSeatRequest(bot_name=bot_name, end=end), MARGIN_S)
+        request = host_pb2.CloseSeatRequest(bot_name=bot_name, end=end)
+        if self._streams is None:
+            self._call(self._stub.CloseSeat, request, MARGIN_S)
+        else:
+            self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
 
     def check_access(self) -> int:
         """Have the gateway close the streams whose access was revoked; how many it closed."""
@@ -53,7 +68,15 @@ class GatewayClient:
                 f"gateway {self.address}: {error.code().name}: {error.details()}"  # type: ignore[attr-defined]
             ) from None
 
+    def _on_stream(self, method, seat, request, timeout_s: float):  # noqa: ANN001, ANN202 - as _call
+        try:
+            return method(seat, request, timeout_s)
+        except RunnerStreamError as error:
+            raise GatewayError(f"gateway {self.address}: {error}") from None
+
     def close(self) -> None:
+        if self._streams is not None:
+            self._streams.close()
         self._channel.close()
 
     def __enter__(self) -> GatewayClient:

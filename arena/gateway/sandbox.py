@@ -114,11 +114,12 @@ def _system_view() -> list[str]:
 
 
 def _runtime_view() -> list[str]:
-    """The Python runtime at /arena/python (SDK, generated stubs, gRPC, protobuf) and the .proto files."""
+    """The Python runtime at /arena/python (the SDK kit and its stubs, arena/v1, gRPC, protobuf) and the .proto files."""
     site = Path(sysconfig.get_paths()["purelib"])
     sources = {name: site / name for name in RUNTIME_PACKAGES}
     sources["arena/v1"] = _package_folder("arena.v1")
-    sources["bots/sdk"] = _package_folder("bots.sdk")
+    sources["arena_sdk"] = _package_folder("arena_sdk")  # the bot kit (bots/sdk/arena_sdk)
+    sources["bots/sdk"] = _package_folder("bots.sdk")  # its re-export, for bots that import bots.sdk
     argv = _folders(PYTHON_RUNTIME, sources)
     for name, source in sources.items():
         argv += ["--ro-bind", str(source), f"{PYTHON_RUNTIME}/{name}"]

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
+from arena.gateway.host_stream import HostStream, seat_reply
 from arena.gateway.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
@@ -148,7 +149,7 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             raise  # unreachable: abort raises
-        reply = _seat_reply(fault)
+        reply = seat_reply(fault)
         if fault is None:
             reply.version = self.gateway.declared_version(request.bot_name)
         return reply
@@ -160,7 +161,12 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
     async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
         await self.gateway.close_seat(request)
-        return _seat_reply(None)
+        return seat_reply(None)
+
+    async def Host(self, request_iterator: AsyncIterator[host_pb2.HostCall],  # noqa: N802
+                   context: grpc.aio.ServicerContext) -> None:
+        await self._check_key(context)
+        await HostStream(self.gateway, context).serve(request_iterator)
 
     async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
                           context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
@@ -175,9 +181,3 @@ def _end_status(ended: BotFault | None) -> grpc.StatusCode | None:
     if ended is not None and ended.fault == pb.TERMINATION_PROTOCOL_ERROR:
         return grpc.StatusCode.INVALID_ARGUMENT
     return None
-
-
-def _seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:
-    if fault is None:
-        return host_pb2.SeatReply(fault=pb.TERMINATION_NORMAL)
-    return host_pb2.SeatReply(fault=fault.fault, reason=fault.reason)

@@ -9,13 +9,15 @@ removed: arena/store/bot_access.py), submission (their versions NAME@N: command,
 tree hash), bot_version (what played each seat), tournament (config JSON, status), match (unique
 key, seeds, record JSON), seat (entrant, score, rank, termination), rating and rating_history
 (rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
-its games are the matches of a tournament of kind `sprt`).
+its games are the matches of a tournament of kind `sprt`), live_match (the steps so far of the
+matches being played, for live watching: arena/store/live.py).
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
 """
 
 from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
 from arena.store.database import Store, check_bot_name
+from arena.store.live import LiveMatch
 from arena.store.records import (
     BotInfo,
     BotVersion,
@@ -38,6 +40,7 @@ __all__ = [
     "BotVersion",
     "HistoryPoint",
     "LeaderboardRow",
+    "LiveMatch",
     "MatchResult",
     "MatchSummary",
     "RatedMatch",

@@ -22,11 +22,13 @@ from sqlmodel import Session, col, select
 from arena.errors import StoreError, UsageError
 from arena.store.bot_access import BotAccess, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
+from arena.store.live import LiveStore, delete_live
 from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.tables import (
     BotRow,
     BotVersionRow,
+    LiveMatchRow,
     MatchRow,
     RatingHistoryRow,
     RatingRow,
@@ -54,7 +56,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess):
+class Store(SprtStore, Versions, BotAccess, LiveStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -133,12 +135,14 @@ class Store(SprtStore, Versions, BotAccess):
             return row.id
 
     def set_tournament_status(self, tournament_id: int, status: str) -> None:
-        """running, interrupted or finished (finished also stamps `finished_at`)."""
+        """running, interrupted or finished (finished also stamps `finished_at`). Its live rows
+        go: no match is being played at a status change (a resume starts its matches afresh)."""
         values: dict[str, Any] = {"status": status, "updated_at": now()}
         if status == "finished":
             values["finished_at"] = now()
         with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
+            session.execute(delete(LiveMatchRow).where(col(LiveMatchRow.tournament_id) == tournament_id))
             session.commit()
 
     def touch_tournament(self, tournament_id: int) -> None:
@@ -165,6 +169,7 @@ class Store(SprtStore, Versions, BotAccess):
             fresh = list({r.key: r for r in results if r.key not in stored}.values())
             try:
                 self._insert_matches(session, fresh)
+                delete_live(session, [(r.tournament_id, r.match_index) for r in results])
                 session.commit()
                 return len(fresh)
             except IntegrityError:  # another writer got there first: fall back to one at a time

@@ -192,3 +192,22 @@ class SprtLlrRow(SQLModel, table=True):
     tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
     pairs: int = Field(primary_key=True)
     llr: float
+
+
+class LiveMatchRow(SQLModel, table=True):
+    """A match being played now: its steps so far, written by the driver every second or so
+    (arena/live.py); the row goes when the match's result is stored or its tournament stops."""
+
+    __tablename__ = "live_match"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    match_index: int = Field(primary_key=True)
+    table_no: int
+    rotation: int
+    # shared by the rotations of one table (duplicate play): the dashboard shows a live match
+    # only as far as its running siblings have drawn chance (dashboards/live.py); never shown
+    chance_seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    seats: str = Field(sa_column=Column(Text, nullable=False))  # entrant names by seat, JSON
+    steps: str = Field(sa_column=Column(Text, nullable=False))  # the record's steps so far, JSON
+    num_steps: int
+    chance_steps: int  # how many of them are chance outcomes
+    updated_at: datetime = Field(default_factory=now)

@@ -6,6 +6,38 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class HostCall(_message.Message):
+    __slots__ = ("call_id", "open_seat", "decide", "close_seat")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECIDE_FIELD_NUMBER: _ClassVar[int]
+    CLOSE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    call_id: int
+    open_seat: OpenSeatRequest
+    decide: DecideRequest
+    close_seat: CloseSeatRequest
+    def __init__(self, call_id: _Optional[int] = ..., open_seat: _Optional[_Union[OpenSeatRequest, _Mapping]] = ..., decide: _Optional[_Union[DecideRequest, _Mapping]] = ..., close_seat: _Optional[_Union[CloseSeatRequest, _Mapping]] = ...) -> None: ...
+
+class HostReply(_message.Message):
+    __slots__ = ("call_id", "seat", "decide", "error")
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    DECIDE_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    call_id: int
+    seat: SeatReply
+    decide: DecideReply
+    error: HostError
+    def __init__(self, call_id: _Optional[int] = ..., seat: _Optional[_Union[SeatReply, _Mapping]] = ..., decide: _Optional[_Union[DecideReply, _Mapping]] = ..., error: _Optional[_Union[HostError, _Mapping]] = ...) -> None: ...
+
+class HostError(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    message: str
+    def __init__(self, code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
+
 class OpenSeatRequest(_message.Message):
     __slots__ = ("bot_name", "connect_timeout_ms", "start")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]

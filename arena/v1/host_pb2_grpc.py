@@ -54,6 +54,11 @@ class MatchHostStub:
                 request_serializer=arena_dot_v1_dot_host__pb2.CheckAccessRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_host__pb2.CheckAccessReply.FromString,
                 _registered_method=True)
+        self.Host = channel.stream_stream(
+                '/arena.v1.MatchHost/Host',
+                request_serializer=arena_dot_v1_dot_host__pb2.HostCall.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_host__pb2.HostReply.FromString,
+                _registered_method=True)
 
 
 class MatchHostServicer:
@@ -91,6 +96,18 @@ class MatchHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Host(self, request_iterator, context):
+        """OpenSeat, Decide and CloseSeat as messages on one long-lived stream per match runner (what
+        the arena's runners use: a decision costs one stream round trip instead of a unary call).
+        Every HostCall is answered by one HostReply with its call_id, in the order they finish, so
+        several matches and the seats of a simultaneous decision share the stream. When the stream
+        ends (the runner closed it or died), every seat opened on it and not closed yet is closed as
+        by CloseSeat, with a MatchEnd of TERMINATION_ABORTED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -113,6 +130,11 @@ def add_MatchHostServicer_to_server(servicer, server):
                     servicer.CheckAccess,
                     request_deserializer=arena_dot_v1_dot_host__pb2.CheckAccessRequest.FromString,
                     response_serializer=arena_dot_v1_dot_host__pb2.CheckAccessReply.SerializeToString,
+            ),
+            'Host': grpc.stream_stream_rpc_method_handler(
+                    servicer.Host,
+                    request_deserializer=arena_dot_v1_dot_host__pb2.HostCall.FromString,
+                    response_serializer=arena_dot_v1_dot_host__pb2.HostReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -223,6 +245,33 @@ class MatchHost:
             '/arena.v1.MatchHost/CheckAccess',
             arena_dot_v1_dot_host__pb2.CheckAccessRequest.SerializeToString,
             arena_dot_v1_dot_host__pb2.CheckAccessReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Host(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/arena.v1.MatchHost/Host',
+            arena_dot_v1_dot_host__pb2.HostCall.SerializeToString,
+            arena_dot_v1_dot_host__pb2.HostReply.FromString,
             options,
             channel_credentials,
             insecure,

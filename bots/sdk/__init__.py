@@ -1,11 +1,10 @@
-"""The Python SDK for arena bots: subclass `Bot` (or write an `act` function) and call `run`.
+"""The Python SDK for arena bots, as the arena's own code and older bots import it (`bots.sdk`).
 
-    from bots.sdk import run
-    run("127.0.0.1:50051", TOKEN, lambda observation, legal_actions: legal_actions[0])
-
-The protocol itself is in proto/arena/v1/bot.proto and docs/protocol.md.
+The SDK itself is the stand-alone kit `arena_sdk` in this folder (bots/sdk/README.md,
+`pip install ./bots/sdk`); this package only re-exports it, so `from bots.sdk import run` and
+`from arena_sdk import run` are the same function.
 """
 
-from bots.sdk.client import Bot, Connection, Decision, TokenRejected, as_bot, run
+from arena_sdk import Bot, Connection, Decision, TokenRejected, as_bot, run
 
 __all__ = ["Bot", "Connection", "Decision", "TokenRejected", "as_bot", "run"]

@@ -102,6 +102,12 @@ function sprtChart(canvas, test) {
 window.ArenaGames = {
   renderers: {},
   register(gameId, renderer) { this.renderers[gameId] = renderer; },
+  // The pips of a die face 1..6 as SVG circles on a 0..30 square (the dice games share them).
+  pips(value, colour = "#161b26") {
+    const at = { 1: [[15, 15]], 2: [[8, 8], [22, 22]], 3: [[8, 8], [15, 15], [22, 22]], 4: [[8, 8], [22, 8], [8, 22], [22, 22]],
+                 5: [[8, 8], [22, 8], [15, 15], [8, 22], [22, 22]], 6: [[8, 8], [22, 8], [8, 15], [22, 15], [8, 22], [22, 22]] }[value] || [];
+    return at.map(([x, y]) => `<circle cx="${x}" cy="${y}" r="3" fill="${colour}"/>`).join("");
+  },
 };
 
 // -- replay viewer -------------------------------------------------------------------------------
@@ -138,7 +144,7 @@ function grid(rows) {
 // Top-level fields with one scalar per seat (the server names them) become columns of a per-seat table; the rest follow.
 function renderState(state, seats, seatFields, view) {
   const perSeat = seatFields.filter((k) => Array.isArray(state[k]) && state[k].length === seats.length);
-  const seatRows = seats.map((s, i) => `<tr><th><span class="seat-dot seat-${i}"></span>${i} · ${esc(s.bot)}</th>${perSeat.map((k) => `<td>${scalar(state[k][i])}</td>`).join("")}</tr>`).join("");
+  const seatRows = seats.map((s, i) => `<tr data-seat-row="${i}"><th><span class="seat-dot seat-${i}"></span>${i} · ${esc(s.bot)}</th>${perSeat.map((k) => `<td>${scalar(state[k][i])}</td>`).join("")}</tr>`).join("");
   const simple = Object.keys(state).filter((k) => !perSeat.includes(k) && isScalar(state[k]));
   const nested = Object.keys(state).filter((k) => !perSeat.includes(k) && !simple.includes(k));
   const hint = view === "public" ? "What every seat sees alike." : `Exactly what seat ${view} (${esc(seats[view].bot)}) was shown.`;
@@ -156,6 +162,22 @@ function renderResult(result) {
   return `<h3>${title}</h3><table id="final-scores">${rows}</table>`;
 }
 
+// One position drawn into `root`: the game's board, the observation fields, the result at the end,
+// and the acting seats marked (the renderers mark their own areas `.acting`; this marks the tables).
+function drawFrame(root, frame, meta) {
+  root.querySelector("#state").innerHTML = renderState(frame.state, meta.seats, meta.seat_fields, frame.view);
+  const renderer = window.ArenaGames.renderers[meta.game];
+  const board = root.querySelector("#board");
+  board.hidden = !renderer;
+  board.innerHTML = renderer ? renderer.draw(frame, meta) : "";
+  root.querySelector("details.fields").open ||= !renderer;
+  const result = root.querySelector("#result");
+  result.hidden = !frame.result;
+  result.innerHTML = frame.result ? renderResult(frame.result) : "";
+  document.querySelectorAll("[data-seat-row]").forEach((row) =>
+    row.classList.toggle("acting", frame.acting.includes(Number(row.dataset.seatRow))));
+}
+
 class ReplayViewer {
   constructor(root) {
     this.root = root;
@@ -163,8 +185,7 @@ class ReplayViewer {
     this.last = Number(root.dataset.positions) - 1;
     this.meta = JSON.parse(document.getElementById("match-data").textContent);
     this.view = root.dataset.view;  // the server wrote the step log for this view
-    const asked = Number(new URLSearchParams(window.location.search).get("position"));
-    this.position = Number.isInteger(asked) ? asked : 0;
+    this.position = Number(root.dataset.position);  // the server checked ?position= (clamped to the end)
     this.request = 0;
     this.bind();
     this.show(this.position);
@@ -177,14 +198,27 @@ class ReplayViewer {
     // Another view is another page: its step log names only the chance outcomes that view may see.
     this.root.querySelectorAll("[data-view]").forEach((b) => b.addEventListener("click", (e) => {
       e.preventDefault();
-      window.location.assign(`?view=${b.dataset.view}&position=${this.position}`);
+      window.location.assign(this.link(b.dataset.view));
     }));
     this.root.querySelectorAll("#log li").forEach((li) => li.addEventListener("click", () => this.show(Number(li.dataset.pos))));
+    this.root.querySelector("#permalink").addEventListener("click", (e) => { e.preventDefault(); this.copyLink(); });
     document.addEventListener("keydown", (e) => {
       if (e.target.matches("input, select, textarea")) return;
       const keys = { ArrowLeft: this.position - 1, ArrowRight: this.position + 1, Home: 0, End: this.last };
       if (e.key in keys) { e.preventDefault(); this.show(keys[e.key]); }
     });
+  }
+
+  // This page at `view` and the position shown: what the address bar and the link control hold.
+  link(view = this.view) {
+    return `${window.location.pathname}?view=${encodeURIComponent(view)}&position=${this.position}`;
+  }
+
+  copyLink() {
+    const note = this.root.querySelector("#permalink-note");
+    const url = new URL(this.link(), window.location.href).href;
+    const copied = navigator.clipboard ? navigator.clipboard.writeText(url) : Promise.reject(new Error("no clipboard"));
+    copied.then(() => { note.textContent = "copied"; }, () => { note.textContent = "copy the link from the address bar"; });
   }
 
   async show(position) {
@@ -193,20 +227,15 @@ class ReplayViewer {
     const ticket = ++this.request;
     this.root.querySelector("#scrub").value = position;
     this.root.querySelector("#position").textContent = `${position} / ${this.last}`;
+    this.root.querySelector("#permalink").href = this.link();
+    this.root.querySelector("#permalink-note").textContent = "";
+    window.history.replaceState(null, "", this.link());
     this.highlight(position);
     const response = await fetch(`/api/matches/${this.match}/frames/${position}?view=${this.view}`);
     const frame = await response.json();
     if (ticket !== this.request) return;  // a later step was asked for meanwhile
     if (!response.ok) { this.root.querySelector("#state").textContent = frame.error; return; }
-    this.root.querySelector("#state").innerHTML = renderState(frame.state, this.meta.seats, this.meta.seat_fields, frame.view);
-    const renderer = window.ArenaGames.renderers[this.meta.game];
-    const board = this.root.querySelector("#board");
-    board.hidden = !renderer;
-    board.innerHTML = renderer ? renderer.draw(frame, this.meta) : "";
-    this.root.querySelector("details.fields").open ||= !renderer;
-    const result = this.root.querySelector("#result");
-    result.hidden = !frame.result;
-    result.innerHTML = frame.result ? renderResult(frame.result) : "";
+    drawFrame(this.root, frame, this.meta);
     this.root.dataset.shown = `${position}:${frame.view}`;
   }
 
@@ -214,12 +243,84 @@ class ReplayViewer {
     const log = this.root.querySelector("#log");
     log.querySelectorAll("li.current").forEach((li) => li.classList.remove("current"));
     const item = log.querySelector(`li[data-pos="${position}"]`);
-    const now = this.root.querySelector("#step-now");
-    if (!item) { now.textContent = ""; return; }
-    item.classList.add("current");
-    const top = item.offsetTop - log.offsetTop;
-    if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 40) log.scrollTop = top - log.clientHeight / 3;
-    now.innerHTML = position === 0 ? "Start of the match: nothing has happened yet." : `After step ${item.innerHTML}`;
+    if (item) {
+      item.classList.add("current");
+      const top = item.offsetTop - log.offsetTop;
+      if (top < log.scrollTop || top > log.scrollTop + log.clientHeight - 40) log.scrollTop = top - log.clientHeight / 3;
+    }
+    this.root.querySelector("#step-now").textContent = stepNow(position, item && item.dataset.words);
+  }
+}
+
+function stepNow(position, words) {
+  return position === 0 ? "Start of the match: nothing has happened yet." : `After step ${position}: ${words}`;
+}
+
+// -- the step log as the live page builds it (match.html renders the same markup on the server) --
+function logItem(e) {
+  const head = `<span class="log-n">${e.step}</span>${e.phase ? `<span class="log-phase">${esc(e.phase.replaceAll("_", " "))}</span>` : ""}`;
+  let body;
+  if (e.kind === "chance") {
+    body = `<span class="log-chance${e.hidden ? " log-hidden" : ""}"><span class="tag-chance">chance</span> ${e.hidden ? `<i>${esc(e.label)}</i> <span class="muted">not seen from this view</span>` : `<b>${esc(e.label)}</b>`}</span>`;
+  } else {
+    body = e.actions.map((a) => `<span class="log-action"><span class="seat-dot seat-${a.seat}"></span>seat ${a.seat} · ${esc(a.bot)}: ${a.hidden ? `<i>${esc(a.label)}</i>` : `<b>${esc(a.label)}</b>`}${a.fault ? ` <span class="pill pill-fault">${esc(a.fault.fault.replaceAll("_", " "))} → random legal action</span>` : ""}</span>`).join("");
+  }
+  return `<li data-pos="${e.step}" class="log-${e.kind}" data-words="${esc(e.words)}">${head}${body}</li>`;
+}
+
+// -- a live match: polls /api/tournaments/T/live/I and draws its latest public position ----------
+const LIVE_POLL_MS = window.ARENA_LIVE_POLL_MS || 2000;  // the browser tests poll faster
+
+class LiveViewer {
+  constructor(root) {
+    this.root = root;
+    this.api = `/api/tournaments/${root.dataset.tournament}/live/${root.dataset.index}`;
+    this.poll();
+  }
+
+  async poll() {
+    let data = null;
+    try {
+      const response = await fetch(this.api);
+      data = await response.json();
+      if (!response.ok) this.waiting(data.error);
+      else if (data.status === "waiting") this.waiting(data.message);
+      else if (data.status === "finished") return this.finished(data);
+      else this.running(data);
+    } catch (error) {
+      this.waiting(`the dashboard did not answer (${error.message}); trying again`);
+    }
+    setTimeout(() => this.poll(), LIVE_POLL_MS);
+  }
+
+  waiting(message) {
+    this.root.querySelector("#live-status").textContent = message;
+  }
+
+  running(data) {
+    const meta = { game: data.game, seats: data.seats, result: null, seat_fields: data.seat_fields };
+    const held = data.held_back ? " · held back where a sibling rotation has not drawn these cards or dice yet" : "";
+    this.waiting(`Live: ${data.steps_shown} steps shown, public view only${held}`);
+    drawFrame(this.root, data.frame, meta);
+    const log = this.root.querySelector("#log");
+    log.innerHTML = `<li data-pos="0" class="log-start">Start of the match</li>${data.log.map(logItem).join("")}`;
+    log.scrollTop = log.scrollHeight;
+    const last = data.log[data.log.length - 1];
+    this.root.querySelector("#step-now").textContent = stepNow(data.steps_shown, last && last.words);
+    this.root.dataset.shown = String(data.steps_shown);
+    this.root.dataset.status = "running";
+  }
+
+  finished(data) {
+    const match = data.match;
+    const result = { aborted: match.aborted_reason, seats: match.seats };
+    this.root.querySelector("#result").hidden = false;
+    this.root.querySelector("#result").innerHTML = renderResult(result);
+    const replay = data.tournament_status === "finished" ? `<a href="/matches/${match.id}">its replay</a>`
+      : `its replay opens on <a href="/matches/${match.id}">its match page</a> once the tournament has finished`;
+    this.waiting("");
+    this.root.querySelector("#live-status").innerHTML = `The match has ended: ${replay}.`;
+    this.root.dataset.status = "finished";
   }
 }
 
@@ -236,6 +337,8 @@ document.addEventListener("DOMContentLoaded", () => {
   if (test) document.fonts.ready.then(() => document.querySelectorAll("canvas[data-sprt-chart]").forEach((c) => sprtChart(c, JSON.parse(test.textContent))));
   const replay = document.getElementById("replay");
   if (replay) window.replayViewer = new ReplayViewer(replay);
+  const live = document.getElementById("live");
+  if (live) window.liveViewer = new LiveViewer(live);
   const refresh = document.querySelector("[data-refresh]");
   if (refresh) autoRefresh(refresh);
 });

@@ -32,7 +32,8 @@ Chance nodes
 phase "card": outcome = card number 1..18 (W01 = 1 ... W18 = 18), uniform over the cards still
 possible this round. phase "roll": one node per die, outcome = face code (0 = G, 1..5 = value),
 each 1/6. A roll of N dice is N chance nodes; a re-roll of k dice is k chance nodes.
-Labels (state.chance_label): "warning card: W05 (X X+1 X+2, black)", "die: 4", "die: G".
+Labels (state.chance_label): "warning card W05: X X+1 X+2, black (checked on the final dice)",
+"a die shows 4", "a die shows G (the gangster)".
 Every chance outcome is public (state.chance_visibility is None): cards and dice are open.
 
 Actions (num_actions = 1142)
@@ -50,8 +51,8 @@ in the order 1, 2, 3, 4, 5, G ("pick_face" in the observation names the face ask
 re-rolled set may not be empty: at the last face shown, k = 0 is legal only if an earlier PICK
 chose k >= 1 (keeping everything is STOP). The chosen dice are then rolled as k chance nodes.
 After the first roll and after the first re-roll the player reaches phase "decide"; after the
-second re-roll the turn ends by itself. Labels: "stop", "re-roll some dice", "stake 7",
-"re-roll 2 x 5", "re-roll 0 x G".
+second re-roll the turn ends by itself. Labels (words that follow the seat's name): "stops",
+"re-rolls some dice", "stakes 7 dice", "re-rolls 2 dice showing 5", "keeps every die showing G".
 
 Observation (observation(seat), JSON)
 -------------------------------------
@@ -160,5 +161,5 @@ class GangOfDice(Game):
         return GangOfDiceState.from_observation(self.config, observation)
 
     def action_label(self, action: int) -> str:
-        """"stop", "re-roll some dice", "stake 7" or "re-roll 2 x 5"."""
+        """"stops", "re-rolls some dice", "stakes 7 dice" or "re-rolls 2 dice showing 5"."""
         return actions.label(action)

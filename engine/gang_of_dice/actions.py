@@ -36,14 +36,17 @@ def face_name(face: int) -> str:
 
 
 def label(action: int) -> str:
-    """A short, stable human label for an action id."""
+    """What an action does, in words that follow the seat's name: "stakes 7 dice", "stops"."""
     if action == STOP:
-        return "stop"
+        return "stops"
     if action == REROLL:
-        return "re-roll some dice"
+        return "re-rolls some dice"
     if STAKE_BASE <= action < PICK_BASE:
-        return f"stake {action - STAKE_BASE + 1}"
+        n = action - STAKE_BASE + 1
+        return f"stakes {n} {'die' if n == 1 else 'dice'}"
     if PICK_BASE <= action < NUM_ACTIONS:
         face, k = divmod(action - PICK_BASE, PICK_STRIDE)
-        return f"re-roll {k} x {face_name(face)}"
+        if k == 0:
+            return f"keeps every die showing {face_name(face)}"
+        return f"re-rolls {k} {'die' if k == 1 else 'dice'} showing {face_name(face)}"
     raise ValueError(f"gang_of_dice has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")

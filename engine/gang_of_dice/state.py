@@ -225,9 +225,11 @@ class GangOfDiceState(State):
 
     def _chance_label(self, outcome: int) -> str:
         if self.phase == ROLL:
-            return f"die: {A.face_name(outcome)}"
+            face = A.face_name(outcome)
+            return f"a die shows {face}" + (" (the gangster)" if face == "G" else "")
         card = CARDS[outcome - 1]
-        return f"warning card: {card.id} ({card.art}, {card.colour})"
+        when = "checked after every roll" if card.colour == YELLOW else "checked on the final dice"
+        return f"warning card {card.id}: {card.art}, {card.colour} ({when})"
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
         return None  # rules §3: cards are revealed and dice rolled openly

@@ -22,22 +22,22 @@ Stars per value 1..12: 2 2 2 1 1 1 1 2 2 2 3 5. Die index: the colour 0..4, gold
 
 Action ids (fixed space, num_actions = 204)
 -------------------------------------------
-| id        | label            | when                                                           |
-|-----------|------------------|----------------------------------------------------------------|
-| 0..59     | play <card>      | choose: play that legal card; bonus_choose: play it as a bonus |
-| 60        | last chance      | choose: no legal card and Last Chance unused                   |
-| 61        | crash            | choose: no legal card                                          |
-| 62        | pass             | bonus_choose: no bonus; adjust_dice: no change; powers: decline |
-| 63        | stop             | stop_or_more                                                   |
-| 64        | more             | stop_or_more                                                   |
-| 65 + 2d   | <die> +1         | adjust_dice (card 9): turn die d (0..5) up, 6 -> 1             |
-| 66 + 2d   | <die> -1         | adjust_dice (card 9): turn die d down, 1 -> 6                  |
-| 77        | activate power   | powers: switch on your card 2 (reserve) or card 11 (gold)      |
-| 78 + t    | swap with seat t | powers, card 10: start a swap with opponent t (who is IN)      |
-| 84 + c    | give <card>      | swap_give: one of the k cards you give (k = min(2, hands))     |
-| 144 + c   | discard <card>   | powers / fallback_discard, card 10 with no opponent IN: a card |
-|           |                  | to throw away (k = min(2, hand, draw pile)); the first one     |
-|           |                  | chosen at powers is the decision to use the power              |
+| id        | label                 | when                                                           |
+|-----------|-----------------------|----------------------------------------------------------------|
+| 0..59     | plays <card>          | choose: play that legal card; bonus_choose: play it as a bonus |
+| 60        | uses Last Chance      | choose: no legal card and Last Chance unused                   |
+| 61        | crashes               | choose: no legal card                                          |
+| 62        | passes                | bonus_choose: no bonus; adjust_dice: no change; powers: decline |
+| 63        | stops                 | stop_or_more                                                   |
+| 64        | goes on (more)        | stop_or_more                                                   |
+| 65 + 2d   | turns <die> up one    | adjust_dice (card 9): turn die d (0..5) up, 6 -> 1             |
+| 66 + 2d   | turns <die> down one  | adjust_dice (card 9): turn die d down, 1 -> 6                  |
+| 77        | switches the power on | powers: switch on your card 2 (reserve) or card 11 (gold)      |
+| 78 + t    | swaps with seat t     | powers, card 10: start a swap with opponent t (who is IN)      |
+| 84 + c    | gives <card>          | swap_give: one of the k cards you give (k = min(2, hands))     |
+| 144 + c   | discards <card>       | powers / fallback_discard, card 10 with no opponent IN: a card |
+|           |                       | to throw away (k = min(2, hand, draw pile)); the first one     |
+|           |                       | chosen at powers is the decision to use the power              |
 
 A card 10 swap is: `swap with seat t`, then `give` k cards one per decision, then k chance
 nodes draw the cards taken from t (uniformly, from t's hand before the swap). The fallback is:
@@ -51,8 +51,9 @@ removedColour=random), the first Holder (a seat, startPlayer=-1), each dealt car
 redone), each die of a roll (1..6; coloured dice in colour order, then gold; a busting first
 roll is redone while rerollBustingFirstRolls allows), each card taken in a swap and each card
 drawn in the fallback (card ids). Labels (state.chance_label): "colour removed: purple", "first
-holder: seat 2", "dealt R7 to seat 1", "red die: 5", "golden die: 3", "seat 0 takes G5 from
-seat 2", "seat 0 draws B3". Who sees them (state.chance_visibility, §2.3): a dealt card only
+holder: seat 2", "dealt red 7 to seat 1", "red die: 5", "golden die: 3", "seat 0 takes green 5
+from seat 2", "seat 0 draws blue 3". Action labels (game.action_label) are words that follow the
+seat's name: "plays red 7", "turns the golden die down one", "switches the power on" (ACTIVATE). Who sees them (state.chance_visibility, §2.3): a dealt card only
 its seat, a card taken in a swap only the two seats in it, a fallback draw only the drawer (the
 others read "dealt a card to seat 1", "seat 0 takes a card from seat 2", "seat 0 draws a card");
 the rest is public, except a busting first roll or a deal that is redone: nobody sees those

@@ -73,23 +73,28 @@ def turned(value: int, delta: int) -> int:
     return (value - 1 + delta) % 6 + 1
 
 
+def card_words(card: int) -> str:
+    """A card as a person reads it: `red 7`, `orange 12`."""
+    return f"{COLOUR_NAMES[card // VALUES]} {card % VALUES + 1}"
+
+
 def action_label(action: int) -> str:
-    """A short stable human label for an action id."""
+    """What an action does, in words that follow the seat's name: "plays red 7", "stops"."""
     if 0 <= action < LAST_CHANCE:
-        return f"play {card_name(action)}"
-    fixed = {LAST_CHANCE: "last chance", CRASH: "crash", PASS: "pass", STOP: "stop", MORE: "more",
-             ACTIVATE: "activate power"}
+        return f"plays {card_words(action)}"
+    fixed = {LAST_CHANCE: "uses Last Chance", CRASH: "crashes", PASS: "passes", STOP: "stops",
+             MORE: "goes on (more)", ACTIVATE: "switches the power on"}
     if action in fixed:
         return fixed[action]
     if ADJUST <= action < ACTIVATE:
         die, down = divmod(action - ADJUST, 2)
-        return f"{DIE_NAMES[die]} {'-1' if down else '+1'}"
+        return f"turns the {DIE_LONG_NAMES[die]} {'down' if down else 'up'} one"
     if SWAP_WITH <= action < GIVE:
-        return f"swap with seat {action - SWAP_WITH}"
+        return f"swaps with seat {action - SWAP_WITH}"
     if GIVE <= action < DISCARD:
-        return f"give {card_name(action - GIVE)}"
+        return f"gives {card_words(action - GIVE)}"
     if DISCARD <= action < NUM_ACTIONS:
-        return f"discard {card_name(action - DISCARD)}"
+        return f"discards {card_words(action - DISCARD)}"
     raise ValueError(f"riviera has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
 
 

@@ -21,7 +21,7 @@ from engine.riviera.cards import (
     STATUS_NAMES,
     VALUES,
     bits,
-    card_name,
+    card_words,
 )
 from engine.riviera.phases import (
     DEAL,
@@ -134,16 +134,16 @@ def _event(event: tuple, seat: int) -> dict[str, Any]:
 
 
 def chance_label(s, outcome: int) -> str:
-    """A short label for a chance outcome: "red die: 5", "dealt R7 to seat 1", ..."""
+    """A chance outcome in words: "red die: 5", "dealt red 7 to seat 1", ..."""
     phase = s.phase
     if phase == ROLL:
         return f"{DIE_LONG_NAMES[queries.dice_to_roll(s)[0]]}: {outcome}"
     if phase == DEAL:
-        return f"dealt {card_name(outcome)} to seat {queries.dealt_to(s)}"
+        return f"dealt {card_words(outcome)} to seat {queries.dealt_to(s)}"
     if phase == SWAP_PICK:
-        return f"seat {s.queue[0]} takes {card_name(outcome)} from seat {s.target}"
+        return f"seat {s.queue[0]} takes {card_words(outcome)} from seat {s.target}"
     if phase == DRAW:
-        return f"seat {s.queue[0]} draws {card_name(outcome)}"
+        return f"seat {s.queue[0]} draws {card_words(outcome)}"
     if phase == REMOVED_DRAW:
         return f"colour removed: {COLOUR_NAMES[outcome]}"
     return f"first holder: seat {outcome}"  # HOLDER_DRAW

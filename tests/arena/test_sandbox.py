@@ -232,9 +232,10 @@ def test_a_submitted_example_bot_plays_full_matches_in_its_sandbox(
     assert gateway.gateway.launcher.bots["submitted"].uid is not None, "it ran sandboxed"
 
 
+@pytest.mark.parametrize("sdk", ["arena_sdk", "bots.sdk"])  # the kit, and its re-export older bots import
 def test_a_bot_without_files_runs_on_the_runtime_alone(gateway: GatewayThread, client: GatewayClient,
-                                                      store: Store) -> None:
-    command = 'python3 -c "from bots.sdk import run; run(None, None, lambda observation, legal: legal[0])"'
+                                                      store: Store, sdk: str) -> None:
+    command = f'python3 -c "from {sdk} import run; run(None, None, lambda observation, legal: legal[0])"'
     store.register_bot("bare", command=command)
     record = run_match("toy", ["bare", "random"], 1, gateway=client, connect_timeout_ms=20_000)
     assert record.seats[0].termination is Termination.NORMAL, record.seats[0]

@@ -231,7 +231,7 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
     assert response.status_code == 400 and "unknown game &#39;chess&#39;" in response.text
     assert client.get("/matches?page=50").status_code == 404
     assert FAULT_REASON in client.get("/bots/slowpoke").text
-    assert "<b>warning card: W" in client.get(f"/matches/{filled.fault_match}").text  # a chance label
+    assert "<b>warning card W" in client.get(f"/matches/{filled.fault_match}").text  # a chance label
     assert client.get("/static/vendor/chart-4.6.1.umd.min.js").status_code == 200
 
 

@@ -118,8 +118,8 @@ def test_a_seat_view_hides_the_other_hands(page: Any, server: str, filled: Fille
 
 
 def _dealt_to(page: Any) -> set[int]:
-    """The seats whose dealt cards the page's step log names ("dealt G11 to seat 0")."""
-    return {int(seat) for seat in re.findall(r"dealt [RGPBO]\d+ to seat (\d)", page.inner_text("#log"))}
+    """The seats whose dealt cards the page's step log names ("dealt green 11 to seat 0")."""
+    return {int(seat) for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", page.inner_text("#log"))}
 
 
 def _lists(page: Any) -> list[list[str]]:

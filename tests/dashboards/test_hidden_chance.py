@@ -92,12 +92,12 @@ def test_no_page_or_api_answer_for_a_view_names_an_outcome_hidden_from_it(
 
 
 def test_a_riviera_seat_reads_only_its_own_dealt_cards(client: TestClient, store: Store) -> None:
-    """The issue's example, without the engine's word: "dealt G11 to seat 0" only for seat 0."""
+    """The issue's example, without the engine's word: "dealt green 11 to seat 0" only for seat 0."""
     match = store.matches(game_id="riviera")[0]
     for view in VIEWS:
         log = client.get(f"/api/matches/{match.id}?view={view}").json()["log"]
         page = client.get(f"/matches/{match.id}?view={view}").text
-        named = {int(seat) for text in (str(log), page) for seat in re.findall(r"dealt [RGPBO]\d+ to seat (\d)", text)}
+        named = {int(seat) for text in (str(log), page) for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", text)}
         assert named == (set() if view == "public" else {view})
         hidden_deals = sum(e["kind"] == "chance" and e["label"].startswith("dealt a card to seat") for e in log)
         assert hidden_deals >= 10 * (3 if view == "public" else 2)  # every other hand of the first deal

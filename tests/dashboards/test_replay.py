@@ -22,4 +22,4 @@ def test_chance_steps_carry_the_engines_label(game_id: str) -> None:
 def test_a_warning_card_and_a_die_read_as_words() -> None:
     replay = Replay.from_record(run_match("gang_of_dice", ["random", "random"], seed=1).to_json())
     labels = [entry["label"] for entry in replay.log() if entry["kind"] == "chance"]
-    assert labels[0].startswith("warning card: W") and labels[1].startswith("die: ")
+    assert labels[0].startswith("warning card W") and labels[1].startswith("a die shows ")

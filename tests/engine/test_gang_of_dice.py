@@ -417,13 +417,15 @@ def test_all_gangsters_score_zero_and_beat_a_bust():
     assert record["status"] == ["busted", "valid"] and record["winner"] == B
 
 
-def test_action_labels():
+def test_action_labels_are_words_that_follow_the_seat():
     label = registry.make("gang_of_dice", 2).action_label
-    assert label(act_ids.STOP) == "stop"
-    assert label(act_ids.REROLL) == "re-roll some dice"
-    assert label(act_ids.stake_action(7)) == "stake 7"
-    assert label(act_ids.pick_action(5, 2)) == "re-roll 2 x 5"
-    assert label(act_ids.pick_action(G, 0)) == "re-roll 0 x G"
+    assert label(act_ids.STOP) == "stops"
+    assert label(act_ids.REROLL) == "re-rolls some dice"
+    assert label(act_ids.stake_action(7)) == "stakes 7 dice" and label(act_ids.stake_action(1)) == "stakes 1 die"
+    assert label(act_ids.pick_action(5, 2)) == "re-rolls 2 dice showing 5"
+    assert label(act_ids.pick_action(1, 1)) == "re-rolls 1 die showing 1"
+    assert label(act_ids.pick_action(G, 0)) == "keeps every die showing G"
+    assert len({label(a) for a in range(act_ids.NUM_ACTIONS)}) == act_ids.NUM_ACTIONS
     assert act_ids.NUM_ACTIONS == registry.info("gang_of_dice").num_actions == 1142
     with pytest.raises(ValueError):
         label(act_ids.NUM_ACTIONS)
@@ -431,10 +433,10 @@ def test_action_labels():
 
 def test_chance_labels_name_the_warning_card_and_the_die_face():
     s = start(2)
-    assert s.chance_label(CARD_BY_ID["W05"].number) == "warning card: W05 (X X+1 X+2, black)"
-    assert s.chance_label(CARD_BY_ID["W18"].number) == "warning card: W18 (1, yellow)"
+    assert s.chance_label(CARD_BY_ID["W05"].number) == "warning card W05: X X+1 X+2, black (checked on the final dice)"
+    assert s.chance_label(CARD_BY_ID["W18"].number) == "warning card W18: 1, yellow (checked after every roll)"
     s = act(reveal(s, "W01"), act_ids.stake_action(2))
-    assert s.chance_label(4) == "die: 4" and s.chance_label(G) == "die: G"
+    assert s.chance_label(4) == "a die shows 4" and s.chance_label(G) == "a die shows G (the gangster)"
 
 
 # -- rounds: pot, elimination, start player ---------------------------------------------------

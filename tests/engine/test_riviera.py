@@ -22,6 +22,7 @@ from engine.riviera.cards import (
     GIVE,
     LAST_CHANCE,
     MORE,
+    NUM_ACTIONS,
     PASS,
     STARS,
     STOP,
@@ -268,7 +269,7 @@ def test_ex6_card_10_swap():
     state = act(state, A=GIVE + parse_card("O4"))
     assert state.kind is NodeKind.CHANCE
     assert sorted(o for o, _ in state.chance_outcomes()) == plays("B5 R8 G12 O2 B9 G7 G8 O6 O7")
-    assert state.chance_label(parse_card("G12")) == "seat 0 takes G12 from seat 1"
+    assert state.chance_label(parse_card("G12")) == "seat 0 takes green 12 from seat 1"
     assert state.chance_visibility(parse_card("G12")) == {A, B}  # C sees only that 2 cards moved
     assert state.hidden_chance_label() == "seat 0 takes a card from seat 1"
     state = state.apply_chance(parse_card("G12"))
@@ -474,8 +475,8 @@ def test_ex10_a_deal_is_seen_by_its_seat_and_a_rerolled_roll_by_nobody():
     assert states[-1].kind is NodeKind.DECISION
     views = chance_views(states[:-1], [Step(chance=o) for o in outcomes])
     assert [views[0].label_for(viewer) for viewer in (A, B, None)] == [
-        "dealt R2 to seat 0", "dealt a card to seat 0", "dealt a card to seat 0"]
-    assert views[10].label_for(B) == "dealt R12 to seat 1" and views[10].label_for(A) == "dealt a card to seat 1"
+        "dealt red 2 to seat 0", "dealt a card to seat 0", "dealt a card to seat 0"]
+    assert views[10].label_for(B) == "dealt red 12 to seat 1" and views[10].label_for(A) == "dealt a card to seat 1"
     rerolled, standing = views[20:28], views[28:]
     assert {view.label_for(viewer) for view in rerolled for viewer in (A, B, None)} == {
         "red die rolled", "green die rolled", "blue die rolled", "orange die rolled"}
@@ -692,13 +693,15 @@ def test_options_are_validated():
     assert registry.make("riviera", 3, maxRounds=5).ruleset == "riviera@1+maxRounds=5"
 
 
-def test_action_labels():
-    assert action_label(parse_card("R7")) == "play R7"
-    assert action_label(LAST_CHANCE) == "last chance"
-    assert action_label(adjust_action(5, -1)) == "Au -1"
-    assert action_label(SWAP_WITH + 2) == "swap with seat 2"
-    assert action_label(GIVE + parse_card("O12")) == "give O12"
-    assert action_label(DISCARD + parse_card("G1")) == "discard G1"
+def test_action_labels_are_words_that_follow_the_seat():
+    assert action_label(parse_card("R7")) == "plays red 7"
+    assert action_label(LAST_CHANCE) == "uses Last Chance"
+    assert action_label(adjust_action(5, -1)) == "turns the golden die down one"
+    assert action_label(adjust_action(2, +1)) == "turns the purple die up one"
+    assert action_label(SWAP_WITH + 2) == "swaps with seat 2"
+    assert action_label(GIVE + parse_card("O12")) == "gives orange 12"
+    assert action_label(DISCARD + parse_card("G1")) == "discards green 1"
+    assert len({action_label(a) for a in range(NUM_ACTIONS)}) == NUM_ACTIONS
 
 
 def test_chance_labels_name_the_colour_the_seat_the_card_and_the_die():
@@ -707,9 +710,9 @@ def test_chance_labels_name_the_colour_the_seat_the_card_and_the_die():
     state = state.apply_chance(2)
     assert state.chance_label(1) == "first holder: seat 1"
     state = new_state(2)
-    assert state.chance_label(parse_card("R7")) == "dealt R7 to seat 0"
+    assert state.chance_label(parse_card("R7")) == "dealt red 7 to seat 0"
     state = deal(state, EX2_A)
-    assert state.chance_label(parse_card("R2")) == "dealt R2 to seat 1"
+    assert state.chance_label(parse_card("R2")) == "dealt red 2 to seat 1"
     state = _ex2_turn2(activate=True)
     assert state.chance_label(5) == "red die: 5"
     for outcome in (5, 5, 4):  # R, G, B land; O and the golden die are still to roll

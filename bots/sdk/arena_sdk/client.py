@@ -1,6 +1,6 @@
 """The Python client for the arena's gRPC protocol: connect, answer decisions, reconnect.
 
-    from bots.sdk import run
+    from arena_sdk import run
 
     def act(observation, legal_actions):
         return legal_actions[0]
@@ -33,8 +33,8 @@ from typing import Any
 
 import grpc
 
-from arena.v1 import bot_pb2 as pb
-from arena.v1 import bot_pb2_grpc
+from arena_sdk.v1 import bot_pb2 as pb
+from arena_sdk.v1 import bot_pb2_grpc
 
 log = logging.getLogger("arena.sdk")
 

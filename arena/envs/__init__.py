@@ -1,0 +1,11 @@
+"""Our games as reinforcement-learning and game-theory environments (docs/rl.md).
+
+- `arena.envs.pettingzoo.env(game_id, num_players, **options)`: a PettingZoo AEC environment
+  (extra `[rl]`);
+- `arena.envs.openspiel.register()`: every game as an OpenSpiel game `arena_<game_id>` (extra
+  `[openspiel]`).
+
+Both share `arena.envs.encoding` (the engine's observation as a fixed-length vector, the legal
+actions as a mask) and `arena.envs.payoffs` (a finished game's ranks as zero-sum payoffs). Importing
+this package imports neither library; each adapter module needs its own extra.
+"""
