@@ -9,7 +9,7 @@ rung's leaderboard interval lies wholly above the next one's.
 
 Usage:
     .venv/bin/python bench/bot_strength.py [--games riviera,riga] [--rounds 4] [--players 2]
-        [--ismcts ismcts:sims=100] [--workers 2] [--out bench/results] [--report] [--add]
+        [--ismcts ismcts:sims=100] [--no-random] [--workers 2] [--out bench/results] [--report] [--add]
 
 Record the printed tables in BENCHMARKS.md with the command line that produced them.
 """
@@ -77,7 +77,7 @@ def print_head_to_head(scores: dict[tuple[str, str], list[float]], ladder: list[
     """Each rung against the one below: mean pairwise score with a 95% normal interval."""
     print("\n| pair | games | score of the first | 95% interval |")
     print("|---|---:|---:|---:|")
-    for upper, lower in ((ladder[2], ladder[1]), (ladder[1], ladder[0]), (ladder[2], ladder[0])):
+    for upper, lower in rung_pairs(ladder) + ([(ladder[-1], ladder[0])] if len(ladder) > 2 else []):
         values = scores.get((upper, lower), [])
         if len(values) < 2:
             continue
@@ -86,10 +86,15 @@ def print_head_to_head(scores: dict[tuple[str, str], list[float]], ladder: list[
         print(f"| {upper} vs {lower} | {len(values)} | {mean:.2f} | {max(0, mean - half):.2f}–{min(1, mean + half):.2f} |")
 
 
+def rung_pairs(ladder: list[str]) -> list[tuple[str, str]]:
+    """Each rung with the one below it, from the top: [(ismcts, heuristic), (heuristic, random)]."""
+    return list(zip(ladder[:0:-1], ladder[-2::-1]))
+
+
 def print_ladder(rows: list[dict], ladder: list[str]) -> None:
     """Whether each rung's leaderboard interval lies wholly above the next rung down's."""
     by_bot = {row["bot"]: row for row in rows}
-    for upper, lower in ((ladder[2], ladder[1]), (ladder[1], ladder[0])):
+    for upper, lower in rung_pairs(ladder):
         if upper not in by_bot or lower not in by_bot:
             continue
         low, high = by_bot[upper]["low95"], by_bot[lower]["high95"]
@@ -136,6 +141,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="schedule repetitions (default 4)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ismcts", default="ismcts:sims=100", help="the search bot's spec")
+    parser.add_argument("--no-random", action="store_true",
+                        help="the top two rungs only (heuristic vs ismcts): every game is the pair the ladder hinges on")
     parser.add_argument("--workers", type=int, default=2, help="Ray CPUs; 0 plays in-process (--local)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the databases go")
     parser.add_argument("--report", action="store_true", help="only print the tables of the stored databases")
@@ -143,7 +150,7 @@ def main() -> None:
                         help="keep the stored matches and add this run's (give it another --seed)")
     args = parser.parse_args()
     Path(args.out).mkdir(parents=True, exist_ok=True)
-    bots = ["random", "heuristic", args.ismcts]
+    bots = ["heuristic", args.ismcts] if args.no_random else ["random", "heuristic", args.ismcts]
     for game_id in args.games.split(","):
         db_path = Path(args.out) / f"bot_strength_{game_id}.db"
         db = f"sqlite:///{db_path}"
