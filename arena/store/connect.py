@@ -10,13 +10,14 @@ in a folder it may not write, opens it read-only and never migrates it.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from arena.errors import UsageError
 from arena.store import migrations
@@ -54,7 +55,7 @@ def open_engine(url: str, *, reader: bool = False, create: bool = True) -> Engin
         _prepare_file(path, url, create)
     engine = _engine(url, path if read_only else None)
     try:
-        _migrate(engine, path if read_only else None)
+        _migrate_when_unlocked(engine, path if read_only else None)
     except DBAPIError as error:
         engine.dispose()
         raise UsageError(explain(url, error)) from None
@@ -139,6 +140,20 @@ def _read_only_url(path: Path) -> str:
         # there is no writer either (the last one to close removes it), so the file cannot change
         uri += "&immutable=1"
     return uri
+
+
+def _migrate_when_unlocked(engine: Engine, read_only: Path | None) -> None:
+    """Migrate, trying again while another process holds SQLite's lock. SQLite answers "database is
+    locked" at once, without waiting out the busy timeout, when two connections both want to turn
+    a read into a write (it would deadlock otherwise): processes opening a new file together do."""
+    deadline = time.monotonic() + SQLITE_CONNECT["timeout"]
+    while True:
+        try:
+            return _migrate(engine, read_only)
+        except OperationalError as error:
+            if "database is locked" not in str(error.orig) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 def _migrate(engine: Engine, read_only: Path | None) -> None:

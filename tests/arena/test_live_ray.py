@@ -14,7 +14,12 @@ from arena.driver import play_tournament, start_tournament
 from arena.executor import RayExecutor
 from arena.match import MatchRecord
 from arena.store import Store
-from tests.arena.test_live import SLOW, Watched
+from arena.tournament import TournamentConfig
+from tests.arena.test_live import Watched
+
+# Matches of a few seconds: a Ray worker sends live steps once a second (the test cannot shorten
+# that interval in the workers), so a match must outlast a few sends to be seen.
+SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=40", "random"), seed=4)
 
 
 @pytest.fixture(scope="module")
