@@ -392,6 +392,25 @@ class State(ABC):
             )
 
 
+class OneSeatLegalMemo:
+    """For a state where one seat acts at a time: `_legal_actions` answered from a memo of the
+    state's `_actions_of(seat)`, worked out once per state (a search asks a node again and again).
+    The state sets `_legal = None` whenever it is made or copied. Put it before State in the bases."""
+
+    _legal: tuple[int, list[int]] | None
+
+    def _legal_actions(self, seat: int) -> list[int]:
+        return list(self._legal_memo(seat))  # a copy: the caller may change its list
+
+    def _legal_memo(self, seat: int) -> list[int]:
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self._actions_of(seat))
+        return self._legal[1]
+
+    def _actions_of(self, seat: int) -> list[int]:
+        raise NotImplementedError
+
+
 def ranks_from_scores(scores: Sequence[float] | Sequence[tuple[Any, ...]]) -> list[int]:
     """Competition ranks, higher is better: [5, 9, 5] -> [2, 1, 2]; tuples compare as tie-breaks."""
     return [1 + sum(other > mine for other in scores) for mine in scores]  # type: ignore[operator]

@@ -15,7 +15,7 @@ from itertools import accumulate
 from operator import attrgetter
 from typing import Any
 
-from engine.core import NodeKind, State
+from engine.core import NodeKind, OneSeatLegalMemo, State
 from engine.lost_cities_rivals import cards as C
 
 # Phases: the two chance phases (dealing starting wagers, revealing a pile card), the four
@@ -52,7 +52,7 @@ _DERIVED = ("kind", "points", "unseen_memo")
 _MEMOS = ("_acting", "_legal", "_outcomes")
 
 
-class RivalsState(State):
+class RivalsState(OneSeatLegalMemo, State):
     """One position. Fields are public for the observation code and tests; treat them as read-only.
 
     wagers[p * 5 + c] and numbers[p * 5 + c] hold seat p's expedition of colour c (starting wagers
@@ -236,15 +236,6 @@ class RivalsState(State):
         if self.phase in (TAKE, BOX):
             return self.high_bidder
         return NO_SEAT
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        return list(self._legal_memo(seat))  # a copy: the caller may change its list
-
-    def _legal_memo(self, seat: int) -> list[int]:
-        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
-        if self._legal is None or self._legal[0] != seat:
-            self._legal = (seat, self._actions_of(seat))
-        return self._legal[1]
 
     def _actions_of(self, seat: int) -> list[int]:
         if self.phase == TURN:

@@ -14,7 +14,7 @@ from itertools import accumulate
 from operator import add, mul, sub
 from typing import Any
 
-from engine.core import NodeKind, State
+from engine.core import NodeKind, OneSeatLegalMemo, State
 from engine.riga import actions as a
 from engine.riga import scoring as sc
 from engine.riga import tables as t
@@ -67,7 +67,7 @@ def row_value(row: tuple[int, ...]) -> int:
 _BASE_VALUE = t.BASE_VALUE.__getitem__
 
 
-class RigaState(State):
+class RigaState(OneSeatLegalMemo, State):
     """One position of Riga; see the package docstring for actions and observations."""
 
     __slots__ = FIELDS + DERIVED + MEMOS
@@ -231,15 +231,6 @@ class RigaState(State):
 
     def _acting_players(self) -> tuple[int, ...]:
         return (self.queue[0],)
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        return list(self._legal_memo(seat))  # a copy: the caller may change its list
-
-    def _legal_memo(self, seat: int) -> list[int]:
-        # One seat acts at a time, so one memo per state (with the seat it is for) is enough.
-        if self._legal is None or self._legal[0] != seat:
-            self._legal = (seat, self._actions_of(seat))
-        return self._legal[1]
 
     def _actions_of(self, seat: int) -> list[int]:
         phase = self.phase
