@@ -25,7 +25,8 @@ from tests.dashboards.conftest import Filled
 from tests.dashboards.test_browser import _wait_shown, page  # noqa: F401 - the page fixture
 
 pytestmark = pytest.mark.browser
-LIVE = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=10", "random"), seed=6)
+# a match of a few seconds even with the faster engines, so the page sees its positions advance
+LIVE = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=40", "random"), seed=6)
 
 
 def _query(page: Any) -> dict[str, list[str]]:  # noqa: F811
