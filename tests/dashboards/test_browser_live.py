@@ -99,9 +99,15 @@ def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[S
 
 def test_a_live_match_is_followed_to_its_end(page: Any, browser: Any, running: tuple) -> None:  # noqa: F811
     store, tid, base, player = running
+    # match 0 lasts ~3 s on a quiet machine and the page reloads every 5 s: load it once the
+    # driver has written match 0's first steps, not before, or the page can miss the match
+    deadline = time.monotonic() + 120
+    while 0 not in {m.match_index for m in store.live_matches(tid)}:
+        assert time.monotonic() < deadline, "the driver never wrote match 0 as live"
+        time.sleep(0.05)
     listing = browser.new_page()
     listing.goto(f"{base}/tournaments/{tid}")  # while match 0 plays, its page lists it with a link
-    listing.wait_for_selector("#live-matches a[href$='/live/0']", timeout=60_000)
+    listing.wait_for_selector("#live-matches a[href$='/live/0']", timeout=10_000)
     listing.close()
     page.add_init_script("window.ARENA_LIVE_POLL_MS = 300")  # the driver writes every 0.2 s here
     page.goto(f"{base}/tournaments/{tid}/live/1")  # the second rotation: not started yet
