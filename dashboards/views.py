@@ -7,12 +7,12 @@ stored raises BadRequest with status 404.
 
 from __future__ import annotations
 
-import math
 from datetime import datetime
 from typing import Any
 
+from arena.cli.leaderboard import row_json
+from arena.cli.tournament import tournament_standings
 from arena.entrants import bot_name, latest_versions_only
-from arena.rating import rate_tournament
 from arena.tournament import bot_spec
 from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
@@ -27,10 +27,6 @@ TOP_BOTS = 5
 
 def iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
-
-
-def finite(value: float, digits: int = 1) -> float | None:
-    return None if math.isinf(value) or math.isnan(value) else round(value, digits)
 
 
 # -- games and leaderboards ---------------------------------------------------------------------
@@ -95,12 +91,8 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
 
 
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
-    return {
-        "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
-        "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high), "games": row.games, "wins": row.wins,
-        "win_rate": round(row.win_rate, 4), "strikes": row.strikes, "forfeits": row.forfeits,
-        "provisional": row.games < PROVISIONAL_GAMES,
-    }
+    """The CLI's leaderboard row (`arena leaderboard --json`), marked provisional or not."""
+    return {**row_json(row), "provisional": row.games < PROVISIONAL_GAMES}
 
 
 def _version(info: dq.VersionInfo | None) -> str | None:
@@ -205,12 +197,9 @@ _STANDINGS: dict[tuple[str, int, int, str], list[dict[str, Any]]] = {}
 
 
 def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
-    return [
-        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
-         "games": e.games, "wins": e.wins, "win_rate": round(e.wins / e.games, 4) if e.games else 0.0,
-         "strikes": e.strikes, "forfeits": e.forfeits}
-        for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
-    ]
+    """The CLI's tournament standings (`arena tournament show --json`), with each bot's win rate."""
+    return [{**row, "win_rate": round(row["wins"] / row["games"], 4) if row["games"] else 0.0}
+            for row in tournament_standings(store, info)]
 
 
 # -- matches ------------------------------------------------------------------------------------

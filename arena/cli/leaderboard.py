@@ -93,14 +93,16 @@ def row_json(row: LeaderboardRow) -> dict[str, Any]:
     """A leaderboard row as plain JSON (an unknown end of the interval is null)."""
     return {
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
-        "elo": round(row.elo, 1), "low95": finite(row.low), "high95": finite(row.high),
+        "elo": row.elo, "low95": finite(row.low), "high95": finite(row.high),
         "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4),
         "strikes": row.strikes, "forfeits": row.forfeits,
     }
 
 
 def finite(value: float) -> float | None:
-    return None if math.isinf(value) else round(value, 1)
+    # unrounded, like the Elo: a page or table printing a whole number from a value rounded to
+    # one decimal first (1867.46 -> 1867.5) would show 1868 where the store's rating is 1867
+    return None if math.isinf(value) or math.isnan(value) else value
 
 
 def format_interval(low: float | None, high: float | None) -> str:

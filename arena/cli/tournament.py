@@ -279,7 +279,7 @@ def show_command(args: argparse.Namespace) -> int:
 def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
     return [
-        {"place": i + 1, "bot": e.entrant, "elo": round(e.elo, 1), "low95": finite(e.low), "high95": finite(e.high),
+        {"place": i + 1, "bot": e.entrant, "elo": e.elo, "low95": finite(e.low), "high95": finite(e.high),
          "games": e.games, "wins": e.wins, "strikes": e.strikes, "forfeits": e.forfeits}
         for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
     ]

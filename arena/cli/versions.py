@@ -85,7 +85,7 @@ def version_json(version: BotVersion, ratings: list[Any]) -> dict[str, Any]:
     return {
         "bot": version.bot, "version": version.number, "entrant": version.entrant, "sha256": version.sha256,
         "submitted_at": version.created_at.isoformat(), "command": version.command, "files": version.files,
-        "ratings": [{"ruleset": r.ruleset, "place": r.place, "elo": round(r.elo, 1), "games": r.games}
+        "ratings": [{"ruleset": r.ruleset, "place": r.place, "elo": r.elo, "games": r.games}
                     for r in ratings],
     }
 

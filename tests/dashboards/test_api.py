@@ -11,9 +11,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from arena.cli import main as arena_main
+from arena.cli.leaderboard import format_interval
 from arena.match import MatchRecord
+from arena.store.records import LeaderboardRow
 from dashboards.app import create_app
+from dashboards.pages import TEMPLATES
 from dashboards.stats import los
+from dashboards.views import rating_row
 from tests.dashboards.conftest import FAULT_REASON, Filled
 
 
@@ -308,3 +312,12 @@ def test_the_leaderboard_counts_the_matches_its_ratings_are_fitted_to(tmp_path) 
         assert (data["matches"], data["stored_matches"]) == (2, 3)
         assert sum(row["games"] for row in data["rows"]) == 2 * data["matches"]
         assert "2 rated matches" in fresh.get("/leaderboard?game=gang_of_dice").text
+
+
+def test_the_page_prints_the_same_whole_elo_and_interval_as_the_cli() -> None:
+    # 1867.46 rounded first to 1867.5 would print as 1868 on the page beside the CLI's 1867
+    row = LeaderboardRow(1, "bot", "riviera", "riviera@1", 1867.46, 1655.48, 2153.5001, 24, 20.0, 0, 0)
+    shown = rating_row(row)
+    filters = TEMPLATES.env.filters
+    assert filters["elo"](shown["elo"]) == f"{row.elo:.0f}" == "1867"
+    assert filters["interval"](shown).split() == format_interval(row.low, row.high).split() == ["1655", "–", "2154"]

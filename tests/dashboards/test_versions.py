@@ -74,7 +74,7 @@ def test_a_submitted_bots_page_lists_its_versions_with_their_ratings(client: Tes
     assert [v["entrant"] for v in page["submitted_versions"]] == ["vbot@1", "vbot@2"]
     assert [v["sha256"][:1] for v in page["submitted_versions"]] == ["a", "b"]
     ratings = {v["entrant"]: v["ratings"][0]["elo"] for v in page["submitted_versions"]}
-    stored = {r.entrant: round(r.elo, 1) for r in versioned.leaderboard(versioned.rulesets(GAME)[0])}
+    stored = {r.entrant: r.elo for r in versioned.leaderboard(versioned.rulesets(GAME)[0])}
     assert ratings == {"vbot@1": stored["vbot@1"], "vbot@2": stored["vbot@2"]}
     assert get(client, "/api/bots/vbot@1")["bot"] == "vbot@1"
     assert get(client, "/api/bots/random")["submitted_versions"] == []
