@@ -4,7 +4,8 @@ A lean alternative to the gRPC stream `MatchHost.Host` (same calls, same HostStr
 Python a gRPC stream round trip costs about as much as the bot's own, a frame on a socket a tenth
 of it (BENCHMARKS.md, "Gateway latency"). Every byte is a stranger's until the handshake passed:
 frames are at most 1 KiB then, the proof is due within AUTH_DEADLINE_S, and at most
-MAX_HANDSHAKES connections may be at it at once. Whatever goes wrong with one connection closes
+MAX_HANDSHAKES connections from one address may be at it at once (a flood from one machine does not
+keep the runners of the others out). Whatever goes wrong with one connection closes
 that connection with a one-line reason (a HostReply with call_id 0 and an `error`); the other
 connections and the gateway go on.
 """
@@ -12,6 +13,7 @@ connections and the gateway go on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -28,7 +30,7 @@ from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
 
-MAX_HANDSHAKES = 64  # connections still proving the key; more are refused at once
+MAX_HANDSHAKES = 64  # connections from one address still proving the key; more are refused at once
 WRONG_PROOF = ("the host-leg proof does not match the arena host key ($ARENA_HOST_KEY or "
                "~/.config/arena/host.key on the gateway's machine)")
 
@@ -44,7 +46,7 @@ class HostLegServer:
         self.gateway = gateway
         self.host_key = host_key
         self.connections: set[asyncio.Task[None]] = set()
-        self.handshakes = 0
+        self.handshakes: collections.Counter[str] = collections.Counter()  # per peer address
         self.refusals = RateLimitedLog(log)  # anybody can dial the port: refusals must not flood the log
         self._server: asyncio.Server | None = None
 
@@ -83,7 +85,7 @@ class HostLegServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peer: object) -> None:
         try:
-            await self._handshake(reader, writer)
+            await self._handshake(reader, writer, str(peer[0]) if isinstance(peer, tuple) else "?")
         except Refused as error:
             self.refusals.info("refused a host leg connection from %s: %s", peer, error)
             await _close_with(writer, "UNAUTHENTICATED", str(error))
@@ -97,11 +99,12 @@ class HostLegServer:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass  # the runner went mid-frame: its seats were released by `serve`
 
-    async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _handshake(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
         """Challenge, check the runner's proof, prove the key back; Refused if anything is wrong."""
-        if self.handshakes >= MAX_HANDSHAKES:
-            raise Refused(f"{MAX_HANDSHAKES} connections are proving the host key already; try again in a moment")
-        self.handshakes += 1
+        if self.handshakes[host] >= MAX_HANDSHAKES:
+            raise Refused(f"{MAX_HANDSHAKES} connections from {host} are proving the host key already; "
+                          "try again in a moment")
+        self.handshakes[host] += 1
         try:
             nonce = secrets.token_bytes(NONCE_BYTES)
             writer.write(frame(host_pb2.HostLegChallenge(protocol=PROTOCOL, nonce=nonce)))
@@ -120,7 +123,9 @@ class HostLegServer:
             mine = proof(self.host_key, "gateway", nonce, runner.nonce)
             writer.write(frame(host_pb2.HostReply(call_id=0, leg_open=host_pb2.HostLegProof(mac=mine))))
         finally:
-            self.handshakes -= 1
+            self.handshakes[host] -= 1
+            if not self.handshakes[host]:
+                del self.handshakes[host]
 
 
 async def _calls(reader: asyncio.StreamReader) -> AsyncIterator[host_pb2.HostCall]:
