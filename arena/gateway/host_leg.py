@@ -52,6 +52,8 @@ class HostLegServer:
 
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (0: any free port); the port; UsageError when it is taken."""
+        if not 0 <= port <= 65535:
+            raise UsageError(f"the host leg's port must be 0 (any free port) to 65535, not {port}; see --host-leg-port")
         try:
             self._server = await asyncio.start_server(self._connected, host, port, reuse_address=True)
         except OSError as error:
