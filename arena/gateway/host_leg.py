@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import os
 import secrets
 from collections.abc import AsyncIterator
 
@@ -56,8 +57,9 @@ class HostLegServer:
             raise UsageError(f"the host leg's port must be 0 (any free port) to 65535, not {port}; see --host-leg-port")
         try:
             self._server = await asyncio.start_server(self._connected, host, port, reuse_address=True)
-        except OSError as error:
-            raise UsageError(f"cannot listen for the match runners' host leg on {host}:{port} ({error.strerror}); "
+        except OSError as error:  # asyncio words it "error while attempting to bind ...": the errno says it plainly
+            why = os.strerror(error.errno) if error.errno else str(error)
+            raise UsageError(f"cannot listen for the match runners' host leg on {host}:{port} ({why}); "
                              "choose another port with --host-leg-port") from None
         return self._server.sockets[0].getsockname()[1]
 

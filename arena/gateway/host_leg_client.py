@@ -193,9 +193,9 @@ class HostLegConnection:
         except OSError as error:
             raise RunnerStreamError(f"the host leg at {self.where} closed the connection during the handshake: "
                                     f"{error.strerror or error}") from None
-        if reply.HasField("error"):
-            raise RunnerStreamError(f"the host leg at {self.where} refused this runner: "
-                                    f"{reply.error.code}: {reply.error.message}")
+        if reply.HasField("error"):  # not authenticated yet: what it says is shown, in one short line
+            said = " ".join(f"{reply.error.code}: {reply.error.message}".split())[:300]
+            raise RunnerStreamError(f"the host leg at {self.where} refused this runner: {said}")
         if not (reply.HasField("leg_open")
                 and proof_matches(key, "gateway", challenge.nonce, mine, reply.leg_open.mac)):
             raise RunnerStreamError(f"the host leg at {self.where} did not prove it holds the arena host key: "
