@@ -6,7 +6,8 @@ bare gRPC bidirectional echo on the same machine (the transport's own limit).
 
 What is measured (all on 127.0.0.1, the bot always a separate process):
 - echo: a grpc.aio server sends a DecisionRequest-sized message on a bidi stream, a minimal
-  grpc.aio client process sends it back; round trip timed at the server.
+  grpc.aio client process sends it back; round trip timed at the server; in blocks taking turns
+  with the gateway's below (a fresh echo server and client each).
 - gateway (at the gateway): `DecideReply.elapsed_ms`, from queueing the DecisionRequest on the
   bot's stream to resolving its Action — what the time control charges.
 - gateway (at the runner): one whole decision from the match runner's process (runner -> gateway
@@ -136,7 +137,8 @@ MODES = ("host-leg", "stream", "unary")  # how the runner reaches the gateway: G
 def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id: str,
                     rounds: int = 3) -> dict[str, object]:
     """The gateway as deployed: `arena serve` in its own process, the runner here, the bot a third.
-    The runner's ways to the gateway take turns in blocks, so the machine's load falls on all alike."""
+    The runner's ways to the gateway and a block of the bare echo take turns, so the machine's load
+    falls on all alike (the × echo ratios compare blocks of the same minutes)."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
         token = Store(env["ARENA_DB"]).register_bot("benchbot")
@@ -149,12 +151,16 @@ def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id:
             clients = {mode: GatewayClient(address, key=KEY, leg=mode) for mode in MODES}
             wait_for_bot(clients["unary"], request)
             samples = {mode: ([], []) for mode in MODES}
+            echo: list[float] = []
+            payload = pb.ArenaMessage(decision=request).SerializeToString()
             for _ in range(rounds):
+                echo += asyncio.run(echo_server(payload, count // rounds + 100))
                 for mode, client in clients.items():
                     timed_decisions(client, request, count // rounds + 100, *samples[mode])
-            results = {mode: {"at_gateway": percentiles(at_gateway), "at_runner": percentiles(at_runner),
-                              "match": full_match(clients[mode], game_id)}
-                       for mode, (at_gateway, at_runner) in samples.items()}
+            results: dict[str, object] = {"echo": percentiles(echo)}
+            results |= {mode: {"at_gateway": percentiles(at_gateway), "at_runner": percentiles(at_runner),
+                               "match": full_match(clients[mode], game_id)}
+                        for mode, (at_gateway, at_runner) in samples.items()}
             for client in clients.values():
                 client.close()
         finally:
@@ -325,19 +331,22 @@ def main() -> None:
         print_flood(flood_run(sample_request(args.game), args.decisions, args.flood))
         return
     request = sample_request(args.game)
-    payload = pb.ArenaMessage(decision=request).SerializeToString()
-    echo = percentiles(asyncio.run(echo_server(payload, args.decisions + 100)))
-    results = {"message_bytes": len(payload), "load_average_1min": os.getloadavg()[0], "echo": echo,
+    message_bytes = pb.ArenaMessage(decision=request).ByteSize()
+    load_before = os.getloadavg()[0]
+    results = {"message_bytes": message_bytes,
                "python-sdk": through_gateway("python-sdk", request, args.decisions, args.game),
-               "node": through_gateway("node", request, args.decisions, args.game)}
+               "node": through_gateway("node", request, args.decisions, args.game),
+               "load_average_1min": [load_before, os.getloadavg()[0]]}
     print(json.dumps(results, indent=2))
-    print_latency(results, echo, len(payload), args.game)
+    print_latency(results, message_bytes, args.game)
 
 
-def print_latency(results: dict[str, Any], echo: dict[str, float], message_bytes: int, game_id: str) -> None:
+def print_latency(results: dict[str, Any], message_bytes: int, game_id: str) -> None:
     print("\n| path | runner -> gateway | p50 ms | p99 ms | per second | × echo p50 | × echo p99 |\n|---|---|---|---|---|---|---|")
-    print(f"| bare gRPC bidi echo ({message_bytes} B) | | {echo['p50_ms']} | {echo['p99_ms']} | {echo['per_s']} | 1.0 | 1.0 |")
     for kind in ("python-sdk", "node"):
+        echo = results[kind]["echo"]
+        print(f"| bare gRPC bidi echo ({message_bytes} B), blocks beside the {kind} bot's | | {echo['p50_ms']} "
+              f"| {echo['p99_ms']} | {echo['per_s']} | 1.0 | 1.0 |")
         for where in ("at_gateway", "at_runner"):
             for mode in MODES:
                 row = results[kind][mode][where]
