@@ -119,9 +119,12 @@ def _relay(listener: socket.socket, port: int, seen: list[bytes]) -> None:
     upstream = socket.create_connection(("127.0.0.1", port))
 
     def pump(source: socket.socket, sink: socket.socket) -> None:
-        while data := source.recv(65536):
-            seen.append(data)
-            sink.sendall(data)
+        try:
+            while data := source.recv(65536):
+                seen.append(data)
+                sink.sendall(data)
+        except OSError:
+            pass  # the other pump closed its end first
         sink.close()
 
     threading.Thread(target=pump, args=(upstream, runner), daemon=True).start()
@@ -253,3 +256,64 @@ def test_too_many_handshakes_from_one_address_are_refused_at_once(gateway: Gatew
     assert time.monotonic() - started < 1, "refused at once, not at the deadline"
     time.sleep(1.6)  # the idle three are cut off at their deadline
     still_serves(gateway)
+
+
+def fake_gateway(answer_after_s: dict[int, float]) -> socket.socket:
+    """A gateway that knows the key, passes the handshake, then answers each call id after its delay
+    (counted from the first call), and never answers the others."""
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        peer, _ = listener.accept()
+        nonce = b"g" * 32
+        peer.sendall(frame(host_pb2.HostLegChallenge(protocol=PROTOCOL, nonce=nonce)))
+        runner = host_pb2.HostLegProof.FromString(_read(peer))
+        mac = proof(HOST_KEY, "gateway", nonce, runner.nonce)
+        peer.sendall(frame(host_pb2.HostReply(call_id=0, leg_open=host_pb2.HostLegProof(mac=mac))))
+        first: float | None = None
+        while data := _read(peer):
+            call = host_pb2.HostCall.FromString(data)
+            first = first or time.monotonic()
+            if (delay := answer_after_s.get(call.call_id)) is not None:
+                reply = frame(host_pb2.HostReply(call_id=call.call_id, seat=host_pb2.SeatReply(reason=str(call.call_id))))
+                threading.Timer(max(0.0, first + delay - time.monotonic()), peer.sendall, (reply,)).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+def _read(peer: socket.socket) -> bytes:
+    header = peer.recv(HEADER.size, socket.MSG_WAITALL)
+    return peer.recv(HEADER.unpack(header)[0], socket.MSG_WAITALL) if len(header) == HEADER.size else b""
+
+
+def test_waiting_calls_get_their_own_replies_and_time_out_alone() -> None:
+    """Whichever call reads the socket hands the others their replies, and hands the reading on
+    when it gives up: one call timing out costs the others nothing."""
+    listener = fake_gateway({2: 0.2, 3: 1.0})  # call 1 is never answered
+    connection = HostLegConnection("127.0.0.1", listener.getsockname()[1], HOST_KEY)
+    results: dict[int, object] = {}
+    done_at: dict[int, float] = {}
+    started = time.monotonic()
+
+    def ask(call_id: int, timeout_s: float) -> None:
+        call = host_pb2.HostCall(call_id=call_id, close_seat=host_pb2.CloseSeatRequest(bot_name="b"))
+        try:
+            results[call_id] = connection.call(call, timeout_s).seat.reason
+        except RunnerStreamError as error:
+            results[call_id] = str(error)
+        done_at[call_id] = time.monotonic() - started
+
+    threads = [threading.Thread(target=ask, args=(1, 0.6))]  # the first waiting call: it reads for all
+    threads[0].start()
+    time.sleep(0.05)
+    threads += [threading.Thread(target=ask, args=(2, 5.0)), threading.Thread(target=ask, args=(3, 5.0))]
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert results == {1: "DEADLINE_EXCEEDED: no reply on the host leg within 0.6 s", 2: "2", 3: "3"}
+    assert done_at[2] < 0.5, "call 2's reply was handed over by the reading call, at once"
+    assert 0.55 < done_at[1] < 0.9 and 0.95 < done_at[3] < 1.5
+    connection.close()
+    listener.close()
