@@ -6,15 +6,17 @@ bare gRPC bidirectional echo on the same machine (the transport's own limit).
 
 What is measured (all on 127.0.0.1, the bot always a separate process):
 - echo: a grpc.aio server sends a DecisionRequest-sized message on a bidi stream, a minimal
-  grpc.aio client process sends it back; round trip timed at the server.
+  grpc.aio client process sends it back; round trip timed at the server; in blocks taking turns
+  with the gateway's below (a fresh echo server and client each).
 - gateway (at the gateway): `DecideReply.elapsed_ms`, from queueing the DecisionRequest on the
   bot's stream to resolving its Action — what the time control charges.
 - gateway (at the runner): one whole decision from the match runner's process (runner -> gateway
-  -> bot stream -> back), what a match actually waits; the runner's two ways to the gateway side
-  by side: `stream` (a message on the runner's long-lived `MatchHost.Host` stream, what the arena
-  uses) and `unary` (one `MatchHost.Decide` call per decision, as before), in alternating blocks
-  against the same gateway and bot so the machine's load falls on both alike.
-- a full match: run_match with the bot in one seat, decisions of that seat per second, both ways.
+  -> bot stream -> back), what a match actually waits; the runner's three ways to the gateway side
+  by side: `host-leg` (a frame on the gateway's host leg, a plain TCP connection: what the arena
+  uses), `stream` (a message on a long-lived gRPC stream `MatchHost.Host`) and `unary` (one
+  `MatchHost.Decide` call per decision), in alternating blocks against the same gateway and bot so
+  the machine's load falls on all alike.
+- a full match: run_match with the bot in one seat, decisions of that seat per second, each way.
 For the Python SDK bot and the Node.js example bot. Figures go to BENCHMARKS.md.
 
 `--flood RATE`: the Python SDK bot's decisions at the gateway with and without a second
@@ -129,13 +131,14 @@ def start_bot(kind: str, address: str, token: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-MODES = {"unary": False, "stream": True}  # how the runner reaches the gateway: GatewayClient(stream=...)
+MODES = ("host-leg", "stream", "unary")  # how the runner reaches the gateway: GatewayClient(leg=...)
 
 
 def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id: str,
                     rounds: int = 3) -> dict[str, object]:
     """The gateway as deployed: `arena serve` in its own process, the runner here, the bot a third.
-    The runner's two ways to the gateway take turns in blocks, so the machine's load falls on both."""
+    The runner's ways to the gateway and a block of the bare echo take turns, so the machine's load
+    falls on all alike (the × echo ratios compare blocks of the same minutes)."""
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
         token = Store(env["ARENA_DB"]).register_bot("benchbot")
@@ -145,15 +148,19 @@ def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id:
                                   env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         bot = start_bot(kind, address, token)
         try:
-            clients = {mode: GatewayClient(address, key=KEY, stream=stream) for mode, stream in MODES.items()}
+            clients = {mode: GatewayClient(address, key=KEY, leg=mode) for mode in MODES}
             wait_for_bot(clients["unary"], request)
             samples = {mode: ([], []) for mode in MODES}
+            echo: list[float] = []
+            payload = pb.ArenaMessage(decision=request).SerializeToString()
             for _ in range(rounds):
+                echo += asyncio.run(echo_server(payload, count // rounds + 100))
                 for mode, client in clients.items():
                     timed_decisions(client, request, count // rounds + 100, *samples[mode])
-            results = {mode: {"at_gateway": percentiles(at_gateway), "at_runner": percentiles(at_runner),
-                              "match": full_match(clients[mode], game_id)}
-                       for mode, (at_gateway, at_runner) in samples.items()}
+            results: dict[str, object] = {"echo": percentiles(echo)}
+            results |= {mode: {"at_gateway": percentiles(at_gateway), "at_runner": percentiles(at_runner),
+                               "match": full_match(clients[mode], game_id)}
+                        for mode, (at_gateway, at_runner) in samples.items()}
             for client in clients.values():
                 client.close()
         finally:
@@ -184,15 +191,15 @@ def free_port() -> int:
 
 def wait_for_bot(client: GatewayClient, request: pb.DecisionRequest, timeout_s: float = 20.0) -> None:
     """Until the gateway is up and the bot answers (a fault reply means: not connected yet)."""
-    deadline = time.monotonic() + timeout_s
+    deadline, last = time.monotonic() + timeout_s, None
     while time.monotonic() < deadline:
         try:
             if client.decide("benchbot", request, 2000).fault == pb.TERMINATION_NORMAL:
                 return
-        except Exception:  # noqa: BLE001 - the gateway is still starting
-            pass
+        except Exception as error:  # noqa: BLE001 - the gateway is still starting
+            last = error
         time.sleep(0.1)
-    raise SystemExit("the bot did not connect to the gateway")
+    raise SystemExit(f"the bot did not connect to the gateway ({last})")
 
 
 def full_match(client: GatewayClient, game_id: str) -> dict[str, float]:
@@ -324,19 +331,22 @@ def main() -> None:
         print_flood(flood_run(sample_request(args.game), args.decisions, args.flood))
         return
     request = sample_request(args.game)
-    payload = pb.ArenaMessage(decision=request).SerializeToString()
-    echo = percentiles(asyncio.run(echo_server(payload, args.decisions + 100)))
-    results = {"message_bytes": len(payload), "echo": echo,
+    message_bytes = pb.ArenaMessage(decision=request).ByteSize()
+    load_before = os.getloadavg()[0]
+    results = {"message_bytes": message_bytes,
                "python-sdk": through_gateway("python-sdk", request, args.decisions, args.game),
-               "node": through_gateway("node", request, args.decisions, args.game)}
+               "node": through_gateway("node", request, args.decisions, args.game),
+               "load_average_1min": [load_before, os.getloadavg()[0]]}
     print(json.dumps(results, indent=2))
-    print_latency(results, echo, len(payload), args.game)
+    print_latency(results, message_bytes, args.game)
 
 
-def print_latency(results: dict[str, Any], echo: dict[str, float], message_bytes: int, game_id: str) -> None:
+def print_latency(results: dict[str, Any], message_bytes: int, game_id: str) -> None:
     print("\n| path | runner -> gateway | p50 ms | p99 ms | per second | × echo p50 | × echo p99 |\n|---|---|---|---|---|---|---|")
-    print(f"| bare gRPC bidi echo ({message_bytes} B) | | {echo['p50_ms']} | {echo['p99_ms']} | {echo['per_s']} | 1.0 | 1.0 |")
     for kind in ("python-sdk", "node"):
+        echo = results[kind]["echo"]
+        print(f"| bare gRPC bidi echo ({message_bytes} B), blocks beside the {kind} bot's | | {echo['p50_ms']} "
+              f"| {echo['p99_ms']} | {echo['per_s']} | 1.0 | 1.0 |")
         for where in ("at_gateway", "at_runner"):
             for mode in MODES:
                 row = results[kind][mode][where]

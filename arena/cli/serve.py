@@ -17,7 +17,11 @@ from arena.store import Store
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the gRPC gateway for connected bots")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=50051, help="port (default 50051)")
+    parser.add_argument("--port", type=int, default=50051, help="port bots and tools dial, gRPC (default 50051)")
+    parser.add_argument("--host-leg-port", type=int, metavar="PORT",
+                        help="TCP port of the match runners' host leg, on the same --host (default: --port + 1, "
+                             "so 50052; a free port when --port is 0); runners on other machines need to reach "
+                             "both ports, and learn this one from the gateway itself")
     parser.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--bot-cpu-seconds", type=int, default=600, help="CPU-time limit of a launched bot")
     parser.add_argument("--bot-memory-mb", type=int, default=2048, help="memory limit of a launched bot")
@@ -31,5 +35,5 @@ def serve_command(args: argparse.Namespace) -> int:
     handler.setFormatter(EscapingFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     logging.basicConfig(level=args.log_level.upper(), handlers=[handler])
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
-    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits))
+    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port))
     return 0

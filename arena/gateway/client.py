@@ -1,17 +1,19 @@
-"""The match runner's side of the gateway: synchronous `MatchHost` calls over one channel.
+"""The match runner's side of the gateway: synchronous OpenSeat, Decide and CloseSeat calls.
 
-OpenSeat, Decide and CloseSeat go as messages on one long-lived `MatchHost.Host` stream
-(host_stream_client.py); `stream=False` makes them unary calls instead, as before that stream
-existed (bench/gateway_latency.py compares the two). Thread-safe (the runner asks the seats of a
-simultaneous decision from several threads). A failing call is a `GatewayError`: an arena-side
-problem that aborts the match, never a bot's fault.
+Three ways to the gateway (`leg`), the same calls and answers: "host-leg", the default — frames on
+the gateway's host leg, a TCP connection of its own whose port the gateway tells over gRPC
+(host_leg_client.py); "stream" — messages on one long-lived gRPC stream `MatchHost.Host`
+(host_stream_client.py); "unary" — a `MatchHost` call each. bench/gateway_latency.py compares them.
+Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
+call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
 """
 
 from __future__ import annotations
 
 import grpc
 
-from arena.gateway.host_stream_client import RunnerStreams, RunnerStreamError
+from arena.gateway.host_leg_client import dial_host_leg
+from arena.gateway.host_stream_client import RunnerStream, RunnerStreams, RunnerStreamError
 from arena.gateway.hostkey import host_key
 from arena.gateway.service import HOST_KEY_HEADER
 from arena.v1 import bot_pb2 as pb
@@ -19,6 +21,7 @@ from arena.v1 import host_pb2, host_pb2_grpc
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hangs hits this
+LEGS = ("host-leg", "stream", "unary")
 
 
 class GatewayError(Exception):
@@ -28,12 +31,17 @@ class GatewayError(Exception):
 class GatewayClient:
     """Calls to one gateway's MatchHost service."""
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, stream: bool = True) -> None:
+    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, leg: str = "host-leg") -> None:
+        if leg not in LEGS:
+            raise ValueError(f"leg must be one of {', '.join(LEGS)}, not {leg!r}")
         self.address = address
         self._channel = grpc.insecure_channel(address)
         self._stub = host_pb2_grpc.MatchHostStub(self._channel)
-        self._metadata = ((HOST_KEY_HEADER, key if key is not None else host_key()),)
-        self._streams = RunnerStreams(self._stub, self._metadata) if stream else None
+        key = key if key is not None else host_key()
+        self._metadata = ((HOST_KEY_HEADER, key),)
+        connect = {"host-leg": lambda: dial_host_leg(address, self._stub, key),
+                   "stream": lambda: RunnerStream(self._stub, self._metadata)}.get(leg)
+        self._streams = RunnerStreams(connect) if connect is not None else None
 
     def open_seat(self, bot_name: str, start: pb.MatchStart, connect_timeout_ms: int) -> host_pb2.SeatReply:
         request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)

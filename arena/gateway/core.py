@@ -257,7 +257,8 @@ class Gateway:
         decision = self._numbered(request.request, started)
         try:
             left_s = request.deadline_ms / 1000 - (time.perf_counter() - started)
-            action = await asyncio.wait_for(session.ask(decision), max(0.0, left_s))
+            async with asyncio.timeout(max(0.0, left_s)):  # cheaper than wait_for: no task of its own
+                action = await session.ask(decision)
         except TimeoutError:
             fault = self._late(request.bot_name, request.deadline_ms)
             return self._reply(started, fault=fault.fault, reason=fault.reason)

@@ -1,19 +1,19 @@
-"""`MatchHost.Host`: one match runner's long-lived stream of OpenSeat, Decide and CloseSeat calls.
+"""One match runner's connection to the gateway: its OpenSeat, Decide and CloseSeat calls.
 
-Each `HostCall` runs as a task of its own (a decision may wait up to its deadline while the other
-matches on the stream go on) and is answered by one `HostReply` with its call id, written under a
-lock because a stream takes one write at a time. The seats opened on the stream are remembered:
-when it ends — the runner closed it, or died — the ones not closed are closed as by CloseSeat
-with an aborted MatchEnd, so a launched bot is released and the bot hears that its match is over.
+The runner's calls come as `HostCall`s, on the gRPC stream `MatchHost.Host` (service.py) or on the
+host leg (host_leg.py). Each runs as a task of its own (a decision may wait up to its deadline
+while the other matches on the connection go on) and is answered by one `HostReply` with its call
+id, written under a lock because a connection takes one write at a time. The seats opened on the
+connection are remembered: when it ends — the runner closed it, or died — the ones not closed are
+closed as by CloseSeat with an aborted MatchEnd, so a launched bot is released and the bot hears
+that its match is over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-
-import grpc
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from arena.gateway.core import Gateway
 from arena.gateway.sandbox import SandboxUnavailable
@@ -23,23 +23,23 @@ from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
 
-RUNNER_GONE = "the match runner's stream to the gateway closed before the match ended"
+RUNNER_GONE = "the match runner's connection to the gateway closed before the match ended"
 
 SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
 
 class HostStream:
-    """The calls of one runner's stream, and the seats it holds open."""
+    """The calls of one runner's connection, and the seats it holds open; `write` sends a reply."""
 
-    def __init__(self, gateway: Gateway, context: grpc.aio.ServicerContext) -> None:
+    def __init__(self, gateway: Gateway, write: Callable[[host_pb2.HostReply], Awaitable[None]]) -> None:
         self.gateway = gateway
-        self.context = context
+        self.write = write
         self.seats: set[SeatKey] = set()
         self.calls: set[asyncio.Task[None]] = set()
         self._write_lock = asyncio.Lock()
 
     async def serve(self, calls: AsyncIterator[host_pb2.HostCall]) -> None:
-        """Answer every call until the runner ends the stream; then release what it left open."""
+        """Answer every call until the runner ends the connection; then release what it left open."""
         try:
             async for call in calls:
                 task = asyncio.ensure_future(self._answer(call))
@@ -55,14 +55,14 @@ class HostStream:
             reply = await self._handle(call)
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             reply = _error(call, "FAILED_PRECONDITION", str(error))
-        except Exception as error:  # noqa: BLE001 - one call's bug must not end the other matches' stream
-            log.exception("MatchHost.Host call %d failed", call.call_id)
+        except Exception as error:  # noqa: BLE001 - one call's bug must not end the other matches' connection
+            log.exception("host call %d failed", call.call_id)
             reply = _error(call, "INTERNAL", f"{type(error).__name__}: {error}")
         async with self._write_lock:
             try:
-                await self.context.write(reply)
-            except Exception as error:  # noqa: BLE001 - the stream broke: `serve` ends and releases the seats
-                log.info("MatchHost.Host: could not answer call %d: %s", call.call_id, type(error).__name__)
+                await self.write(reply)
+            except Exception as error:  # noqa: BLE001 - the connection broke: `serve` ends and releases the seats
+                log.info("could not answer host call %d: %s", call.call_id, type(error).__name__)
 
     async def _handle(self, call: host_pb2.HostCall) -> host_pb2.HostReply:
         kind = call.WhichOneof("kind")

@@ -1,10 +1,11 @@
-"""The runner's end of `MatchHost.Host`: one long-lived stream that every call of a GatewayClient shares.
+"""The runner's end of `MatchHost.Host`, and the seats of a GatewayClient on its connection.
 
 A call is sent with a new call id and waits (on its own thread: the runner asks the seats of a
 simultaneous decision from several) for the reply that carries that id back; one reader thread
-hands the replies out. When the stream breaks, every waiting call fails with a GatewayError (an
+hands the replies out. When the connection breaks, every waiting call fails with a GatewayError (an
 arena-side error: the match aborts), and so does every later call for a seat opened on it — the
-gateway has released those seats. The next new seat opens a new stream.
+gateway has released those seats. The next new seat opens a new connection. RunnerStreams does that
+bookkeeping for either connection: this gRPC stream, or the host leg (host_leg_client.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Protocol
 from concurrent.futures import TimeoutError as FutureTimeout
 
 import grpc
@@ -24,6 +27,16 @@ SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
 class RunnerStreamError(Exception):
     """The call got no reply: the stream broke, the reply did not come in time, or it is an error."""
+
+
+class Connection(Protocol):
+    """What RunnerStreams needs of a connection to the gateway: RunnerStream or HostLegConnection."""
+
+    broken: str | None  # why it broke; None while it works
+
+    def call(self, call: host_pb2.HostCall, timeout_s: float) -> host_pb2.HostReply: ...
+
+    def close(self) -> None: ...
 
 
 class RunnerStream:
@@ -76,14 +89,14 @@ class RunnerStream:
 
 
 class RunnerStreams:
-    """The client's current stream (opened at first use, again after one broke) and its seats."""
+    """The client's current connection (opened at first use, again after one broke) and its seats."""
 
-    def __init__(self, stub: host_pb2_grpc.MatchHostStub, metadata: tuple[tuple[str, str], ...]) -> None:
-        self._stub, self._metadata = stub, metadata
+    def __init__(self, connect: Callable[[], Connection]) -> None:
+        self._connect = connect
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
-        self._current: RunnerStream | None = None
-        self._seats: dict[SeatKey, RunnerStream] = {}  # each open seat's stream: only it may ask for the seat
+        self._current: Connection | None = None
+        self._seats: dict[SeatKey, Connection] = {}  # each open seat's connection: only it may ask for the seat
 
     def open_seat(self, seat: SeatKey, request: host_pb2.OpenSeatRequest, timeout_s: float) -> host_pb2.SeatReply:
         """OpenSeat on the current stream; an opened seat is asked and closed on that stream only."""
@@ -110,14 +123,14 @@ class RunnerStreams:
             if self._current is not None:
                 self._current.close()
 
-    def _seat_stream(self, seat: SeatKey) -> RunnerStream:
+    def _seat_stream(self, seat: SeatKey) -> Connection:
         stream = self._seats.get(seat) or self._stream()
         if stream.broken is not None:
             raise RunnerStreamError(f"{stream.broken}; the gateway released the seat opened on it")
         return stream
 
-    def _stream(self) -> RunnerStream:
+    def _stream(self) -> Connection:
         with self._lock:
             if self._current is None or self._current.broken is not None:
-                self._current = RunnerStream(self._stub, self._metadata)
+                self._current = self._connect()
             return self._current

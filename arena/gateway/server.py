@@ -1,4 +1,5 @@
-"""Starting the gateway: the grpc.aio server with the bot stream, the match host, health and reflection.
+"""Starting the gateway: the grpc.aio server with the bot stream, the match host, health and reflection,
+and beside it the match runners' host leg (host_leg.py) on a port of its own.
 
 `serve()` runs it in the foreground (`arena serve`); `GatewayThread` runs it on a background thread
 with its own event loop, for `arena play`, `arena check-bot` and the tests.
@@ -23,6 +24,7 @@ from grpc_reflection.v1alpha import reflection
 
 from arena.errors import UsageError
 from arena.gateway.core import Gateway
+from arena.gateway.host_leg import HostLegServer
 from arena.gateway.launcher import LaunchLimits
 from arena.gateway.service import BotStreamService, MatchHostService
 from arena.gateway.sessions import TRANSPORT_MESSAGE_BYTES, StreamLimits
@@ -39,27 +41,33 @@ SERVICE_NAMES = (
 
 @dataclass
 class RunningGateway:
-    """A started server, the gateway behind it, the address bots dial, its Unix socket, and the
-    task that checks its open streams against the database (Gateway.watch_access)."""
+    """A started server, the gateway behind it, the address bots dial, its Unix socket, the task
+    that checks its open streams against the database (Gateway.watch_access), and the host leg."""
 
     server: grpc.aio.Server
     gateway: Gateway
     address: str
     socket: Path
     watch: asyncio.Task[None]
+    host_leg: HostLegServer
+    host_leg_port: int
 
     async def stop(self, grace_s: float = 1.0) -> None:
         self.watch.cancel()
         await self.gateway.close()
+        await self.host_leg.close()
         await self.server.stop(grace_s)
         shutil.rmtree(self.socket.parent, ignore_errors=True)
 
 
 async def start_gateway(
     store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
-    stream_limits: StreamLimits | None = None,
+    stream_limits: StreamLimits | None = None, host_leg_port: int | None = None,
 ) -> RunningGateway:
-    """Bind and start the server (port 0 picks a free port); UsageError when the port is taken."""
+    """Bind and start the server (port 0 picks a free port); UsageError when a port is taken.
+
+    The host leg listens on `host_leg_port`, by default the gRPC port + 1 (a free port when the
+    gRPC port is 0); runners learn it from `MatchHost.HostLeg`."""
     # Ping every bot stream every 20 s (unlimited pings on an idle stream) so a bot that vanished
     # without closing its connection is noticed within ~30 s and can dial in again.
     # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
@@ -81,8 +89,15 @@ async def start_gateway(
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{bound}"
     socket = _add_unix_socket(server)
     gateway = Gateway(store, address, limits, stream_limits, socket)
+    host_leg = HostLegServer(gateway, host_key)
+    try:
+        leg_port = await host_leg.start(host, default_host_leg_port(port) if host_leg_port is None else host_leg_port)
+    except UsageError:
+        shutil.rmtree(socket.parent, ignore_errors=True)
+        await server.stop(0)
+        raise
     server.add_generic_rpc_handlers((BotStreamService(gateway).handler(),))
-    host_pb2_grpc.add_MatchHostServicer_to_server(MatchHostService(gateway, host_key), server)
+    host_pb2_grpc.add_MatchHostServicer_to_server(MatchHostService(gateway, host_key, leg_port), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -90,8 +105,14 @@ async def start_gateway(
     os.chmod(socket, 0o666)  # for the sandboxes' uids; the folder (0700) keeps everyone else out
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("gateway listening on %s and unix:%s", address, socket)
-    return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()))
+    log.info("gateway listening on %s and unix:%s; match runners' host leg on port %d", address, socket, leg_port)
+    return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()),
+                          host_leg, leg_port)
+
+
+def default_host_leg_port(grpc_port: int) -> int:
+    """The host leg's port when none is given: the gRPC port + 1, easy to open beside it in a firewall."""
+    return grpc_port + 1 if 0 < grpc_port < 65535 else 0
 
 
 def _add_unix_socket(server: grpc.aio.Server) -> Path:
@@ -106,14 +127,16 @@ def _add_unix_socket(server: grpc.aio.Server) -> Path:
     return socket
 
 
-async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None) -> None:
+async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
+                host_leg_port: int | None = None) -> None:
     """Run the gateway until SIGINT (Ctrl-C) or SIGTERM; then stop launched bots and sessions."""
-    running = await start_gateway(store, host, port, host_key, limits)
+    running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    print(f"arena gateway listening on {running.address} (Ctrl-C to stop)", flush=True)
+    print(f"arena gateway listening on {running.address}, match runners' host leg on port "
+          f"{running.host_leg_port} (Ctrl-C to stop)", flush=True)
     try:
         await stop.wait()
         print("arena gateway stopping", flush=True)
@@ -125,8 +148,9 @@ class GatewayThread:
     """A gateway on a background thread with its own event loop: `start()` returns its address."""
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, host_key: str = "",
-                 limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None) -> None:
-        self._args = (store, host, port, host_key, limits, stream_limits)
+                 limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None,
+                 host_leg_port: int | None = None) -> None:
+        self._args = (store, host, port, host_key, limits, stream_limits, host_leg_port)
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet_poller_teardown)
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)

@@ -127,11 +127,12 @@ class BotStreamService:
 
 
 class MatchHostService(host_pb2_grpc.MatchHostServicer):
-    """`arena.v1.MatchHost`: what match runners call; every call needs the host key."""
+    """`arena.v1.MatchHost`: what match runners call; every call but HostLeg needs the host key."""
 
-    def __init__(self, gateway: Gateway, host_key: str) -> None:
+    def __init__(self, gateway: Gateway, host_key: str, host_leg_port: int) -> None:
         self.gateway = gateway
         self.host_key = host_key
+        self.host_leg_port = host_leg_port
 
     async def _check_key(self, context: grpc.aio.ServicerContext) -> None:
         given = dict(context.invocation_metadata() or ()).get(HOST_KEY_HEADER, "")
@@ -166,7 +167,11 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
     async def Host(self, request_iterator: AsyncIterator[host_pb2.HostCall],  # noqa: N802
                    context: grpc.aio.ServicerContext) -> None:
         await self._check_key(context)
-        await HostStream(self.gateway, context).serve(request_iterator)
+        await HostStream(self.gateway, context.write).serve(request_iterator)
+
+    async def HostLeg(self, request: host_pb2.HostLegRequest,  # noqa: N802
+                      context: grpc.aio.ServicerContext) -> host_pb2.HostLegReply:
+        return host_pb2.HostLegReply(port=self.host_leg_port)  # no key: the leg itself asks for proof
 
     async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
                           context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:

@@ -19,16 +19,18 @@ class HostCall(_message.Message):
     def __init__(self, call_id: _Optional[int] = ..., open_seat: _Optional[_Union[OpenSeatRequest, _Mapping]] = ..., decide: _Optional[_Union[DecideRequest, _Mapping]] = ..., close_seat: _Optional[_Union[CloseSeatRequest, _Mapping]] = ...) -> None: ...
 
 class HostReply(_message.Message):
-    __slots__ = ("call_id", "seat", "decide", "error")
+    __slots__ = ("call_id", "seat", "decide", "error", "leg_open")
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     DECIDE_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
+    LEG_OPEN_FIELD_NUMBER: _ClassVar[int]
     call_id: int
     seat: SeatReply
     decide: DecideReply
     error: HostError
-    def __init__(self, call_id: _Optional[int] = ..., seat: _Optional[_Union[SeatReply, _Mapping]] = ..., decide: _Optional[_Union[DecideReply, _Mapping]] = ..., error: _Optional[_Union[HostError, _Mapping]] = ...) -> None: ...
+    leg_open: HostLegProof
+    def __init__(self, call_id: _Optional[int] = ..., seat: _Optional[_Union[SeatReply, _Mapping]] = ..., decide: _Optional[_Union[DecideReply, _Mapping]] = ..., error: _Optional[_Union[HostError, _Mapping]] = ..., leg_open: _Optional[_Union[HostLegProof, _Mapping]] = ...) -> None: ...
 
 class HostError(_message.Message):
     __slots__ = ("code", "message")
@@ -97,3 +99,29 @@ class CheckAccessReply(_message.Message):
     CLOSED_FIELD_NUMBER: _ClassVar[int]
     closed: int
     def __init__(self, closed: _Optional[int] = ...) -> None: ...
+
+class HostLegRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class HostLegReply(_message.Message):
+    __slots__ = ("port",)
+    PORT_FIELD_NUMBER: _ClassVar[int]
+    port: int
+    def __init__(self, port: _Optional[int] = ...) -> None: ...
+
+class HostLegChallenge(_message.Message):
+    __slots__ = ("protocol", "nonce")
+    PROTOCOL_FIELD_NUMBER: _ClassVar[int]
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    protocol: str
+    nonce: bytes
+    def __init__(self, protocol: _Optional[str] = ..., nonce: _Optional[bytes] = ...) -> None: ...
+
+class HostLegProof(_message.Message):
+    __slots__ = ("nonce", "mac")
+    NONCE_FIELD_NUMBER: _ClassVar[int]
+    MAC_FIELD_NUMBER: _ClassVar[int]
+    nonce: bytes
+    mac: bytes
+    def __init__(self, nonce: _Optional[bytes] = ..., mac: _Optional[bytes] = ...) -> None: ...

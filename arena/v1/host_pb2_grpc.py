@@ -59,6 +59,11 @@ class MatchHostStub:
                 request_serializer=arena_dot_v1_dot_host__pb2.HostCall.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_host__pb2.HostReply.FromString,
                 _registered_method=True)
+        self.HostLeg = channel.unary_unary(
+                '/arena.v1.MatchHost/HostLeg',
+                request_serializer=arena_dot_v1_dot_host__pb2.HostLegRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_host__pb2.HostLegReply.FromString,
+                _registered_method=True)
 
 
 class MatchHostServicer:
@@ -108,6 +113,14 @@ class MatchHostServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def HostLeg(self, request, context):
+        """Where the host leg listens: its TCP port on the host the runner reached this service at.
+        Needs no key (a port number is no secret; the host leg itself needs the key).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_MatchHostServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -135,6 +148,11 @@ def add_MatchHostServicer_to_server(servicer, server):
                     servicer.Host,
                     request_deserializer=arena_dot_v1_dot_host__pb2.HostCall.FromString,
                     response_serializer=arena_dot_v1_dot_host__pb2.HostReply.SerializeToString,
+            ),
+            'HostLeg': grpc.unary_unary_rpc_method_handler(
+                    servicer.HostLeg,
+                    request_deserializer=arena_dot_v1_dot_host__pb2.HostLegRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_host__pb2.HostLegReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -272,6 +290,33 @@ class MatchHost:
             '/arena.v1.MatchHost/Host',
             arena_dot_v1_dot_host__pb2.HostCall.SerializeToString,
             arena_dot_v1_dot_host__pb2.HostReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def HostLeg(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.MatchHost/HostLeg',
+            arena_dot_v1_dot_host__pb2.HostLegRequest.SerializeToString,
+            arena_dot_v1_dot_host__pb2.HostLegReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -87,8 +87,9 @@ def test_health_and_reflection_answer_ordinary_grpc_tools(gateway: GatewayThread
     assert {"arena.v1.BotGateway", "arena.v1.MatchHost", "grpc.health.v1.Health"} <= services
 
 
-def test_the_match_host_needs_the_host_key(gateway: GatewayThread) -> None:
-    with GatewayClient(gateway.address, key="wrong") as intruder:
+@pytest.mark.parametrize("leg", ["stream", "unary"])  # the host leg's own refusal: test_host_leg.py
+def test_the_match_host_needs_the_host_key(gateway: GatewayThread, leg: str) -> None:
+    with GatewayClient(gateway.address, key="wrong", leg=leg) as intruder:
         with pytest.raises(GatewayError, match="UNAUTHENTICATED: MatchHost calls need the arena host key"):
             intruder.decide("anybot", pb.DecisionRequest(), 100)
 

@@ -142,3 +142,29 @@ def test_a_bad_gateway_address_is_a_one_line_error(in_process) -> None:  # noqa:
     status, _, err = in_process("play", GAME, "--players", "3", "--bots", "somebot,random,random", "--gateway", "nowhere")
     assert status == 2
     assert "bad gateway address 'nowhere': write HOST:PORT" in err
+
+
+def test_serve_announces_its_host_leg_beside_its_port(env: dict[str, str]) -> None:
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port)], env=env, cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.strip() == (f"arena gateway listening on 127.0.0.1:{port}, match runners' host leg on port "
+                                f"{port + 1} (Ctrl-C to stop)")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(10)
+
+
+def test_serve_refuses_a_taken_host_leg_port_in_one_line(env: dict[str, str]) -> None:
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        busy = taken.getsockname()[1]
+        result = arena(env, "serve", "--port", str(free_port()), "--host-leg-port", str(busy), timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"arena: error: cannot listen for the match runners' host leg on 127.0.0.1:{busy} (Address already in use); "
+        "choose another port with --host-leg-port")
