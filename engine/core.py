@@ -194,8 +194,9 @@ class State(ABC):
         outcomes = self._chance_outcomes()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
-        """Whether `outcome` is one of `_chance_outcomes()`; a game may answer without listing them."""
+    def _is_chance_outcome(self, outcome: Any) -> bool:
+        """Whether `outcome` (any value: `==` decides, as for the list) is one of `_chance_outcomes()`;
+        a game may answer without listing them."""
         return any(o == outcome for o, _ in self._chance_outcomes())
 
     def _is_legal(self, seat: int, action: int) -> bool:

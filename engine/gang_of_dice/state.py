@@ -237,7 +237,7 @@ class GangOfDiceState(State):
         left = self._cards_left()
         return left, uniform_sums(len(left))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         return outcome in (DIE_FACES if self.phase == ROLL else self._cards_left())
 
     def _cards_left(self) -> tuple[int, ...]:

@@ -163,7 +163,7 @@ class RivalsState(OneSeatLegalMemo):
         outcomes = self._outcome_memo()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         if self.phase == REVEAL and type(outcome) is int:
             return 0 <= outcome < C.NUM_KINDS and self.unseen[outcome] > 0
         return any(o == outcome for o, _ in self._outcome_memo())

@@ -227,7 +227,7 @@ class RigaState(OneSeatLegalMemo):
         outcomes = self._outcome_memo()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         if self.phase in GOODS_DRAW_PHASES and type(outcome) is int:
             return 0 <= outcome < len(self.gdeck) and self.gdeck[outcome] > 0
         if self.phase in (SETUP_BUILDINGS, SPRING_DISPLAY):

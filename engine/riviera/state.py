@@ -245,7 +245,7 @@ class RivieraState(State):
         options = self.deck if self.phase == DEAL else flow.chance_options(self)
         return options, uniform_sums(len(options))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         if self.phase == ROLL:
             return outcome in _DIE_FACES
         if self.phase == DEAL and type(outcome) is int:  # the deck is sorted: bisect, not scan
