@@ -9,13 +9,17 @@ obs/s counts only the CPU time spent building them.
 Rates are per CPU second of this process (time.process_time), so other load on the machine
 lowers them less than wall-clock rates would.
 
+The engine measured is the one this process loads: compiled when it is built, the Python
+sources with ARENA_ENGINE=pure (engine/implementation.py); the output's first line names it.
+
 `--baseline REV` measures REV's engine/ too, in the same run: `git archive` exports it into a
 temporary directory and a subprocess runs this same loop with that directory first on
-PYTHONPATH; each row prints old, new and new/old side by side. Baseline and current runs
-alternate row by row, so a change of load on the machine hits both alike.
+PYTHONPATH. `--pure` measures this tree's Python sources too (a subprocess with
+ARENA_ENGINE=pure). Each row then prints each reference, now and now/reference side by side.
+Reference and current runs alternate row by row, so a change of load on the machine hits all alike.
 
 Usage: .venv/bin/python bench/engine_speed.py [--games riviera,riga] [--players 3] [--seconds 2]
-       [--repeat 3] [--baseline 344bcc8]
+       [--repeat 3] [--baseline 344bcc8] [--pure]
 """
 
 from __future__ import annotations
@@ -111,18 +115,34 @@ def export_engine(rev: str, folder: str) -> None:
 
 def measure_baseline(folder: str, game_id: str, players: int, seconds: float) -> Rates:
     """Measure the engine exported to `folder` in a subprocess running this same loop."""
-    command = [sys.executable, __file__, "--games", game_id, "--players", str(players),
-               "--seconds", str(seconds), "--json"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        sys.exit(f"engine_speed: error: the baseline engine failed on {game_id} {players}p: {last}")
-    reply = json.loads(done.stdout)
+    # ARENA_ENGINE=pure: an exported engine is never compiled (and an old one ignores the switch).
+    env = {**os.environ, "ARENA_ENGINE": "pure",
+           "PYTHONPATH": os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")])}
+    reply = measure_in_subprocess(env, "baseline", game_id, players, seconds)
     # A PYTHONPATH that lost to an installed engine would compare the new engine with itself.
     if Path(reply["engine"]).resolve().parent != Path(folder).resolve():
         raise RuntimeError(f"the baseline run imported {reply['engine']}, not the exported engine")
     return Rates(**reply["rates"])
+
+
+def measure_pure(game_id: str, players: int, seconds: float) -> Rates:
+    """Measure this tree's Python sources (ARENA_ENGINE=pure) in a subprocess."""
+    reply = measure_in_subprocess({**os.environ, "ARENA_ENGINE": "pure"}, "pure", game_id, players, seconds)
+    if reply["implementation"] != "pure":  # the switch must have worked, or pure = compiled
+        raise RuntimeError(f"the ARENA_ENGINE=pure run loaded the {reply['implementation']} engine")
+    return Rates(**reply["rates"])
+
+
+def measure_in_subprocess(env: dict[str, str], which: str, game_id: str, players: int,
+                          seconds: float) -> dict:
+    """This same loop in a subprocess with `env`: its --json reply."""
+    command = [sys.executable, __file__, "--games", game_id, "--players", str(players),
+               "--seconds", str(seconds), "--json"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"engine_speed: error: the {which} engine failed on {game_id} {players}p: {last}")
+    return json.loads(done.stdout)
 
 
 def rows(games: str, players: str | None) -> list[tuple[str, int]]:
@@ -149,22 +169,28 @@ def player_counts(players: str | None, counts: range) -> list[int]:
                  "player counts, e.g. 3 or 2,4")
 
 
-def print_table(game_id: str, players: int, new: Rates, old: Rates | None) -> None:
-    """One row: the new rates, or old / new / ratio of decisions/s and obs/s with a baseline."""
-    if old is None:
+def print_table(game_id: str, players: int, new: Rates, refs: list[Rates]) -> None:
+    """One row: the new rates, or with references, for decisions/s and obs/s each reference,
+    now, and now / each reference."""
+    if not refs:
         cells = [f"{new.decisions:,.0f}", f"{new.games:,.1f}", f"{new.observations:,.0f}"]
     else:
-        pairs = ((old.decisions, new.decisions), (old.observations, new.observations))
-        cells = [f"{o:,.0f} | {n:,.0f} | {n / o:.2f}×" for o, n in pairs]
+        cells = []
+        for pick in (lambda r: r.decisions, lambda r: r.observations):
+            cells += [f"{pick(r):,.0f}" for r in refs] + [f"{pick(new):,.0f}"]
+            cells += [f"{pick(new) / pick(r):.2f}×" for r in refs]
     print(f"| {game_id} | {players} | " + " | ".join(cells) + " |", flush=True)
 
 
-def print_header(baseline: str | None) -> None:
-    if baseline is None:
+def print_header(labels: list[str]) -> None:
+    """The table's header; `labels` name the references (a baseline revision, "pure")."""
+    print(f"engine now: {engine.IMPLEMENTATION} ({'compiled with mypyc' if engine.compiled() else 'Python sources'})")
+    if not labels:
         names = list(METRICS)
     else:
-        names = [f"{metric} {which}" for metric in (METRICS[0], METRICS[2])
-                 for which in (baseline, "now", "ratio")]
+        names = [name for metric in (METRICS[0], METRICS[2]) for name in
+                 [f"{metric} {label}" for label in labels] + [f"{metric} now"]
+                 + [f"{metric} ratio {label}" for label in labels]]
     print("| game | players | " + " | ".join(names) + " |")
     print("|---|---:|" + "---:|" * len(names))
 
@@ -175,13 +201,15 @@ def best(runs: Rates | None, run: Rates) -> Rates:
 
 
 def measure_row(args: argparse.Namespace, folder: str, game_id: str, players: int) -> None:
-    """Measure one row `--repeat` times, alternating baseline and current runs; print it."""
-    old = new = None
+    """Measure one row `--repeat` times, alternating reference and current runs; print it."""
+    old = pure = new = None
     for _ in range(args.repeat):
         if args.baseline:
             old = best(old, measure_baseline(folder, game_id, players, args.seconds))
+        if args.pure:
+            pure = best(pure, measure_pure(game_id, players, args.seconds))
         new = best(new, measure(game_id, players, args.seconds))
-    print_table(game_id, players, new, old)
+    print_table(game_id, players, new, [r for r in (old, pure) if r is not None])
 
 
 def main() -> None:
@@ -191,18 +219,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="per game and player count")
     parser.add_argument("--repeat", type=int, default=1, help="best of this many runs per row")
     parser.add_argument("--baseline", metavar="REV", help="also measure REV's engine/, side by side")
+    parser.add_argument("--pure", action="store_true",
+                        help="also measure this tree's Python sources (ARENA_ENGINE=pure), side by side")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the baseline run
     args = parser.parse_args()
     if args.json:
         (game_id, players), = rows(args.games, args.players)
         rates = measure(game_id, players, args.seconds)
-        print(json.dumps({"engine": os.path.dirname(engine.__file__), "rates": asdict(rates)}))
+        # An old engine (a --baseline) has no IMPLEMENTATION: it is Python sources only.
+        implementation = getattr(engine, "IMPLEMENTATION", "pure")
+        print(json.dumps({"engine": os.path.dirname(engine.__file__), "implementation": implementation,
+                          "rates": asdict(rates)}))
         return
     chosen = rows(args.games, args.players)
     with tempfile.TemporaryDirectory() as folder:
         if args.baseline:
             export_engine(args.baseline, folder)
-        print_header(args.baseline)
+        print_header([label for label in (args.baseline, "pure" if args.pure else None) if label])
         for game_id, players in chosen:
             measure_row(args, folder, game_id, players)
 

@@ -31,6 +31,12 @@ from functools import lru_cache
 from itertools import accumulate, repeat
 from typing import Any, ClassVar, Protocol
 
+try:  # mypyc reads the class flags below (engine.implementation); the Python sources need no mypy
+    from mypy_extensions import mypyc_attr
+except ImportError:  # pragma: no cover - only without mypy installed
+    def mypyc_attr(*_flags: object, **_named: object) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 class NodeKind(enum.Enum):
     """Who moves next: chance, one or more players, or nobody (the game is over)."""
@@ -49,6 +55,7 @@ class IllegalActionError(ValueError):
     """An action, chance outcome or seat that the rules do not allow at this node."""
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class OptionSpec:
     """One engine option: its default, the values it may take, and what it means."""
@@ -58,6 +65,7 @@ class OptionSpec:
     doc: str = ""
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class GameInfo:
     """Static facts about a game, the same for every configuration of it."""
@@ -74,12 +82,16 @@ class GameInfo:
     options: Mapping[str, OptionSpec] = field(default_factory=dict)
 
 
+# Compiled (engine.implementation): classes outside the compiled modules may subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """A configured ruleset: `registry.make(id, num_players, **options)` returns one."""
 
     info: ClassVar[GameInfo]
 
-    def __init__(self, num_players: int, **options: Any) -> None:
+    # Any, not int: check_player_count refuses a bad count with a ValueError; a compiled `int`
+    # parameter would refuse a str with a TypeError first (engine.implementation).
+    def __init__(self, num_players: Any, **options: Any) -> None:
         self.num_players = check_player_count(self.info, num_players)
         self.options = resolve_options(self.info, options)
 
@@ -146,6 +158,10 @@ def resolve_options(info: GameInfo, given: Mapping[str, Any]) -> dict[str, Any]:
     return resolved
 
 
+# Compiled: classes outside the compiled modules (tests' toy games) may subclass it. A compiled
+# subclass's `Cls.__new__(Cls)` runs `__init__()` without arguments, as pickle and copy do (Ray
+# ships states): a compiled state's `__init__` must accept no arguments (a blank state).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(ABC):
     """One position of a game. Subclasses are values: implement `__eq__` (a dataclass does).
 
@@ -178,8 +194,9 @@ class State(ABC):
         outcomes = self._chance_outcomes()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
-        """Whether `outcome` is one of `_chance_outcomes()`; a game may answer without listing them."""
+    def _is_chance_outcome(self, outcome: Any) -> bool:
+        """Whether `outcome` (any value: `==` decides, as for the list) is one of `_chance_outcomes()`;
+        a game may answer without listing them."""
         return any(o == outcome for o, _ in self._chance_outcomes())
 
     def _is_legal(self, seat: int, action: int) -> bool:
@@ -246,21 +263,25 @@ class State(ABC):
 
     # -- the public contract ----------------------------------------------------------------
 
+    # Seats, actions and outcomes arrive as Any: these methods check them (IllegalActionError),
+    # where a compiled `int` parameter would raise a TypeError first (engine.implementation);
+    # the hooks get checked ints.
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """`[(outcome, probability), ...]` at a CHANCE node; probabilities sum to 1."""
         self._require(NodeKind.CHANCE, "chance_outcomes")
         return self._chance_outcomes()
 
-    def apply_chance(self, outcome: int) -> State:
+    def apply_chance(self, outcome: Any) -> State:
         """The state after chance picks `outcome` (one of `chance_outcomes()`)."""
         # The checks inline, their errors in the helpers: most nodes of a game are chance nodes.
         if self.kind is not _CHANCE:
             self._require(_CHANCE, "apply_chance")
-        if not self._is_chance_outcome(outcome):
+        if not isinstance(outcome, int) or not self._is_chance_outcome(outcome):
             self._check_outcome(outcome)
         return self._apply_chance(outcome)
 
-    def chance_label(self, outcome: int) -> str:
+    def chance_label(self, outcome: Any) -> str:
         """A short human string for `outcome` at this CHANCE node, e.g. "red die: 5", "revealed R7".
 
         Like `game.action_label(action)`: stable across versions. It names what the outcome is,
@@ -272,7 +293,7 @@ class State(ABC):
         self._check_outcome(outcome)
         return self._chance_label(outcome)
 
-    def chance_visibility(self, outcome: int) -> frozenset[int] | None:
+    def chance_visibility(self, outcome: Any) -> frozenset[int] | None:
         """Who may see `outcome` at this CHANCE node once it stands: None = every seat (a die, a
         revealed card), else the seats that see it (a card dealt to one seat: that seat).
 
@@ -288,7 +309,7 @@ class State(ABC):
         self._require(NodeKind.CHANCE, "hidden_chance_label")
         return self._hidden_chance_label()
 
-    def voided_chance_steps(self, outcome: int) -> int:
+    def voided_chance_steps(self, outcome: Any) -> int:
         """How many chance steps, this one included, `outcome` throws away unseen by every seat
         (a busting roll or a deal the rules redo): 0 when it voids nothing."""
         self._require(NodeKind.CHANCE, "voided_chance_steps")
@@ -301,7 +322,7 @@ class State(ABC):
             return ()
         return self._acting_players()
 
-    def legal_actions(self, seat: int) -> list[int]:
+    def legal_actions(self, seat: Any) -> list[int]:
         """The sorted action ids `seat` may choose now; never empty for an acting seat."""
         if not (type(seat) is int and 0 <= seat < self.num_players):  # the check inline: hot
             self._check_seat(seat)
@@ -309,7 +330,7 @@ class State(ABC):
             return []
         return self._legal_actions(seat)
 
-    def apply(self, actions: Mapping[int, int]) -> State:
+    def apply(self, actions: Mapping[Any, Any]) -> State:
         """The state after every acting seat plays its action: `{seat: action, ...}`."""
         if self.kind is not _DECISION:
             self._require(_DECISION, "apply")
@@ -320,14 +341,14 @@ class State(ABC):
                 f"got seats {sorted(actions)}"
             )
         for seat, action in actions.items():
-            if not self._is_legal(seat, action):
+            if not isinstance(action, int) or not self._is_legal(seat, action):
                 raise IllegalActionError(
                     f"action {action!r} is not legal for seat {seat}; "
                     f"legal: {_short(self._legal_actions(seat))}"
                 )
         return self._apply(dict(actions))
 
-    def action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+    def action_visibility(self, seat: Any, action: Any) -> frozenset[int] | None:
         """Who may see acting `seat` play `action` at this DECISION node: None = every seat, else
         the seats that do (a card handed face down to an opponent: its owner, until the swap
         shows it to the opponent)."""
@@ -336,14 +357,14 @@ class State(ABC):
             raise IllegalActionError(f"action {action!r} is not legal for seat {seat} here")
         return self._action_visibility(seat, action)
 
-    def hidden_action_label(self, seat: int) -> str:
+    def hidden_action_label(self, seat: Any) -> str:
         """How acting `seat`'s action reads to a viewer who may not see it, e.g. "seat 0 gives a
         card to seat 2": public context only, the same whatever the action."""
         self._require(NodeKind.DECISION, "hidden_action_label")
         self._check_seat(seat)
         return self._hidden_action_label(seat)
 
-    def observation(self, seat: int) -> dict[str, Any]:
+    def observation(self, seat: Any) -> dict[str, Any]:
         """What `seat` may know, nothing more: JSON-able, complete enough for a stateless bot."""
         self._check_seat(seat)
         return self._observation(seat)
@@ -358,7 +379,7 @@ class State(ABC):
         self._require(NodeKind.TERMINAL, "ranks")
         return self._ranks()
 
-    def resample(self, known_to: Collection[int], rng: random.Random) -> State:
+    def resample(self, known_to: Collection[Any], rng: random.Random) -> State:
         """A state the seats in `known_to` cannot tell apart from this one, drawn with `rng`.
 
         `resample({seat}, rng)` gives a determinization for a search bot (ISMCTS): the same
@@ -378,24 +399,25 @@ class State(ABC):
                 f"{method}() needs a {kind.value} node, but this is a {self.kind.value} node"
             )
 
-    def _check_outcome(self, outcome: int) -> None:
-        if not self._is_chance_outcome(outcome):
+    def _check_outcome(self, outcome: object) -> None:
+        if not isinstance(outcome, int) or not self._is_chance_outcome(outcome):
             outcomes = [o for o, _ in self._chance_outcomes()]
             raise IllegalActionError(
                 f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
             )
 
-    def _check_seat(self, seat: int) -> None:
+    def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise IllegalActionError(
                 f"seat {seat!r} does not exist; seats are 0 to {self.num_players - 1}"
             )
 
 
-class OneSeatLegalMemo:
+class OneSeatLegalMemo(State):
     """For a state where one seat acts at a time: `_legal_actions` answered from a memo of the
     state's `_actions_of(seat)`, worked out once per state (a search asks a node again and again).
-    The state sets `_legal = None` whenever it is made or copied. Put it before State in the bases."""
+    The state sets `_legal = None` whenever it is made or copied. A State, so that the compiled
+    engine (which has one base class per class) can build on it: subclass it instead of State."""
 
     _legal: tuple[int, list[int]] | None
 
@@ -430,6 +452,7 @@ class Agent(Protocol):
     def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int: ...
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class Step:
     """One move of a game: a chance outcome, or the joint action of the acting seats."""
@@ -438,6 +461,7 @@ class Step:
     actions: Mapping[int, int] | None = None
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class Playthrough:
     """A finished (or cut-off) game: the last state and the steps that led there."""

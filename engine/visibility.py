@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import Game, State, Step
+from engine.core import Game, State, Step, mypyc_attr
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class ChanceView:
     """One chance step of a replay as its viewers may read it."""
@@ -66,7 +67,7 @@ def seen_action_label(state: State, game: Game, seat: int, action: int, viewer: 
 def seen_chance_labels(states: Sequence[State], steps: Sequence[Step], viewer: int | None) -> list[str | None]:
     """Each step's chance label as `viewer` (a seat, or None: a spectator) may read it; None
     for a decision step (see `chance_views`)."""
-    return [view and view.label_for(viewer) for view in chance_views(states, steps)]
+    return [None if view is None else view.label_for(viewer) for view in chance_views(states, steps)]
 
 
 def voided_steps(states: Sequence[State], steps: Sequence[Step]) -> set[int]:

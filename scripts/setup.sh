@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates .venv with the pinned dependencies and the extras the tests need (dev, rl, openspiel), once; later calls return at once unless
-# pyproject.toml, requirements.lock or build-constraints.txt changed.
+# pyproject.toml, requirements.lock or build-constraints.txt changed. Then compiles the engine with mypyc (scripts/build_engine.py,
+# the machine's C compiler): a few minutes the first time, again for the modules whose sources changed, nothing when none did.
 # Usage: bash scripts/setup.sh   (sourced by scripts/demo.sh and scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,6 +12,9 @@ STAMP=$VENV/.arena-setup-stamp
 want=$(cat pyproject.toml build-constraints.txt $(ls requirements.lock 2>/dev/null) | sha256sum | cut -d" " -f1)
 
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
+  # Every time: a compiled engine older than its sources would run old rules (engine/implementation.py
+  # refuses to load one); the build returns at once when it matches them.
+  "$VENV/bin/python" scripts/build_engine.py
   exit 0
 fi
 
@@ -23,5 +27,6 @@ lock_args=()
 [ -f requirements.lock ] && lock_args=(--constraint requirements.lock)
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check \
   --build-constraint build-constraints.txt "${lock_args[@]}" -e ".[dev,rl,openspiel]"
+"$VENV/bin/python" scripts/build_engine.py
 echo "$want" > "$STAMP"
 echo "setup done: $VENV"

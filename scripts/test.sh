@@ -8,6 +8,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 bash scripts/system-deps.sh
 export RAY_USAGE_STATS_ENABLED=0 RAY_AUTH_MODE=disabled RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0
+# The set-up has compiled the engine: the tests run it, and fail rather than run the Python sources
+# if it did not build (tests/engine/test_implementation.py runs those too). ARENA_ENGINE=pure bash
+# scripts/test.sh runs everything on the Python sources.
+export ARENA_ENGINE=${ARENA_ENGINE:-compiled}
 # The default suite runs on two worker processes (pytest-xdist; PYTEST_WORKERS=0 for one); the slow
 # tests run one at a time, since they start Ray clusters of their own.
 markers=${PYTEST_MARKERS:-not slow}

@@ -1,4 +1,5 @@
-"""bench/engine_speed.py --baseline REV: the old engine measured in the same run, really the old one."""
+"""bench/engine_speed.py --baseline REV and --pure: the old engine and the Python sources measured in
+the same run, really those."""
 
 from __future__ import annotations
 
@@ -43,10 +44,25 @@ def test_baseline_prints_old_new_and_ratio_per_row():
     done = run_bench("--baseline", "HEAD", "--games", "gang_of_dice", "--players", "2,3",
                      "--seconds", "0.05")
     assert done.returncode == 0, done.stderr
-    header, _, *rows = done.stdout.splitlines()
+    which, header, _, *rows = done.stdout.splitlines()
+    assert which.startswith("engine now: ")
     assert "seat decisions/s HEAD" in header and "obs/s ratio" in header
     assert [row.split(" | ")[1] for row in rows] == ["2", "3"]
     assert all(row.count("×") == 2 for row in rows)
+
+
+def test_pure_measures_the_python_sources_beside_the_engine_this_process_loads():
+    import engine
+
+    done = run_bench("--pure", "--baseline", "HEAD", "--games", "gang_of_dice", "--players", "2",
+                     "--seconds", "0.05")
+    assert done.returncode == 0, done.stderr
+    which, header, _, row = done.stdout.splitlines()
+    assert which.startswith(f"engine now: {engine.IMPLEMENTATION} ")
+    names = header.strip("| ").split(" | ")
+    assert names[2:6] == ["seat decisions/s HEAD", "seat decisions/s pure", "seat decisions/s now",
+                          "seat decisions/s ratio HEAD"]
+    assert row.count("×") == 4  # now / HEAD and now / pure, for decisions and observations
 
 
 def test_an_unknown_baseline_revision_is_a_one_line_error():

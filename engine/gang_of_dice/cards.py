@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import mypyc_attr
+
 G = 0  # face code of the gangster face; faces 1..5 are coded by their value
 FACES = (1, 2, 3, 4, 5, G)  # the six faces, in the order the re-roll choice walks them
 YELLOW, BLACK = "yellow", "black"  # yellow = Explosive (every roll), black = Bomb (final faces)
@@ -44,6 +46,7 @@ CARD_TABLE: tuple[tuple[str, str, str, str, str, Any], ...] = (
 )
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class Card:
     """One warning card; `number` (1..18) is its chance outcome when it is revealed."""

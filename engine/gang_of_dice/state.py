@@ -3,8 +3,8 @@
 A state is a value with flat fields (ints and tuples) copied on write. The live faces of the
 player whose turn it is are kept in `cur` (counts by face code) and written into the per-seat
 `faces` tuple when the turn ends, so a die roll copies one 6-tuple and not the whole table.
-Every die is a chance node, so most nodes of a game are dice: the fields live in the instance
-`__dict__` (a copy is one dict copy), and sampling reads precomputed tables.
+Every die is a chance node, so most nodes of a game are dice: a copy is one assignment per
+field, and sampling reads precomputed tables.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from engine.core import NodeKind, State, uniform_sums
+from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.gang_of_dice import actions as A
 from engine.gang_of_dice.cards import (
-    BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, YELLOW, score, triggered,
+    BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, YELLOW, Card, score, triggered,
 )
 
 ROUNDS = 12
@@ -45,6 +45,7 @@ DIE_FACES = tuple(face for face, _ in DIE_OUTCOMES)
 DIE_DISTRIBUTION = (DIE_FACES, tuple(accumulate(p for _, p in DIE_OUTCOMES)))  # sample_chance's
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class Config:
     """The fixed ruleset of one game (player count and resolved options)."""
@@ -93,7 +94,7 @@ class GangOfDiceState(State):
     @classmethod
     def initial(cls, cfg: Config) -> GangOfDiceState:
         """Round 1 about to reveal its card; seat 0 starts (seating is random, rules §1.1)."""
-        s = object.__new__(cls)
+        s = GangOfDiceState.__new__(GangOfDiceState)
         n = cfg.num_players
         s.cfg, s.num_players, s.phase = cfg, n, CARD
         s.round, s.cards, s.pools = 0, (), (cfg.start_pool,) * n
@@ -110,7 +111,7 @@ class GangOfDiceState(State):
 
         Hidden pools (hide_pools) are recomputed from the public history of stakes and wins.
         """
-        s = object.__new__(cls)
+        s = GangOfDiceState.__new__(GangOfDiceState)
         n = cfg.num_players
         s.cfg, s.num_players, s.phase = cfg, n, PHASE_NAMES.index(obs["phase"])
         s.round, s.pot, s.start_seat = obs["round"], obs["pot"], obs["start_player"]
@@ -153,18 +154,47 @@ class GangOfDiceState(State):
     # -- value semantics --------------------------------------------------------------------
 
     def _copy(self) -> GangOfDiceState:
-        """A shallow copy; callers replace fields (all immutable) instead of mutating them."""
-        s = object.__new__(GangOfDiceState)
-        s.__dict__ = self.__dict__.copy()
+        """A shallow copy; callers replace fields (all immutable) instead of mutating them.
+
+        Field by field, every one of `_FIELDS` and `kind` (the compiled engine has no `__dict__`
+        to copy at once)."""
+        s = GangOfDiceState.__new__(GangOfDiceState)
+        s.cfg = self.cfg
+        s.num_players = self.num_players
+        s.phase = self.phase
+        s.round = self.round
+        s.cards = self.cards
+        s.pools = self.pools
+        s.active = self.active
+        s.pot = self.pot
+        s.start_seat = self.start_seat
+        s.order = self.order
+        s.turn = self.turn
+        s.stakes = self.stakes
+        s.faces = self.faces
+        s.rolls = self.rolls
+        s.status = self.status
+        s.cur = self.cur
+        s.cur_rolls = self.cur_rolls
+        s.picked = self.picked
+        s.pick_face = self.pick_face
+        s.to_roll = self.to_roll
+        s.log = self.log
+        s.history = self.history
+        s.kind = self.kind
         return s
 
     def _key(self) -> tuple[Any, ...]:
-        # In _FIELDS order: the states built by `initial` and `from_observation` set their
-        # fields in different orders.
-        return tuple(getattr(self, name) for name in _FIELDS)
+        """The fields in `_FIELDS` order (written out: the compiled engine reads them fastest so)."""
+        return (
+            self.cfg, self.num_players, self.phase, self.round, self.cards, self.pools,
+            self.active, self.pot, self.start_seat, self.order, self.turn, self.stakes,
+            self.faces, self.rolls, self.status, self.cur, self.cur_rolls, self.picked,
+            self.pick_face, self.to_roll, self.log, self.history
+        )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GangOfDiceState) and self.__dict__ == other.__dict__
+        return isinstance(other, GangOfDiceState) and self._key() == other._key() and self.kind is other.kind
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -181,7 +211,7 @@ class GangOfDiceState(State):
     kind: NodeKind = NodeKind.CHANCE
 
     @property
-    def card(self):
+    def card(self) -> Card | None:
         """The warning card of the current round (None before it is revealed)."""
         return CARDS[self.cards[-1] - 1] if len(self.cards) == self.round else None
 
@@ -207,7 +237,7 @@ class GangOfDiceState(State):
         left = self._cards_left()
         return left, uniform_sums(len(left))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         return outcome in (DIE_FACES if self.phase == ROLL else self._cards_left())
 
     def _cards_left(self) -> tuple[int, ...]:
@@ -221,10 +251,9 @@ class GangOfDiceState(State):
         return BRIGHT_CARDS if self.round <= BRIGHT_ROUNDS else DARK_CARDS
 
     def _apply_chance(self, outcome: int) -> GangOfDiceState:
-        # Most nodes of a game are single dice: the copy is inline and a die that is not the
-        # last of its roll leaves the phase (and so the kind) as it is.
-        s = object.__new__(GangOfDiceState)
-        s.__dict__ = self.__dict__.copy()
+        # Most nodes of a game are single dice: a die that is not the last of its roll leaves
+        # the phase (and so the kind) as it is.
+        s = self._copy()
         if self.phase == CARD:
             s.cards = self.cards + (outcome,)
             s.phase, s.kind = STAKE, PHASE_KINDS[STAKE]
@@ -270,7 +299,7 @@ class GangOfDiceState(State):
         face = self.pick_face
         # The re-roll set may not be empty: at the last face shown, 0 is only legal if
         # something was picked already (an empty re-roll is STOP, rules §6 A15).
-        low = 1 if face == self._last_face_with_dice() and not any(self.picked) else 0
+        low = 1 if face == self._last_face_with_dice() and not any(self.picked) else 0  # type: ignore[arg-type]
         base = A.pick_action(face, 0)
         return range(base + low, base + self.cur[face] + 1)
 
@@ -283,7 +312,8 @@ class GangOfDiceState(State):
             if action == A.STOP:
                 s._end_turn()
             else:
-                s.picked, s.pick_face, s.phase = NO_FACES, self._next_face(-1), PICK
+                # REROLL is only offered with dice on the table: some face shows one.
+                s.picked, s.pick_face, s.phase = NO_FACES, self._next_face(-1), PICK  # type: ignore[assignment]
         else:
             s._pick(action - A.pick_action(self.pick_face, 0))
         s.kind = PHASE_KINDS[s.phase]
@@ -323,7 +353,8 @@ class GangOfDiceState(State):
         self.cur_rolls += 1
         self.log = self.log + ((seat, self.cur_rolls, self.picked, self.cur),)
         self.picked = None
-        if card.colour == YELLOW and triggered(card, self.cur, self.cfg.g_distinct):
+        # The round's card is revealed before any die is rolled.
+        if card.colour == YELLOW and triggered(card, self.cur, self.cfg.g_distinct):  # type: ignore[union-attr,arg-type]
             self._close_turn(BUSTED)
         elif self.cur_rolls == 3:
             self._end_turn()
@@ -333,7 +364,7 @@ class GangOfDiceState(State):
     def _end_turn(self) -> None:
         """STOP or the last re-roll: the black check on the final faces (rules §2.3 T3)."""
         card = self.card
-        bust = card.colour == BLACK and triggered(card, self.cur, self.cfg.g_distinct)
+        bust = card.colour == BLACK and triggered(card, self.cur, self.cfg.g_distinct)  # type: ignore[union-attr,arg-type]
         self._close_turn(BUSTED if bust else VALID)
 
     def _close_turn(self, result: int) -> None:
@@ -352,7 +383,7 @@ class GangOfDiceState(State):
         valid = [seat for seat in self.order if self.status[seat] == VALID]
         if not valid:
             return None
-        return max(valid, key=lambda seat: (score(self.faces[seat]), self.stakes[seat],
+        return max(valid, key=lambda seat: (score(self.faces[seat]), self.stakes[seat],  # type: ignore[arg-type]
                                             -self.order.index(seat)))
 
     def _resolve_round(self) -> None:
@@ -376,7 +407,7 @@ class GangOfDiceState(State):
     def _summary(self, winner: int | None, table: int, out: list[int], discarded: int) -> tuple:
         """The public record of the round just resolved, as (field, value) pairs."""
         return (
-            ("round", self.round), ("card", self.card.id), ("start_player", self.start_seat),
+            ("round", self.round), ("card", self.card.id), ("start_player", self.start_seat),  # type: ignore[union-attr]
             ("turn_order", self.order), ("stakes", self.stakes), ("faces", self.faces),
             ("rolls", self.rolls), ("status", tuple(STATUS_NAMES[x] for x in self.status)),
             ("winner", winner), ("dice_won", table if winner is not None else 0),
@@ -457,7 +488,7 @@ class GangOfDiceState(State):
         winner = self.winner() if self.phase != CARD else None
         if winner is None:
             return None
-        return {"seat": winner, "score": score(self.faces[winner]), "dice": self.stakes[winner]}
+        return {"seat": winner, "score": score(self.faces[winner]), "dice": self.stakes[winner]}  # type: ignore[arg-type]
 
 
 def _put(values: tuple, index: int, value: Any) -> tuple:

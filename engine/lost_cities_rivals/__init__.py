@@ -154,7 +154,7 @@ class LostCitiesRivals(Game):
             if len(pair) != 2 or pair[0] == pair[1]:
                 raise ValueError(f"starting wagers {pair!r} must be two different colours")
             for colour in pair:
-                state = state.apply_chance(cards.COLOURS.index(colour))
+                state = state.apply_chance(cards.COLOURS.index(colour))  # type: ignore[assignment]
         return state
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivalsState:

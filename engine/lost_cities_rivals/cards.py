@@ -52,7 +52,7 @@ def _label(kind: int) -> str:
     return colour + ("*" if is_wager(kind) else str(value_of(kind)))
 
 
-LABELS = tuple(_label(kind) for kind in range(NUM_KINDS))  # built once: observations need thousands
+LABELS: tuple[str, ...] = tuple(_label(kind) for kind in range(NUM_KINDS))  # built once: observations need thousands
 
 
 def card_label(kind: int) -> str:

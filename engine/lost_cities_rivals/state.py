@@ -10,12 +10,13 @@ number of cards revealed so far are kept; the current pile and its size follow f
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from functools import lru_cache
 from itertools import accumulate
 from operator import attrgetter
 from typing import Any
 
-from engine.core import NodeKind, OneSeatLegalMemo, State
+from engine.core import NodeKind, OneSeatLegalMemo
 from engine.lost_cities_rivals import cards as C
 
 # Phases: the two chance phases (dealing starting wagers, revealing a pile card), the four
@@ -52,7 +53,7 @@ _DERIVED = ("kind", "points", "unseen_memo")
 _MEMOS = ("_acting", "_legal", "_outcomes")
 
 
-class RivalsState(OneSeatLegalMemo, State):
+class RivalsState(OneSeatLegalMemo):
     """One position. Fields are public for the observation code and tests; treat them as read-only.
 
     wagers[p * 5 + c] and numbers[p * 5 + c] hold seat p's expedition of colour c (starting wagers
@@ -60,8 +61,12 @@ class RivalsState(OneSeatLegalMemo, State):
     """
 
     __slots__ = _FIELDS + _DERIVED + _MEMOS
+    kind: NodeKind  # a slot (see _DERIVED) that overrides State.kind
 
-    def __init__(self, num_players: int, display_limit: int = 0, start_player: int = 0) -> None:
+    def __init__(self, num_players: int | None = None, display_limit: int = 0, start_player: int = 0) -> None:
+        """Before the deal; without `num_players`, a blank state for `_copy` and pickle to fill in."""
+        if num_players is None:
+            return
         self.num_players = num_players
         self.display_limit = display_limit  # 0: no limit (rules A2)
         self.start_player = start_player
@@ -80,7 +85,9 @@ class RivalsState(OneSeatLegalMemo, State):
         self.kind = NodeKind.CHANCE
         self.points = (0,) * num_players
         self.unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None = None
-        self._acting = self._legal = self._outcomes = None
+        self._acting: tuple[int, ...] | None = None
+        self._legal = None
+        self._outcomes: list[tuple[int, float]] | None = None
         self._clear_auction()
 
     # -- value semantics --------------------------------------------------------------------
@@ -97,8 +104,37 @@ class RivalsState(OneSeatLegalMemo, State):
     def __repr__(self) -> str:
         return f"RivalsState({PHASE_NAMES[self.phase]}, revealed={self.revealed}, turn={self.turn})"
 
-    # `_copy(self)`: a new state with the same fields and derived fields, its memos empty; an
-    # unrolled function made from the slot names below the class (one call per apply, no loop).
+    def _copy(self) -> RivalsState:
+        """A new state with the same fields and derived fields, its memos empty: one line per
+        slot (the hottest path of every apply; the compiled engine reads written-out fields fastest)."""
+        new = RivalsState.__new__(RivalsState)
+        new.num_players = self.num_players
+        new.display_limit = self.display_limit
+        new.start_player = self.start_player
+        new.phase = self.phase
+        new.coins = self.coins
+        new.centre = self.centre
+        new.revealed = self.revealed
+        new.unseen = self.unseen
+        new.display = self.display
+        new.box = self.box
+        new.wagers = self.wagers
+        new.numbers = self.numbers
+        new.starting = self.starting
+        new.wager_bottom = self.wager_bottom
+        new.turn = self.turn
+        new.starter = self.starter
+        new.high_bid = self.high_bid
+        new.high_bidder = self.high_bidder
+        new.still_in = self.still_in
+        new.to_act = self.to_act
+        new.kind = self.kind
+        new.points = self.points
+        new.unseen_memo = self.unseen_memo
+        new._acting = None
+        new._legal = None
+        new._outcomes = None
+        return new
 
     def _clear_auction(self) -> None:
         self.high_bid = 0
@@ -127,7 +163,7 @@ class RivalsState(OneSeatLegalMemo, State):
         outcomes = self._outcome_memo()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         if self.phase == REVEAL and type(outcome) is int:
             return 0 <= outcome < C.NUM_KINDS and self.unseen[outcome] > 0
         return any(o == outcome for o, _ in self._outcome_memo())
@@ -271,7 +307,7 @@ class RivalsState(OneSeatLegalMemo, State):
             return not numbers
         return not numbers or C.value_of(kind) >= numbers[-1]
 
-    def _apply(self, actions: dict[int, int]) -> RivalsState:
+    def _apply(self, actions: Mapping[int, int]) -> RivalsState:
         (seat, action), = actions.items()
         new = self._copy()
         if self.phase == TURN:
@@ -379,16 +415,6 @@ class RivalsState(OneSeatLegalMemo, State):
 _get_all = attrgetter(*_FIELDS)
 
 
-def _make_copier():  # unrolled slot copy (one line per field): the hottest path of every apply
-    body = "".join(f"    new.{name} = old.{name}\n" for name in _FIELDS + _DERIVED)
-    memos = "".join(f"    new.{name} = None\n" for name in _MEMOS)
-    namespace: dict[str, Any] = {"new_state": object.__new__, "RivalsState": RivalsState}
-    code = f"def _copy_state(old):\n    new = new_state(RivalsState)\n{body}{memos}    return new\n"
-    exec(code, namespace)
-    return namespace["_copy_state"]
-
-
-RivalsState._copy = _make_copier()  # type: ignore[attr-defined]
 
 
 @lru_cache(maxsize=C.DECK_SIZE)

@@ -3,6 +3,8 @@ of actions and of chance outcomes."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.riga import tables as t
 
 KEEP_START = 0  # + i, i in 0..1
@@ -55,7 +57,7 @@ def _seat(seat: int) -> str:
 
 
 # What each chance node draws, by phase name: what the label says and how the outcome is named.
-_CHANCE_NODES = {
+_CHANCE_NODES: dict[str, tuple[str, Callable[[int], str]]] = {
     "start_player": ("start player", _seat),
     "tile_flip": ("Grand Master tile turned over", t.TILE_NAMES.__getitem__),
     "tile_draw": ("Grand Master tile to the supply", t.TILE_NAMES.__getitem__),

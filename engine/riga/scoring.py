@@ -250,7 +250,7 @@ def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> b
 def metric(tile: int, tableau: Sequence[int]) -> int:
     """What `tile` counts for a player (§1.5)."""
     part, which = _METRIC_PART[tile]
-    return tableau_counts(tuple(tableau))[part][which]
+    return tableau_counts(tuple(tableau))[part][which]  # type: ignore[index]  # part is 0 or 1
 
 
 # Where each claimable tile's count is in `tableau_counts`: (0 = per city, 1 = per symbol, index).

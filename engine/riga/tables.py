@@ -103,7 +103,7 @@ def _make_cards() -> tuple[Card, ...]:
                 arg = FACTOR_GOODS[city][1]
             code = f"{CITY_LETTERS[city]}{slot:02d}"
             full = f"{CITY_NAMES[city]} {name}"
-            cards.append(Card(len(cards), code, full, city, cost, vp, symbol, benefit, int(arg)))
+            cards.append(Card(len(cards), code, full, city, cost, vp, symbol, benefit, int(arg)))  # type: ignore[call-overload]
     for number, (name, cost, vp, symbol, benefit, arg) in enumerate(RIGA_TEMPLATE, start=1):
         cards.append(Card(len(cards), f"R{number}", name, RIGA, cost, vp, symbol, benefit, arg))
     return tuple(cards)

@@ -76,7 +76,7 @@ class Riviera(Game):
         options=OPTIONS,
     )
 
-    def __init__(self, num_players: int, **options: Any) -> None:
+    def __init__(self, num_players: Any, **options: Any) -> None:  # Any: see Game.__init__
         super().__init__(num_players, **options)
         start = self.options["startPlayer"]
         if start >= num_players:

@@ -2,38 +2,43 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.riviera.cards import GOLD, HAND_SIZE, IN, NUM_COLOURS, VALUES
+
+if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
+    from engine.riviera.state import RivieraState
 
 POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
 
 
-def colours_in_use(s) -> tuple[int, ...]:
+def colours_in_use(s: RivieraState) -> tuple[int, ...]:
     return tuple(c for c in range(NUM_COLOURS) if s.in_use >> (c * VALUES) & 1)
 
 
-def rolled_dice(s) -> tuple[int, ...]:
+def rolled_dice(s: RivieraState) -> tuple[int, ...]:
     """The dice in this turn's roll: the coloured dice in use, plus gold if an 11 switched it on."""
     return s.colours + (GOLD,) if s.gold_on else s.colours
 
 
-def dice_to_roll(s) -> list[int]:
+def dice_to_roll(s: RivieraState) -> list[int]:
     """The dice of this turn's roll still to land, in rolling order (colour order, then gold)."""
     return [d for d in rolled_dice(s) if not s.dice[d]]
 
 
-def dealt_to(s) -> int:
+def dealt_to(s: RivieraState) -> int:
     """The seat the next card of the deal goes to: seat 0 gets the first 10 cards, and so on."""
     return (len(s.in_deck) - len(s.deck)) // HAND_SIZE
 
 
-def in_from_holder(s) -> tuple[int, ...]:
+def in_from_holder(s: RivieraState) -> tuple[int, ...]:
     """The seats still IN, clockwise from the Holder (the order of every one-at-a-time phase)."""
     n = s.num_players
     seats = ((s.holder + i) % n for i in range(n))
     return tuple(p for p in seats if s.status[p] == IN)
 
 
-def legal_cards(s, p: int) -> list[int]:
+def legal_cards(s: RivieraState, p: int) -> list[int]:
     """The cards of p's hand that the dice allow (§3.2): a single die, or a pair of two dice.
 
     Only dice available to p count: a coloured die reserved by someone else is off-limits, even
@@ -71,7 +76,7 @@ def _playable_mask(dice: tuple[int, ...], avail: tuple[int, ...], gold_on: bool)
     return ok
 
 
-def power_card(s, p: int) -> int:
+def power_card(s: RivieraState, p: int) -> int:
     """The card 2, 10 or 11 that p played this turn, or -1 (a player has at most one, §4.0)."""
     for card in s.played[p]:
         if card % VALUES + 1 in POWER_VALUES:
@@ -79,12 +84,12 @@ def power_card(s, p: int) -> int:
     return -1
 
 
-def swap_targets(s, p: int) -> list[int]:
+def swap_targets(s: RivieraState, p: int) -> list[int]:
     """Card 10 targets: opponents still IN (a Last Chance user this turn included, §4.4)."""
     return [q for q in range(s.num_players) if q != p and s.status[q] == IN]
 
 
-def draw_pile(s) -> int:
+def draw_pile(s: RivieraState) -> int:
     """The draw pile as a card mask: every card in use that is in no hand, column or discard."""
     placed = s.discard
     for hand in s.hands:
@@ -96,7 +101,7 @@ def draw_pile(s) -> int:
     return s.in_use & ~placed
 
 
-def draw_pile_size(s) -> int:
+def draw_pile_size(s: RivieraState) -> int:
     """The number of cards in the draw pile, without listing them: every card in use is in
     exactly one place (a hand, a column, the discard pile or the draw pile), so it is what the
     others leave. Observations show it at every decision; `draw_pile` walks every card."""
@@ -104,17 +109,17 @@ def draw_pile_size(s) -> int:
     return s.in_use.bit_count() - placed
 
 
-def fallback_size(s, p: int) -> int:
+def fallback_size(s: RivieraState, p: int) -> int:
     """Card 10 with no opponent IN: k = min(2, hand, draw pile) cards out and in (§4.4)."""
     return min(2, len(s.hands[p]), bin(draw_pile(s)).count("1"))
 
 
-def swap_size(s) -> int:
+def swap_size(s: RivieraState) -> int:
     """Card 10 swap: k = min(2, own hand, target's hand) (§4.4)."""
     return min(2, len(s.hands[s.queue[0]]), len(s.hands[s.target]))
 
 
-def power_available(s, p: int) -> bool:
+def power_available(s: RivieraState, p: int) -> bool:
     card = power_card(s, p)
     if card < 0:
         return False
@@ -123,5 +128,5 @@ def power_available(s, p: int) -> bool:
     return bool(swap_targets(s, p)) or fallback_size(s, p) > 0
 
 
-def ended_by_grand_slam(s) -> bool:
+def ended_by_grand_slam(s: RivieraState) -> bool:
     return s.slam

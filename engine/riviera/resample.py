@@ -15,13 +15,17 @@ the deal's colour-spread rule, and knowledge is kept only as "card c is in place
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from engine.riviera import queries
 from engine.riviera.cards import HAND_SIZE, bits, mask_of
 from engine.riviera.phases import DEAL, HOLDER_DRAW, REMOVED_DRAW, ROLL
 
+if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
+    from engine.riviera.state import RivieraState
 
-def resample(state, known_to: frozenset[int], rng: random.Random):
+
+def resample(state: RivieraState, known_to: frozenset[int], rng: random.Random):
     if state.phase in (REMOVED_DRAW, HOLDER_DRAW):
         return state
     s = state.copy()
@@ -35,7 +39,7 @@ def resample(state, known_to: frozenset[int], rng: random.Random):
     return s
 
 
-def _redeal(s, rng: random.Random) -> None:
+def _redeal(s: RivieraState, rng: random.Random) -> None:
     """A deal in progress is seen by nobody: draw the cards dealt so far again."""
     dealt = sum(len(hand) for hand in s.hands)
     deck = bits(s.in_use)
@@ -49,7 +53,7 @@ def _redeal(s, rng: random.Random) -> None:
     s.deck = tuple(sorted(deck))
 
 
-def _redraw_cards(s, known_to: frozenset[int], rng: random.Random) -> None:
+def _redraw_cards(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
     n = s.num_players
     hidden = [q for q in range(n) if q not in known_to and s.hands[q]]
     pinned = [0] * n
@@ -75,7 +79,7 @@ def _redraw_cards(s, known_to: frozenset[int], rng: random.Random) -> None:
     _forget_stale_knowledge(s, known_to)
 
 
-def _forget_stale_knowledge(s, known_to: frozenset[int]) -> None:
+def _forget_stale_knowledge(s: RivieraState, known_to: frozenset[int]) -> None:
     """Seats outside `known_to` keep only what is still true after the redraw."""
     n = s.num_players
     hand_masks = [mask_of(hand) for hand in s.hands]
@@ -87,7 +91,7 @@ def _forget_stale_knowledge(s, known_to: frozenset[int]) -> None:
     )
 
 
-def _repick_hidden_choices(s, known_to: frozenset[int], rng: random.Random) -> None:
+def _repick_hidden_choices(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
     """Cards picked for a card 10 power but not yet revealed must lie in the redrawn hands."""
     if s.picked and s.queue[0] not in known_to:
         s.picked = tuple(rng.sample(s.hands[s.queue[0]], len(s.picked)))

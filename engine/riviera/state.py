@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
 from typing import Any
 
-from engine.core import NodeKind, State, uniform_sums
+from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.riviera import flow, queries
 from engine.riviera.cards import (
     ACTIVATE,
@@ -69,6 +70,7 @@ _KIND_BY_PHASE = tuple(
 )
 
 
+@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
 @dataclass(frozen=True)
 class Rules:
     """The options of one configured game, resolved to what the state machine needs."""
@@ -103,12 +105,14 @@ class RivieraState(State):
     """
 
     # `_legal` memoises `_legal_actions` per seat (a state is a value, so they never change):
-    # `apply` checks each action against the list its caller has just listed. A slot, so that
-    # it is outside `__dict__`, which equality and `copy` use.
-    __slots__ = ("_legal",)
+    # `apply` checks each action against the list its caller has just listed. Equality and
+    # `copy` leave it out.
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules | None = None) -> None:
+        """A new game with `rules`; without, a blank state for `copy` and pickle to fill in."""
         self._legal: dict[int, tuple[int, ...]] | None = None
+        if rules is None:
+            return
         n = rules.num_players
         self.num_players = n
         self.rules = rules
@@ -124,9 +128,9 @@ class RivieraState(State):
         self.columns: tuple[tuple[int, ...], ...] = ((),) * n
         self.status = (IN,) * n
         self.discard = 0
-        self.dice = (0,) * 6
+        self.dice: tuple[int, ...] = (0,) * 6
         self.gold_on = False
-        self.reserved = (0,) * 5
+        self.reserved: tuple[int, ...] = (0,) * 5
         self.modified = 0
         self.rerolls = 0
         self.adjusters: tuple[int, ...] = ()
@@ -134,7 +138,7 @@ class RivieraState(State):
         self.eligible = 0
         self.queue: tuple[int, ...] = ()
         self.pend_gold = 0
-        self.pend_res = (0,) * 5
+        self.pend_res: tuple[int, ...] = (0,) * 5
         self.pend_adj = 0
         self.target = -1
         self.picked: tuple[int, ...] = ()
@@ -154,14 +158,68 @@ class RivieraState(State):
     # -- value semantics ----------------------------------------------------------------------
 
     def copy(self) -> RivieraState:
-        """A shallow copy; callers replace fields (all immutable) instead of mutating them."""
+        """A shallow copy; callers replace fields (all immutable) instead of mutating them.
+
+        Field by field, every field of `__init__` and `kind` (the compiled engine has no
+        `__dict__` to copy at once); a blank state, not one `__init__` deals."""
         new = RivieraState.__new__(RivieraState)
-        new.__dict__ = self.__dict__.copy()
+        new.num_players = self.num_players
+        new.rules = self.rules
+        new.phase = self.phase
+        new.removed = self.removed
+        new.in_use = self.in_use
+        new.holder = self.holder
+        new.scores = self.scores
+        new.lc_used = self.lc_used
+        new.round_no = self.round_no
+        new.turn_no = self.turn_no
+        new.hands = self.hands
+        new.columns = self.columns
+        new.status = self.status
+        new.discard = self.discard
+        new.dice = self.dice
+        new.gold_on = self.gold_on
+        new.reserved = self.reserved
+        new.modified = self.modified
+        new.rerolls = self.rerolls
+        new.adjusters = self.adjusters
+        new.played = self.played
+        new.eligible = self.eligible
+        new.queue = self.queue
+        new.pend_gold = self.pend_gold
+        new.pend_res = self.pend_res
+        new.pend_adj = self.pend_adj
+        new.target = self.target
+        new.picked = self.picked
+        new.taken = self.taken
+        new.draws_left = self.draws_left
+        new.known = self.known
+        new.known_disc = self.known_disc
+        new.events = self.events
+        new.winners = self.winners
+        new.slam = self.slam
+        new.colours = self.colours
+        new.in_deck = self.in_deck
+        new.deck = self.deck
+        new.kind = self.kind
         new._legal = None
         return new
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RivieraState) and self.__dict__ == other.__dict__
+        return isinstance(other, RivieraState) and self._values() == other._values()
+
+    def _values(self) -> tuple[Any, ...]:
+        """Every field but the memo, for equality (written out: the compiled engine has no `__dict__`)."""
+        return (
+            self.num_players, self.rules, self.phase, self.removed, self.in_use,
+            self.holder, self.scores, self.lc_used, self.round_no, self.turn_no, self.hands,
+            self.columns, self.status, self.discard, self.dice, self.gold_on, self.reserved,
+            self.modified, self.rerolls, self.adjusters, self.played, self.eligible,
+            self.queue, self.pend_gold, self.pend_res, self.pend_adj, self.target,
+            self.picked, self.taken, self.draws_left, self.known, self.known_disc,
+            self.events, self.winners, self.slam, self.colours, self.in_deck, self.deck,
+            self.kind
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -181,13 +239,13 @@ class RivieraState(State):
         options = flow.chance_options(self)
         return list(zip(options, repeat(1.0 / len(options))))
 
-    def _chance_distribution(self) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    def _chance_distribution(self) -> tuple[Sequence[int], Sequence[float]]:
         if self.phase == ROLL:
             return _DIE_DISTRIBUTION
         options = self.deck if self.phase == DEAL else flow.chance_options(self)
         return options, uniform_sums(len(options))
 
-    def _is_chance_outcome(self, outcome: int) -> bool:
+    def _is_chance_outcome(self, outcome: Any) -> bool:
         if self.phase == ROLL:
             return outcome in _DIE_FACES
         if self.phase == DEAL and type(outcome) is int:  # the deck is sorted: bisect, not scan
@@ -296,7 +354,7 @@ class RivieraState(State):
             return [PASS] + [SWAP_WITH + t for t in targets]
         return [PASS] + [DISCARD + c for c in self.hands[seat]]
 
-    def _apply(self, actions: dict[int, int]) -> RivieraState:
+    def _apply(self, actions: Mapping[int, int]) -> RivieraState:
         s = self.copy()
         flow.apply_actions(s, actions)
         s.kind = _KIND_BY_PHASE[s.phase]

@@ -6,7 +6,7 @@ The field list is documented in the package docstring (engine/riviera/__init__.p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.riviera import queries
 from engine.riviera.cards import (
@@ -36,6 +36,9 @@ from engine.riviera.phases import (
     SWAP_PICK,
 )
 
+if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
+    from engine.riviera.state import RivieraState
+
 POWER_PHASES = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
 # `bits` of every seat or die mask (< 64), looked up: an observation lists about twenty such
 # masks, most of them empty, and a call each was a good part of its cost. Unpack into a list.
@@ -43,7 +46,7 @@ SMALL_BITS = tuple(tuple(bits(mask)) for mask in range(64))
 STAR_SUM = STARS.__getitem__
 
 
-def observation(s, seat: int) -> dict[str, Any]:
+def observation(s: RivieraState, seat: int) -> dict[str, Any]:
     n = s.num_players
     dealing = s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL)  # a deal is seen only once it stands
     return {
@@ -86,7 +89,7 @@ def observation(s, seat: int) -> dict[str, Any]:
     }
 
 
-def _dice(s) -> dict[str, Any]:
+def _dice(s: RivieraState) -> dict[str, Any]:
     """Dice values once the roll stands; an unfinished roll (maybe rejected, §6.2) is hidden."""
     shown = s.phase != ROLL
     dice = s.dice
@@ -99,7 +102,7 @@ def _dice(s) -> dict[str, Any]:
     }
 
 
-def _power(s, seat: int) -> dict[str, Any] | None:
+def _power(s: RivieraState, seat: int) -> dict[str, Any] | None:
     """The power being settled: public owner, card and target; the chosen cards only to the owner."""
     if s.phase not in POWER_PHASES:
         return None
@@ -137,7 +140,7 @@ def _event(event: tuple, seat: int) -> dict[str, Any]:
     return out
 
 
-def chance_label(s, outcome: int) -> str:
+def chance_label(s: RivieraState, outcome: int) -> str:
     """A chance outcome in words: "red die: 5", "dealt red 7 to seat 1", ..."""
     phase = s.phase
     if phase == ROLL:
@@ -153,7 +156,7 @@ def chance_label(s, outcome: int) -> str:
     return f"first holder: seat {outcome}"  # HOLDER_DRAW
 
 
-def chance_visibility(s, outcome: int) -> frozenset[int] | None:
+def chance_visibility(s: RivieraState, outcome: int) -> frozenset[int] | None:
     """A dealt or drawn card: its new owner (§2.3); a card taken in a swap: the two players in
     the swap; dice, the removed colour and the first holder: everyone."""
     phase = s.phase
@@ -166,7 +169,7 @@ def chance_visibility(s, outcome: int) -> frozenset[int] | None:
     return None
 
 
-def hidden_chance_label(s) -> str:
+def hidden_chance_label(s: RivieraState) -> str:
     """A card's chance node without the card: "dealt a card to seat 1", "seat 0 draws a card"."""
     phase = s.phase
     if phase == DEAL:
@@ -180,13 +183,13 @@ def hidden_chance_label(s) -> str:
     return "colour removed" if phase == REMOVED_DRAW else "first holder drawn"  # always public
 
 
-def action_visibility(s, seat: int, action: int) -> frozenset[int] | None:
+def action_visibility(s: RivieraState, seat: int, action: int) -> frozenset[int] | None:
     """A card given in a swap or thrown away by the fallback: only its owner sees which (§2.3;
     the others see how many); every other action is public once played."""
     return frozenset({seat}) if action >= GIVE else None
 
 
-def hidden_action_label(s, seat: int) -> str:
+def hidden_action_label(s: RivieraState, seat: int) -> str:
     """A card 10 decision without the card: "seat 0 gives a card to seat 2", "seat 0 discards a card"."""
     if s.phase == SWAP_GIVE:
         return f"seat {seat} gives a card to seat {s.target}"

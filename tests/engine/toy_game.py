@@ -8,7 +8,7 @@ showing a card that is not the highest scores -1.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.core import Game, GameInfo, NodeKind, OptionSpec, State
@@ -52,10 +52,18 @@ class ToyGame(Game):
 
 @dataclass(frozen=True)
 class ToyState(State):
-    num_players: int
+    # field(): the compiled State (engine.implementation) has a `num_players` descriptor, which
+    # dataclass would otherwise take for this field's default.
+    num_players: int = field()
     bonus: int
     cards: tuple[int, ...] = ()
     choices: tuple[int, ...] = ()
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        # copy and pickle: the compiled State restores fields with setattr, which a frozen
+        # dataclass refuses; object.__setattr__ is what Python's own restore amounts to.
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
     @property
     def kind(self) -> NodeKind:

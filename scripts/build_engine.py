@@ -1,0 +1,60 @@
+"""Compiles the engine with mypyc into C extension modules beside its sources, when they changed.
+
+Run by scripts/setup.sh with the machine's C compiler; returns at once when the build matches
+the sources (engine/compiled-sources.sha256). The outputs (engine/**/*.so, build/mypyc) are
+git-ignored. ARENA_ENGINE=pure runs the Python sources even when they are built
+(engine/implementation.py).
+
+Usage: .venv/bin/python scripts/build_engine.py [--force]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ["ARENA_ENGINE"] = "pure"  # this process reads the sources, whatever is built
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine import implementation  # noqa: E402
+
+
+def build() -> None:
+    """Compile `implementation.sources()` in place: setuptools' build_ext on every core, without
+    reading pyproject.toml (that describes the arena distribution, not this build)."""
+    from mypyc.build import mypycify
+    from setuptools import Distribution
+
+    sources = [str(p.relative_to(ROOT)) for p in implementation.sources()]
+    # separate: one extension per module, so that the C compiler runs on every core at once and
+    # a change rebuilds only the modules whose C code changed.
+    extensions = mypycify(sources, opt_level="3", separate=True, target_dir=str(ROOT / "build" / "mypyc"))
+    dist = Distribution({"name": "arena-engine-compiled", "ext_modules": extensions})
+    dist.verbose = False  # no compiler command lines: errors still show
+    command = dist.get_command_obj("build_ext")
+    command.inplace, command.parallel = True, os.cpu_count() or 1
+    command.build_temp = str(ROOT / "build" / "mypyc" / "temp")
+    dist.run_command("build_ext")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--force", action="store_true", help="build even when up to date")
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    if not args.force and implementation.build_problem() is None:
+        return
+    started = time.monotonic()
+    want = implementation.sources_hash()
+    implementation.STAMP.unlink(missing_ok=True)  # a build that fails halfway is not current
+    build()
+    implementation.STAMP.write_text(want + "\n")
+    print(f"engine compiled with mypyc in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
