@@ -99,7 +99,8 @@ def print_ladder(rows: list[dict], ladder: list[str]) -> None:
             continue
         low, high = by_bot[upper]["low95"], by_bot[lower]["high95"]
         verdict = "apart" if low is not None and high is not None and low > high else "overlap"
-        print(f"\nleaderboard intervals, {upper} low {low} vs {lower} high {high}: {verdict}", end="")
+        ends = format_interval(low, None).split()[0], format_interval(None, high).split()[-1]
+        print(f"\nleaderboard intervals, {upper} low {ends[0]} vs {lower} high {ends[1]}: {verdict}", end="")
     print()
 
 
