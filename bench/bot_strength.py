@@ -26,7 +26,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from arena.cli.leaderboard import format_interval
+from arena.cli.leaderboard import format_interval, interval_end
 from arena.store import Store
 from engine import registry
 
@@ -99,8 +99,8 @@ def print_ladder(rows: list[dict], ladder: list[str]) -> None:
             continue
         low, high = by_bot[upper]["low95"], by_bot[lower]["high95"]
         verdict = "apart" if low is not None and high is not None and low > high else "overlap"
-        ends = format_interval(low, None).split()[0], format_interval(None, high).split()[-1]
-        print(f"\nleaderboard intervals, {upper} low {ends[0]} vs {lower} high {ends[1]}: {verdict}", end="")
+        print(f"\nleaderboard intervals, {upper} low {interval_end(low)} vs {lower} high {interval_end(high)}: "
+              f"{verdict}", end="")
     print()
 
 

@@ -13,6 +13,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
+from arena.cli.leaderboard import interval_end
 from dashboards import api, views
 from dashboards.params import BadRequest
 from engine import registry
@@ -45,16 +46,11 @@ def _short_version(text: str | None) -> str:
     return text[:len("sha256:") + 12] if text.startswith("sha256:") else text
 
 
-def _end(value: float | None) -> str:
-    """One end of a rating's 95 % interval; None is an end the data do not bound."""
-    return "?" if value is None else f"{value:.0f}"
-
-
 TEMPLATES.env.filters.update(
     when=_when, game_name=_game_name, q=lambda text: quote(str(text), safe=""),
     pct=lambda value: "—" if value is None else f"{100 * value:.0f}%",
     elo=lambda value: "—" if value is None else f"{value:.0f}",
-    interval=lambda row: f"{_end(row['low95'])} – {_end(row['high95'])}",
+    interval=lambda row: f"{interval_end(row['low95'])} – {interval_end(row['high95'])}",
     short_version=lambda text: _short_version(text),
 )
 TEMPLATES.env.globals.update(with_query=_with)

@@ -105,12 +105,14 @@ def finite(value: float) -> float | None:
     return None if math.isinf(value) or math.isnan(value) else value
 
 
-def format_interval(low: float | None, high: float | None) -> str:
-    """'1788 – 1934' (the 95 % interval); an unknown end (None or infinite) is '?'."""
-    def end(value: float | None) -> str:
-        return "?" if value is None or math.isinf(value) else f"{value:.0f}"
+def interval_end(value: float | None) -> str:
+    """One end of a 95 % interval as a whole number; an unknown end (None or infinite) is '?'."""
+    return "?" if value is None or math.isinf(value) else f"{value:.0f}"
 
-    return f"{end(low):>5} – {end(high):<5}"
+
+def format_interval(low: float | None, high: float | None) -> str:
+    """'1788 – 1934' (the 95 % interval), aligned for a table."""
+    return f"{interval_end(low):>5} – {interval_end(high):<5}"
 
 
 COUNTS_LEGEND = ("strikes: faulty decisions (timeouts, illegal or malformed answers), each replaced by a "
