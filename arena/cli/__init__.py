@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:  # engine.implementation refuses a bad ARENA_ENGINE or a stale compiled engine at import
+        import engine  # noqa: F401
+    except (RuntimeError, ValueError) as error:
+        print(f"arena: error: {error}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

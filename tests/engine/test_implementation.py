@@ -65,6 +65,14 @@ def test_a_bad_arena_engine_value_is_refused_naming_the_valid_ones() -> None:
     assert "ARENA_ENGINE='fast' is not valid; use one of: compiled, pure" in done.stderr
 
 
+def test_the_arena_command_says_so_in_one_line() -> None:
+    done = run_python("import sys; from arena.cli import main; sys.exit(main(['play', 'riviera']))", "fast")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "arena: error: ARENA_ENGINE='fast' is not valid; use one of: compiled, pure "
+        "(or leave it unset: the compiled engine when it is built)"]
+
+
 def test_a_build_that_does_not_match_the_sources_is_refused(monkeypatch, tmp_path) -> None:
     stale = tmp_path / "compiled-sources.sha256"
     stale.write_text("0" * 64 + "\n")
