@@ -18,7 +18,7 @@ import statistics
 import time
 from multiprocessing import Pool
 
-from arena.match import run_match
+from arena.match.runner import run_match
 
 
 def one_match(job: tuple[str, str, str, int, int, int]) -> tuple[float, float]:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from arena.driver import play_tournament, start_tournament
-from arena.executor import LocalExecutor
+from arena.tournament.driver import play_tournament, start_tournament
+from arena.match.executor import LocalExecutor
 from arena.store import Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
 
 ENTRANTS = ("heuristic", *(f"random#{i}" for i in range(1, 8)))

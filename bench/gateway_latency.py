@@ -44,9 +44,9 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.gateway.client import GatewayClient  # noqa: E402
-from arena.match import run_match  # noqa: E402
-from arena.seats import observation_json  # noqa: E402
+from arena.link.client import GatewayClient  # noqa: E402
+from arena.match.runner import run_match  # noqa: E402
+from arena.match.seats import observation_json  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.v1 import bot_pb2 as pb  # noqa: E402
 from engine import registry  # noqa: E402

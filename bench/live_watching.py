@@ -30,13 +30,14 @@ import time
 import timeit
 from pathlib import Path
 
-from arena import executor as executors
-from arena.driver import play_tournament, start_tournament
-from arena.executor import LocalExecutor, RayExecutor
-from arena.live import LiveBuffer, StepFeed
-from arena.match import StepRecord, run_match
+from arena.match import executor as executors
+from arena.tournament.driver import play_tournament, start_tournament
+from arena.match.executor import LocalExecutor, RayExecutor
+from arena.match.live import LiveBuffer, StepFeed
+from arena.match.record import StepRecord
+from arena.match.runner import run_match
 from arena.store import Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 
 WORKLOADS = {
     "short": TournamentConfig(game_id="lost_cities_rivals", players_per_match=2, rounds=10, seed=1,

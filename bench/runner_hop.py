@@ -7,7 +7,7 @@ A grpc.aio echo server in a child process (the gateway's side is grpc.aio too) a
 process, a synchronous client as the match runner has, sending a DecisionRequest-sized message and
 waiting for it to come back, three ways in alternating blocks: a unary call per message, a message
 on one long-lived bidirectional stream (a reader thread hands the reply to the caller, as
-arena/gateway/host_stream_client.py does), and a length-prefixed frame on a plain TCP socket
+arena/link/host_stream.py does), and a length-prefixed frame on a plain TCP socket
 (asyncio streams on the server's side; no gRPC).
 """
 

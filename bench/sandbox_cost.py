@@ -33,7 +33,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from gateway_latency import free_port, percentiles, sample_request  # noqa: E402
 
-from arena.gateway.client import GatewayClient  # noqa: E402
+from arena.link.client import GatewayClient  # noqa: E402
 from arena.store import Store  # noqa: E402
 from arena.v1 import bot_pb2 as pb  # noqa: E402
 

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.executor import RayExecutor
+from arena.match.executor import RayExecutor
 from arena.sprt.driver import Tally, play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.sprt.simulate import with_elo

@@ -1,7 +1,7 @@
 """Live matches: what the dashboard may show of the matches a tournament is playing now.
 
 The driver writes each running match's steps so far to the store about once a second
-(arena/live.py). Live pages are public, so a live match shows the public view only (what every
+(arena/match/live.py). Live pages are public, so a live match shows the public view only (what every
 seat sees alike: dashboards/replay.py `public_view`, and the public step log), never a seat's.
 
 The sibling rule. The seat rotations of a table share one chance seed (duplicate play), so a

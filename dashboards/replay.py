@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from arena.match import MatchRecord
+from arena.match.record import MatchRecord
 from engine.core import Game, NodeKind, State, advance
 from engine.visibility import ChanceView, chance_views, may_see
 

@@ -12,8 +12,8 @@ from typing import Any
 
 from arena.cli.leaderboard import row_json
 from arena.cli.tournament import tournament_standings
-from arena.entrants import bot_name, latest_versions_only
-from arena.tournament import bot_spec
+from arena.tournament.entrants import bot_name, latest_versions_only
+from arena.tournament.schedule import bot_spec
 from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
 from arena.store import dashboard_queries as dq

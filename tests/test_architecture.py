@@ -1,6 +1,6 @@
 """The direction of dependencies (ARCHITECTURE.md §1), checked on the source, not by convention.
 
-engine <- bots <- arena <- dashboards; ray only in arena/executor.py; sqlmodel and sqlalchemy only
+engine <- bots <- arena <- dashboards; ray only in arena/match/executor.py; sqlmodel and sqlalchemy only
 in arena/store; the engine uses the standard library alone and never the global random generator;
 the bot kit (bots/sdk/arena_sdk, a distribution of its own) needs only grpc and protobuf.
 """
@@ -125,7 +125,7 @@ def test_engine_never_uses_the_global_random_generator() -> None:
 
 @pytest.mark.parametrize(
     ("library", "home"),
-    [("ray", {"arena/executor.py"}), ("sqlmodel", {"arena/store"}), ("sqlalchemy", {"arena/store"})],
+    [("ray", {"arena/match/executor.py"}), ("sqlmodel", {"arena/store"}), ("sqlalchemy", {"arena/store"})],
 )
 def test_heavy_libraries_stay_in_their_module(library: str, home: set[str]) -> None:
     for package in PROJECT:

@@ -1,4 +1,4 @@
-"""The `arena` command. Each sub-command lives in its own module with a `register(subparsers)`.
+"""The `arena` command. Each sub-command lives in its own module, named after it, with a `register(subparsers)`.
 
 Bad input ends with a one-line `arena: error: ...` that says what is valid, and exit status 2;
 never a traceback.
@@ -7,23 +7,23 @@ never a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import entry_points
+from typing import Any
 
+from arena.cli import bot, check_bot, demo, leaderboard, play, serve, sprt, tournament
 from arena.errors import UsageError
 
-COMMAND_MODULES = [
-    "arena.cli.play",
-    "arena.cli.demo",
-    "arena.cli.tournament",
-    "arena.cli.sprt",
-    "arena.cli.leaderboard",
-    "arena.cli.dashboard",
-    "arena.cli.serve",
-    "arena.cli.bot",
-    "arena.cli.check_bot",
-]
+# `arena`'s own sub-commands, in the order of its help; packages above arena/ add theirs as entry
+# points of this group (pyproject.toml: `arena dashboard` comes from dashboards/cli.py).
+COMMANDS = [play, demo, tournament, sprt, leaderboard, serve, bot, check_bot]
+PLUGIN_GROUP = "arena.commands"
+
+
+def plugin_commands() -> list[Any]:
+    """The `register(subparsers)` functions of the sub-commands installed under PLUGIN_GROUP."""
+    return [point.load() for point in sorted(entry_points(group=PLUGIN_GROUP), key=lambda point: point.name)]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,8 +31,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arena", description="Tournaments and a bot arena for four tabletop games."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).register(subparsers)
+    for command in COMMANDS:
+        command.register(subparsers)
+    for register in plugin_commands():
+        register(subparsers)
     return parser
 
 

@@ -20,15 +20,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.clock import TimeControl
+from arena.match.clock import TimeControl
 from arena.cli.gateway_access import gateway_client
 from arena.cli.options import game_info
 from arena.errors import UsageError
-from arena.gateway.client import GatewayClient
-from arena.gateway.launcher import LaunchLimits
-from arena.gateway.sandbox import SandboxUnavailable, bwrap_path, check_files
+from arena.link.client import GatewayClient
+from arena.launch.launcher import LaunchLimits
+from arena.launch.sandbox import SandboxUnavailable, bwrap_path, check_files
 from arena.gateway.server import GatewayThread
-from arena.match import MatchAborted, MatchRecord, Termination, run_match
+from arena.match.record import MatchAborted, MatchRecord, Termination
+from arena.match.runner import run_match
 from arena.store import Store
 from arena.submissions import store_submission
 

@@ -16,9 +16,9 @@ from typing import Any
 
 from arena.cli.leaderboard import format_leaderboard
 from arena.cli.tournament import add_run_options, make_executor, play_with_progress
-from arena.driver import start_tournament
+from arena.tournament.driver import start_tournament
 from arena.store import Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from bots import bot_names, make_bot
 from engine import registry
 

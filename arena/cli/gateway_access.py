@@ -10,8 +10,8 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.errors import UsageError
-from arena.gateway.client import GatewayClient, GatewayError
-from arena.gateway.hostkey import host_key
+from arena.link.client import GatewayClient, GatewayError
+from arena.link.hostkey import host_key
 from arena.gateway.server import GatewayThread
 from arena.store import Store
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.clock import TimeControl, per_move
+from arena.match.clock import TimeControl, per_move
 from arena.errors import UsageError
 from engine import registry
 from engine.core import GameInfo

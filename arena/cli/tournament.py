@@ -19,11 +19,11 @@ from typing import Any
 from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
-from arena.driver import Progress, check_config, pin_config, play_tournament, start_tournament, stopped_note
+from arena.tournament.driver import Progress, check_config, pin_config, play_tournament, start_tournament, stopped_note
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
-from arena.tournament import DEFAULT_MAX_TABLES, TournamentConfig, bot_spec
+from arena.tournament.schedule import DEFAULT_MAX_TABLES, TournamentConfig, bot_spec
 from bots import is_builtin, split_specs
 from engine import registry
 
@@ -133,10 +133,10 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
 def make_executor(args: argparse.Namespace) -> Any:
     """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed)."""
     if args.local:
-        from arena.executor import LocalExecutor
+        from arena.match.executor import LocalExecutor
 
         return LocalExecutor(live=args.live)
-    from arena.executor import RayExecutor, check_address
+    from arena.match.executor import RayExecutor, check_address
 
     if args.ray_address:
         check_address(args.ray_address)

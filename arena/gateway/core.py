@@ -15,7 +15,7 @@ import logging
 import time
 from pathlib import Path
 
-from arena.gateway.launcher import LaunchedBot, Launcher, LaunchLimits
+from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
 from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
 from arena.store import BotInfo, Store, hash_token

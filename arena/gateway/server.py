@@ -25,9 +25,10 @@ from grpc_reflection.v1alpha import reflection
 from arena.errors import UsageError
 from arena.gateway.core import Gateway
 from arena.gateway.host_leg import HostLegServer
-from arena.gateway.launcher import LaunchLimits
+from arena.launch.launcher import LaunchLimits
 from arena.gateway.service import BotStreamService, MatchHostService
-from arena.gateway.sessions import TRANSPORT_MESSAGE_BYTES, StreamLimits
+from arena.gateway.sessions import StreamLimits
+from arena.link import TRANSPORT_MESSAGE_BYTES
 from arena.store import Store
 from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
 
@@ -73,7 +74,7 @@ async def start_gateway(
     # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
     # silently share the port and split the bots between two gateways.
     # The transport accepts messages a little over the arena's own limit, so that the arena sees an
-    # oversize message and records its size (sessions.MAX_MESSAGE_BYTES) instead of a dropped stream.
+    # oversize message and records its size (arena.link.MAX_MESSAGE_BYTES) instead of a dropped stream.
     # No BDP probing: it grows a stream's receive window to megabytes, and a flooding bot whose
     # reads are throttled (throttle.py) would fill it; a fixed 64 KB window blocks its writes.
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0),

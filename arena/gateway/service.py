@@ -15,16 +15,16 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
-from arena.gateway.host_stream import HostStream, seat_reply
-from arena.gateway.sandbox import SandboxUnavailable
+from arena.gateway.host_calls import HostStream, seat_reply
+from arena.launch.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
+from arena.link.hostkey import HOST_KEY_HEADER
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
 log = logging.getLogger("arena.gateway")
 
-HOST_KEY_HEADER = "arena-host-key"
 MISSING_TOKEN = (
     "missing bot token: send the call metadata 'authorization: Bearer <token>' with the token "
     "that `arena bot register NAME` printed"

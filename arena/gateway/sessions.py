@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 from google.protobuf.unknown_fields import UnknownFieldSet
 
+from arena.link import MAX_MESSAGE_BYTES
 from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
 from arena.v1 import bot_pb2 as pb
 
@@ -29,10 +30,6 @@ PROTOCOL = "arena.v1"
 MAX_MALFORMED = 100  # unattributable bad messages before the arena closes the connection
 MAX_VERSION = 64  # characters of a declared version that are kept
 MAX_NOTICES = 200  # notices per connection; a bot flooding bad answers is not echoed forever
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the largest BotMessage the arena reads (gRPC's usual default)
-# The transport's own cut-off, above the arena's: a message between the two reaches the arena, which
-# then records its size; one over it is refused by gRPC before the arena sees it.
-TRANSPORT_MESSAGE_BYTES = 2 * MAX_MESSAGE_BYTES
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,11 @@ import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from arena.match import derive_seed
+from arena.match.seeds import derive_seed
 from arena.rating import pair_score
 from arena.sprt.stats import MODELS
 from arena.store import SPRT_KIND
-from arena.tournament import PlannedMatch, TournamentConfig, bot_spec
+from arena.tournament.schedule import PlannedMatch, TournamentConfig, bot_spec
 
 DEFAULT_MAX_PAIRS = 100_000  # far beyond the expected length of any sensible test (docs/sprt.md)
 

@@ -5,7 +5,7 @@ SQLite in `arena.db` by default (or `$ARENA_DB`), any SQLAlchemy URL otherwise, 
 ORM objects, so nothing outside this package depends on a session being open.
 
 Tables (arena/store/tables.py): bot (registered external bots, hashed tokens, disabled or
-removed: arena/store/bot_access.py), submission (their versions NAME@N: command, stored files,
+removed: arena/store/bots.py), submission (their versions NAME@N: command, stored files,
 tree hash), bot_version (what played each seat), tournament (config JSON, status), match (unique
 key, seeds, record JSON), seat (entrant, score, rank, termination), rating and rating_history
 (rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
@@ -32,7 +32,7 @@ from arena.store.records import (
     match_key,
 )
 from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
-from arena.store.tokens import hash_token
+from arena.store.bots import hash_token
 
 __all__ = [
     "DEFAULT_DB_URL",

@@ -1,6 +1,6 @@
 """Storing live matches: one `live_match` row per match being played, with its steps so far.
 
-Only the tournament driver writes them (arena/live.py); the dashboard reads them. A row is
+Only the tournament driver writes them (arena/match/live.py); the dashboard reads them. A row is
 deleted when its match's result is stored (Store.record_matches, same transaction) and when its
 tournament's status changes (finished, interrupted, or running again on resume), so a resumed
 tournament never shows a match that an earlier run was playing.
@@ -31,7 +31,7 @@ class LiveMatch:
     rotation: int
     chance_seed: int
     seats: list[str]  # entrant names by seat
-    steps: list[dict]  # the record's steps so far (arena/match.py step_json)
+    steps: list[dict]  # the record's steps so far (arena/match/runner.py step_json)
     updated_at: datetime | None = None
 
     @property

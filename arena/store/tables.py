@@ -196,7 +196,7 @@ class SprtLlrRow(SQLModel, table=True):
 
 class LiveMatchRow(SQLModel, table=True):
     """A match being played now: its steps so far, written by the driver every second or so
-    (arena/live.py); the row goes when the match's result is stored or its tournament stops."""
+    (arena/match/live.py); the row goes when the match's result is stored or its tournament stops."""
 
     __tablename__ = "live_match"
     tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)

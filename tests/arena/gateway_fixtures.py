@@ -16,8 +16,8 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.gateway.client import GatewayClient
-from arena.gateway.launcher import LaunchLimits
+from arena.link.client import GatewayClient
+from arena.launch.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb

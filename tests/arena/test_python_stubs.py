@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from arena.gateway.client import GatewayClient
+from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
-from arena.match import Termination, run_match
+from arena.match.record import Termination
+from arena.match.runner import run_match
 from arena.store import Store
 from tests.arena.gateway_fixtures import *  # noqa: F403
 

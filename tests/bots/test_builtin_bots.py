@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arena.match import run_match
+from arena.match.runner import run_match
 from bots import make_bot, split_specs
 from bots.base import Bot
 from bots.heuristic import HEURISTICS

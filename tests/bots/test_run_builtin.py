@@ -5,9 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from arena.gateway.client import GatewayClient
+from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
-from arena.match import Termination, run_match
+from arena.match.record import Termination
+from arena.match.runner import run_match
 from arena.store import Store
 from tests.arena.gateway_fixtures import *  # noqa: F403
 from tests.arena.gateway_fixtures import ROOT, BotProcesses, wait_connected

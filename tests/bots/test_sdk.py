@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.gateway.client import GatewayClient
+from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
-from arena.match import Termination, run_match
+from arena.match.record import Termination
+from arena.match.runner import run_match
 from arena.store import Store
 from bots.sdk import Bot, Decision, TokenRejected, run
 from tests.arena.gateway_fixtures import *  # noqa: F403
@@ -86,7 +87,7 @@ def test_the_bot_reconnects_after_the_gateway_restarts(store: Store, bots: BotPr
 
 def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThread, client: GatewayClient,
                                                            store: Store) -> None:
-    from arena.clock import TimeControl
+    from arena.match.clock import TimeControl
 
     token = store.register_bot("fragile")
     calls: list[int] = []

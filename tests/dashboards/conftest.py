@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from arena.driver import builtin_version, play_tournament, start_tournament
-from arena.executor import LocalExecutor
-from arena.match import Termination, run_match
+from arena.tournament.driver import builtin_version, play_tournament, start_tournament
+from arena.match.executor import LocalExecutor
+from arena.match.record import Termination
+from arena.match.runner import run_match
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.screenshot import CHROMIUM, chromium, serve
 
 LCR = TournamentConfig(game_id="lost_cities_rivals", players_per_match=2,

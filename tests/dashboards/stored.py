@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.driver import builtin_version
-from arena.match import run_match
+from arena.tournament.driver import builtin_version
+from arena.match.runner import run_match
 from arena.store import MatchResult, SeatResult, Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import Replay, public_view
 from dashboards.screenshot import serve
 

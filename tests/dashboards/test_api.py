@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from arena.cli import main as arena_main
 from arena.cli.leaderboard import format_interval
-from arena.match import MatchRecord
+from arena.match.record import MatchRecord
 from arena.store.records import LeaderboardRow
 from dashboards.app import create_app
 from dashboards.pages import TEMPLATES
@@ -240,7 +240,7 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
 
 
 def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None:  # noqa: ANN001
-    from arena.driver import start_tournament
+    from arena.tournament.driver import start_tournament
     from arena.store import Store
     from tests.dashboards.conftest import LCR
 
@@ -257,7 +257,7 @@ def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None
 
 def test_a_record_the_engine_cannot_replay_is_explained_not_a_crash(tmp_path) -> None:  # noqa: ANN001
     from arena.store import MatchResult, SeatResult, Store
-    from arena.tournament import TournamentConfig
+    from arena.tournament.schedule import TournamentConfig
 
     store = Store(f"sqlite:///{tmp_path / 'old.db'}")
     record = run_match_json("gang_of_dice")
@@ -279,7 +279,7 @@ def test_a_record_the_engine_cannot_replay_is_explained_not_a_crash(tmp_path) ->
 
 
 def run_match_json(game_id: str) -> dict:
-    from arena.match import run_match
+    from arena.match.runner import run_match
 
     return run_match(game_id, ["random", "random"], seed=1).to_json()
 
@@ -295,10 +295,10 @@ def test_the_leaderboard_page_shows_strikes_and_forfeits_and_says_what_they_coun
 def test_the_leaderboard_counts_the_matches_its_ratings_are_fitted_to(tmp_path) -> None:  # noqa: ANN001
     """A tournament that is still writing: its new matches are stored but not rated until the next
     rerate, and the page's match count stays the table's."""
-    from arena.driver import play_tournament, start_tournament
-    from arena.executor import LocalExecutor
+    from arena.tournament.driver import play_tournament, start_tournament
+    from arena.match.executor import LocalExecutor
     from arena.store import MatchResult, SeatResult, Store
-    from arena.tournament import TournamentConfig
+    from arena.tournament.schedule import TournamentConfig
 
     store = Store(f"sqlite:///{tmp_path / 'live.db'}")
     config = TournamentConfig(game_id="gang_of_dice", players_per_match=2, entrants=("random", "random#2"))

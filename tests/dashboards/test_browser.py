@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from arena.match import MatchRecord
+from arena.match.record import MatchRecord
 from dashboards.screenshot import take
 from tests.dashboards.conftest import Filled
 from tests.dashboards.test_api import _position_with_hands

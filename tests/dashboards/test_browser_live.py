@@ -13,13 +13,13 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-import arena.live
-import arena.live_writer
-from arena.driver import play_tournament, start_tournament
-from arena.executor import LocalExecutor
-from arena.match import MatchRecord
+import arena.match.live
+import arena.tournament.live
+from arena.tournament.driver import play_tournament, start_tournament
+from arena.match.executor import LocalExecutor
+from arena.match.record import MatchRecord
 from arena.store import Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.screenshot import serve
 from tests.dashboards.conftest import Filled
 from tests.dashboards.test_browser import _wait_shown, page  # noqa: F401 - the page fixture
@@ -86,8 +86,8 @@ def test_the_step_reads_in_words_and_the_acting_seats_are_marked(page: Any, serv
 def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Store, int, str, threading.Thread]]:
     """A real tournament being played in a thread (live steps sent and written every 0.2 s), and a
     dashboard on its database; yields the store, the tournament id, the dashboard URL and the thread."""
-    monkeypatch.setattr(arena.live, "PUSH_SECONDS", 0.2)
-    monkeypatch.setattr(arena.live_writer, "WRITE_SECONDS", 0.2)
+    monkeypatch.setattr(arena.match.live, "PUSH_SECONDS", 0.2)
+    monkeypatch.setattr(arena.tournament.live, "WRITE_SECONDS", 0.2)
     store = Store(f"sqlite:///{tmp_path / 'live.db'}")
     tid = start_tournament(store, LIVE, "live cup")
     player = threading.Thread(target=play_tournament, args=(store, tid, LocalExecutor(live=True)), daemon=True)

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from arena.driver import play_tournament, start_tournament
-from arena.executor import LocalExecutor
+from arena.tournament.driver import play_tournament, start_tournament
+from arena.match.executor import LocalExecutor
 from arena.store import Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import PUBLIC, Replay
 from dashboards.screenshot import serve
 from engine.riga import tables

@@ -1,7 +1,7 @@
 """Live matches through the API: the sibling rule, the public view only, and the result at the end.
 
 The live rows are written through the real store as the driver writes them (the driver's side
-is tests/arena/test_live.py); the steps are those of real matches of the same table.
+is tests/arena/match/test_live.py); the steps are those of real matches of the same table.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arena.driver import match_result, start_tournament
-from arena.executor import JobOutcome, MatchJob
-from arena.match import MatchRecord, run_match
+from arena.tournament.driver import match_result, start_tournament
+from arena.match.executor import JobOutcome, MatchJob
+from arena.match.record import MatchRecord
+from arena.match.runner import run_match
 from arena.store import LiveMatch, Store
-from arena.tournament import TournamentConfig, schedule
+from arena.tournament.schedule import TournamentConfig, schedule
 from dashboards.app import create_app
 from dashboards.live import visible_steps
 from dashboards.replay import Replay, public_view

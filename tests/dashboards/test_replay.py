@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.match import run_match
+from arena.match.runner import run_match
 from dashboards.replay import Replay
 
 

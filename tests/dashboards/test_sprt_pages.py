@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from arena.executor import LocalExecutor
+from arena.match.executor import LocalExecutor
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from arena.match import run_match
+from arena.match.runner import run_match
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
-from arena.tournament import TournamentConfig
+from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
 from dashboards.screenshot import serve
 from tests.dashboards.test_api import get

@@ -13,7 +13,7 @@ How to add a revision (a change to arena/store/tables.py):
      full (never imported from tables.py: a revision is frozen once released). On SQLite, change
      or drop a column inside `with op.batch_alter_table("table") as batch:`.
   2. Set HEAD below to the new revision id.
-  3. tests/arena/test_migrations.py checks that a migrated database matches tables.py exactly,
+  3. tests/arena/store/test_migrations.py checks that a migrated database matches tables.py exactly,
      that HEAD is Alembic's head, and that an existing database is upgraded in place.
 """
 

@@ -2,7 +2,7 @@
 
     python tests/arena/bots/pick_bot.py --pick first ADDRESS TOKEN
 
-Two of them, one of each, tell apart whose answer a seat got (tests/arena/test_host_stream.py).
+Two of them, one of each, tell apart whose answer a seat got (tests/arena/link/test_host_stream.py).
 """
 
 import argparse

@@ -11,11 +11,12 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 
-from arena.clock import TimeControl
+from arena.match.clock import TimeControl
 from arena.envs import openspiel
-from arena.gateway.client import GatewayClient
+from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
-from arena.match import Termination, run_match
+from arena.match.record import Termination
+from arena.match.runner import run_match
 from arena.store import Store
 from bots.sdk import run
 from engine.core import NodeKind, sample_chance

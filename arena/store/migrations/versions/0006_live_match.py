@@ -4,7 +4,7 @@ Revision ID: 0006
 Revises: 0005
 
 The driver writes a row per running match about once a second and deletes it when the match's
-result is stored or its tournament's status changes (arena/live.py, arena/store/live.py).
+result is stored or its tournament's status changes (arena/match/live.py, arena/store/live.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,273 @@
+"""Launched bots: programs registered with `--command` that the gateway starts when a match needs them.
+
+A launched bot gets `ARENA_ADDRESS` (the gateway), `ARENA_TOKEN` (a token valid only for this
+process), `ARENA_BOT_NAME` (`NAME@N` for a submitted version) and `ARENA_PROTO` (the path of
+bot.proto, for bots that load it at run time) in its environment, and dials in like any other bot.
+It runs in its sandbox (sandbox.py: bubblewrap, a uid of its own, its files read-only at /bot, the gateway only
+through its Unix socket) under the limits of `LaunchLimits` (limits.py, and a cgroup where the
+machine allows one: cgroups.py). Its stdout and stderr are captured (the last `output_bytes` kept)
+for crash reports; once it has printed `output_cap_bytes` in all it is stopped, so an endless
+printer costs neither memory nor disk. It is stopped `linger_s` after its last match closes.
+ARENA_UNSANDBOXED=1 runs launched bots as the arena's own user instead, with a loud warning.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import signal
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arena.launch import cgroups
+from arena.launch.sandbox import (
+    SOCKET, SandboxSpec, SandboxUnavailable, bwrap_argv, check_files, sandbox_env, unsandboxed,
+)
+
+log = logging.getLogger("arena.gateway")
+# The protocol a launched bot speaks, for bots that load it at run time (the Node.js example):
+# a submitted bot's files are stored apart from the arena's, so it cannot find it beside itself.
+BOT_PROTO = Path(__file__).resolve().parents[2] / "proto" / "arena" / "v1" / "bot.proto"
+
+UID_BASE, UID_SPAN = 1_500_000_000, 1 << 24  # each sandboxed bot runs as a random uid from here
+UNSANDBOXED_WARNING = (
+    "arena: WARNING: ARENA_UNSANDBOXED=1: launched bots run UNSANDBOXED, as this user, with its files, "
+    "network and secrets (the host key, the database); use it only for bots you wrote yourself"
+)
+
+
+@dataclass(frozen=True)
+class LaunchLimits:
+    """Limits on a launched bot's process, and how long it lives without matches."""
+
+    cpu_seconds: int = 600  # per process
+    memory_mb: int = 2048  # per process (RLIMIT_AS), and for the whole bot where a cgroup can be made
+    processes: int = 128  # processes and threads, all of the bot's together
+    open_files: int = 256  # per process
+    tmp_mb: int = 64  # its /tmp, and its /dev/shm
+    output_bytes: int = 64 * 1024  # kept for crash reports (the last ones)
+    output_cap_bytes: int = 64 * 1024 * 1024  # printed in all, after which the bot is stopped
+    linger_s: float = 2.0
+
+
+@dataclass
+class LaunchedBot:
+    """One running (or finished) bot process."""
+
+    name: str
+    token: str
+    process: asyncio.subprocess.Process
+    output: bytearray = field(default_factory=bytearray)
+    reader: asyncio.Task[None] | None = None
+    uid: int | None = None  # its own uid in the sandbox; None when unsandboxed
+    cgroup: cgroups.BotCgroup | None = None
+    memory_mb: int = 0
+    printed: int = 0  # bytes of output in all
+    stopped_for: str | None = None  # why the launcher stopped it on its own (too much output)
+    oom_killed: bool = False  # read from its cgroup before the cgroup is removed
+
+    def output_tail(self, limit: int = 400) -> str:
+        text = bytes(self.output[-limit:]).decode(errors="replace").strip()
+        return text or "(no output)"
+
+    def went_over_memory(self) -> bool:
+        """True when its memory cgroup's limit made the kernel kill one of its processes."""
+        return self.oom_killed or (self.cgroup is not None and self.cgroup.oom_killed())
+
+    def exit_reason(self) -> str | None:
+        """Why the process is gone, or None while it runs."""
+        code = self.process.returncode
+        if code is None:
+            return None
+        if self.stopped_for is not None:
+            how = self.stopped_for
+        elif code in (-signal.SIGKILL, 128 + signal.SIGKILL) and self.went_over_memory():
+            how = f"went over its memory limit of {self.memory_mb} MB and was killed"
+        elif code < 0:
+            how = f"was killed by {_signal_name(-code)}"
+        elif code > 128:  # the shell reports a child killed by a signal as 128 + its number
+            how = f"exited with status {code} (killed by {_signal_name(code - 128)})"
+        else:
+            how = f"exited with status {code}"
+        return f"launched bot {self.name!r} {how}; last output: {self.output_tail()}"
+
+
+@dataclass
+class _Start:
+    """How to start one bot process."""
+
+    argv: list[str]
+    env: dict[str, str]
+    cwd: str | None
+    uid: int | None
+    cgroup: cgroups.BotCgroup | None
+
+
+class Launcher:
+    """Starts, watches and stops launched bots for one gateway."""
+
+    def __init__(self, address: str, limits: LaunchLimits, socket: Path | None = None) -> None:
+        """`address`: the gateway's TCP address; `socket`: its Unix socket, the sandboxes' way in."""
+        self.address = address
+        self.socket = socket
+        self.limits = limits
+        self.sandboxed = not unsandboxed()
+        self.bots: dict[str, LaunchedBot] = {}
+        self.users: dict[str, int] = {}
+        self._stoppers: dict[str, asyncio.TimerHandle] = {}
+        if not self.sandboxed:
+            print(UNSANDBOXED_WARNING, file=sys.stderr, flush=True)
+
+    def bot_for_token(self, token: str) -> str | None:
+        """The name of the running launched bot that was given this token."""
+        for bot in self.bots.values():
+            if secrets.compare_digest(bot.token, token) and bot.process.returncode is None:
+                return bot.name
+        return None
+
+    def running(self, name: str) -> bool:
+        bot = self.bots.get(name)
+        return bot is not None and bot.process.returncode is None
+
+    async def launch(self, name: str, command: str, files: str | Path | None = None) -> LaunchedBot:
+        """Start the bot's command in its sandbox, in `files` (replacing a dead process of the bot).
+
+        Raises SandboxUnavailable (an arena-side error) when the sandbox cannot be made.
+        """
+        token = "launch_" + secrets.token_urlsafe(24)
+        folder = Path(files) if files else None
+        how = (self._sandboxed if self.sandboxed else self._unsandboxed)(name, token, command, folder)
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *how.argv, env=how.env, cwd=how.cwd, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
+            )
+        except BaseException:
+            if how.cgroup is not None:
+                how.cgroup.remove()
+            raise
+        launched = LaunchedBot(name, token, process, uid=how.uid, cgroup=how.cgroup, memory_mb=self.limits.memory_mb)
+        launched.reader = asyncio.create_task(self._capture(launched))
+        self.bots[name] = launched
+        log.info("launched bot %r (pid %d, %s): %s", name, process.pid,
+                 f"sandboxed as uid {launched.uid}" if launched.uid else "UNSANDBOXED", command)
+        return launched
+
+    def _sandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
+        """How to start the bot in its sandbox: bwrap under the limits wrapper, and its own cgroup."""
+        check_files(files)
+        if self.socket is None:
+            raise SandboxUnavailable("this gateway serves no Unix socket, the only way out of a sandbox")
+        uid = self._free_uid()
+        sandbox = bwrap_argv(SandboxSpec(uid, self.socket, files, self.limits.tmp_mb), command)
+        cgroup = cgroups.create(f"arena-{name}-{uid}", self.limits.memory_mb, self.limits.processes)
+        env = sandbox_env({"ARENA_ADDRESS": f"unix:{SOCKET}", "ARENA_TOKEN": token, "ARENA_BOT_NAME": name})
+        return _Start([*self._wrapper(cgroup), *sandbox], env, "/", uid, cgroup)
+
+    def _unsandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
+        """The opt-out: the arena's own user and environment, in the bot's folder, rlimits only."""
+        log.warning("launching bot %r UNSANDBOXED (ARENA_UNSANDBOXED=1)", name)
+        env = {**os.environ, "ARENA_ADDRESS": self.address, "ARENA_TOKEN": token, "ARENA_BOT_NAME": name,
+               "ARENA_PROTO": str(BOT_PROTO)}
+        argv = [*self._wrapper(None), "/bin/sh", "-c", command]
+        return _Start(argv, env, str(files) if files else None, None, None)
+
+    def _wrapper(self, cgroup: cgroups.BotCgroup | None) -> list[str]:
+        limits = self.limits
+        argv = [sys.executable, "-m", "arena.launch.limits", "--cpu", str(limits.cpu_seconds),
+                "--memory", str(limits.memory_mb), "--processes", str(limits.processes),
+                "--open-files", str(limits.open_files), "--file-mb", str(limits.tmp_mb)]
+        for folder in cgroup.folders if cgroup else ():
+            argv += ["--cgroup", str(folder)]
+        return [*argv, "--"]
+
+    def _free_uid(self) -> int:
+        taken = {bot.uid for bot in self.bots.values() if bot.process.returncode is None}
+        while (uid := UID_BASE + secrets.randbelow(UID_SPAN)) in taken:
+            continue
+        return uid
+
+    async def _capture(self, bot: LaunchedBot) -> None:
+        """Keep the tail of the bot's output; stop it once it has printed more than the cap."""
+        assert bot.process.stdout is not None
+        cap = self.limits.output_cap_bytes
+        while chunk := await bot.process.stdout.read(65536):
+            bot.printed += len(chunk)
+            bot.output += chunk
+            del bot.output[: max(0, len(bot.output) - self.limits.output_bytes)]
+            if bot.printed > cap and bot.stopped_for is None:
+                bot.stopped_for = f"printed more than its output limit of {cap} bytes and was stopped"
+                asyncio.ensure_future(self._stop(bot))
+        await bot.process.wait()
+        if bot.cgroup is not None:
+            bot.oom_killed = bot.cgroup.oom_killed()
+            await asyncio.to_thread(bot.cgroup.remove)
+        log.info("launched bot %r (pid %d) ended: %s", bot.name, bot.process.pid, bot.exit_reason())
+
+    async def exit_reason(self, name: str, wait_s: float = 0.0) -> str | None:
+        """Why the bot's launched process is gone (waiting up to `wait_s` for it), else None."""
+        bot = self.bots.get(name)
+        if bot is None:
+            return None
+        if bot.process.returncode is None and wait_s > 0:
+            try:
+                await asyncio.wait_for(asyncio.shield(bot.process.wait()), wait_s)
+            except TimeoutError:
+                return None
+        if bot.reader is not None and bot.process.returncode is not None:
+            await asyncio.wait([bot.reader], timeout=1.0)  # collect the last output first
+        return bot.exit_reason()
+
+    def acquire(self, name: str) -> None:
+        """A match needs this bot: keep it running."""
+        self.users[name] = self.users.get(name, 0) + 1
+        if handle := self._stoppers.pop(name, None):
+            handle.cancel()
+
+    def release(self, name: str) -> None:
+        """A match is done with this bot: stop it after `linger_s` unless another one needs it."""
+        self.users[name] = max(0, self.users.get(name, 0) - 1)
+        if self.users[name] == 0 and name in self.bots:
+            loop = asyncio.get_running_loop()
+            self._stoppers[name] = loop.call_later(
+                self.limits.linger_s, lambda: asyncio.ensure_future(self.stop(name))
+            )
+
+    async def stop(self, name: str) -> None:
+        """Stop the bot (its whole sandbox goes with it): terminate, then kill after 2 s."""
+        self._stoppers.pop(name, None)
+        if (bot := self.bots.get(name)) is not None:
+            await self._stop(bot)
+
+    async def _stop(self, bot: LaunchedBot) -> None:
+        if bot.process.returncode is not None:
+            return
+        _signal_group(bot.process.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(bot.process.wait(), 2.0)
+        except TimeoutError:
+            _signal_group(bot.process.pid, signal.SIGKILL)
+            await bot.process.wait()
+        log.info("stopped launched bot %r", bot.name)
+
+    async def stop_all(self) -> None:
+        for handle in self._stoppers.values():
+            handle.cancel()
+        await asyncio.gather(*(self.stop(name) for name in list(self.bots)))
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return f"{signal.Signals(signum).name}, signal {signum}"
+    except ValueError:
+        return f"signal {signum}"
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    try:
+        os.killpg(pid, signum)
+    except ProcessLookupError:
+        pass

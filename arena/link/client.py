@@ -1,0 +1,94 @@
+"""The match runner's side of the gateway: synchronous OpenSeat, Decide and CloseSeat calls.
+
+Three ways to the gateway (`leg`), the same calls and answers: "host-leg", the default — frames on
+the gateway's host leg, a TCP connection of its own whose port the gateway tells over gRPC
+(host_leg_client.py); "stream" — messages on one long-lived gRPC stream `MatchHost.Host`
+(host_stream_client.py); "unary" — a `MatchHost` call each. bench/gateway_latency.py compares them.
+Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
+call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from arena.link.host_leg import dial_host_leg
+from arena.link.host_stream import RunnerStream, RunnerStreams, RunnerStreamError
+from arena.link.hostkey import host_key
+from arena.link.hostkey import HOST_KEY_HEADER
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import host_pb2, host_pb2_grpc
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hangs hits this
+LEGS = ("host-leg", "stream", "unary")
+
+
+class GatewayError(Exception):
+    """The gateway could not be reached or failed: an arena-side error."""
+
+
+class GatewayClient:
+    """Calls to one gateway's MatchHost service."""
+
+    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, leg: str = "host-leg") -> None:
+        if leg not in LEGS:
+            raise ValueError(f"leg must be one of {', '.join(LEGS)}, not {leg!r}")
+        self.address = address
+        self._channel = grpc.insecure_channel(address)
+        self._stub = host_pb2_grpc.MatchHostStub(self._channel)
+        key = key if key is not None else host_key()
+        self._metadata = ((HOST_KEY_HEADER, key),)
+        connect = {"host-leg": lambda: dial_host_leg(address, self._stub, key),
+                   "stream": lambda: RunnerStream(self._stub, self._metadata)}.get(leg)
+        self._streams = RunnerStreams(connect) if connect is not None else None
+
+    def open_seat(self, bot_name: str, start: pb.MatchStart, connect_timeout_ms: int) -> host_pb2.SeatReply:
+        request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)
+        timeout_s = connect_timeout_ms / 1000 + MARGIN_S
+        if self._streams is None:
+            return self._call(self._stub.OpenSeat, request, timeout_s)
+        return self._on_stream(self._streams.open_seat, (bot_name, start.match_id, start.seat), request, timeout_s)
+
+    def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
+        call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
+        timeout_s = deadline_ms / 1000 + MARGIN_S
+        if self._streams is None:
+            return self._call(self._stub.Decide, call, timeout_s)
+        return self._on_stream(self._streams.decide, (bot_name, request.match_id, request.seat), call, timeout_s)
+
+    def close_seat(self, bot_name: str, end: pb.MatchEnd) -> None:
+        request = host_pb2.CloseSeatRequest(bot_name=bot_name, end=end)
+        if self._streams is None:
+            self._call(self._stub.CloseSeat, request, MARGIN_S)
+        else:
+            self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
+
+    def check_access(self) -> int:
+        """Have the gateway close the streams whose access was revoked; how many it closed."""
+        return self._call(self._stub.CheckAccess, host_pb2.CheckAccessRequest(), MARGIN_S).closed
+
+    def _call(self, method, request, timeout_s: float):  # noqa: ANN001, ANN202 - generated stubs
+        try:
+            return method(request, timeout=timeout_s, metadata=self._metadata)
+        except grpc.RpcError as error:
+            raise GatewayError(
+                f"gateway {self.address}: {error.code().name}: {error.details()}"  # type: ignore[attr-defined]
+            ) from None
+
+    def _on_stream(self, method, seat, request, timeout_s: float):  # noqa: ANN001, ANN202 - as _call
+        try:
+            return method(seat, request, timeout_s)
+        except RunnerStreamError as error:
+            raise GatewayError(f"gateway {self.address}: {error}") from None
+
+    def close(self) -> None:
+        if self._streams is not None:
+            self._streams.close()
+        self._channel.close()
+
+    def __enter__(self) -> GatewayClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,137 @@
+"""What a match leaves behind: its record (seats, seeds, steps, terminations, returns, ranks),
+how each seat's match ended, and the step's JSON form, as records and live pages store it.
+
+Light on purpose: the live actor and the store read these values without the match runner.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine import registry
+from engine.core import Game, State, Step, replay
+
+FORFEIT_AT_ONCE = frozenset({"disconnect", "crash"})
+
+
+class Termination(enum.Enum):
+    """How a seat's match ended (fastchess `MatchTermination`, python-chess `Termination`)."""
+
+    NORMAL = "normal"  # played to the end by the rules
+    TIMEOUT = "timeout"  # ran out of time
+    ILLEGAL_ACTION = "illegal_action"  # answered an action that was not legal
+    PROTOCOL_ERROR = "protocol_error"  # sent a malformed or unexpected message
+    DISCONNECT = "disconnect"  # the connection dropped
+    CRASH = "crash"  # a launched bot's process died or never connected
+    ABORTED = "aborted"  # an error inside the arena: the match is not rated
+
+
+@dataclass
+class StepRecord:
+    """One step: a chance outcome, or the actions of the acting seats with their times."""
+
+    chance: int | None = None
+    actions: dict[int, int] | None = None
+    elapsed_ms: dict[int, float] | None = None
+
+    def as_step(self) -> Step:
+        return Step(chance=self.chance, actions=self.actions)
+
+
+@dataclass
+class SeatOutcome:
+    """What happened to one seat: who played it and how its match ended."""
+
+    bot: str
+    termination: Termination = Termination.NORMAL
+    reason: str = ""
+    # every fault: {"step": index, "fault": Termination value, "reason": text}
+    faults: list[dict[str, Any]] = field(default_factory=list)
+    version: str = ""  # the version a connected bot declared in its Hello ("" if none)
+
+    @property
+    def strikes(self) -> int:
+        """Its faulty decisions (see `count_strikes`)."""
+        return count_strikes(self.faults)
+
+
+def count_strikes(faults: Sequence[Mapping[str, Any]]) -> int:
+    """The faulty decisions among a seat's recorded faults: timeouts, illegal and malformed answers.
+
+    A disconnect or crash is recorded as a fault too, but it is no strike: it forfeits at once."""
+    return sum(fault["fault"] not in FORFEIT_AT_ONCE for fault in faults)
+
+
+@dataclass
+class MatchRecord:
+    """Everything needed to rate, show and replay a match."""
+
+    game_id: str
+    ruleset: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatOutcome]
+    steps: list[StepRecord] = field(default_factory=list)
+    returns: list[float] | None = None
+    ranks: list[int] | None = None
+    aborted: str | None = None  # why the arena gave up on the match; None when it finished
+
+    @property
+    def num_players(self) -> int:
+        return len(self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        for seat in data["seats"]:
+            seat["termination"] = seat["termination"].value
+        data["steps"] = [step_json(step) for step in self.steps]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
+        seats = [
+            SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"], list(s.get("faults", [])),
+                        s.get("version", ""))
+            for s in data["seats"]
+        ]
+        steps = [step_from_json(s) for s in data["steps"]]
+        fields = {k: v for k, v in data.items() if k not in ("seats", "steps")}
+        return cls(seats=seats, steps=steps, **fields)
+
+    def game(self) -> Game:
+        return registry.make(self.game_id, self.num_players, **self.options)
+
+    def replay(self) -> State:
+        """The final state, rebuilt by applying the recorded steps to a fresh game."""
+        return replay(self.game().initial_state(), [step.as_step() for step in self.steps])
+
+
+def step_json(step: StepRecord) -> dict[str, Any]:
+    """A step as JSON (seat keys become strings), as records store it."""
+    return {
+        "chance": step.chance,
+        "actions": None if step.actions is None else {str(s): a for s, a in step.actions.items()},
+        "elapsed_ms": None if step.elapsed_ms is None else {str(s): t for s, t in step.elapsed_ms.items()},
+    }
+
+
+def step_from_json(data: Mapping[str, Any]) -> StepRecord:
+    """The inverse of `step_json`."""
+    return StepRecord(chance=data["chance"], actions=_int_keys(data["actions"]), elapsed_ms=_int_keys(data["elapsed_ms"]))
+
+
+def _int_keys(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:
+    return None if mapping is None else {int(k): v for k, v in mapping.items()}
+
+
+
+class MatchAborted(Exception):
+    """An error inside the arena stopped the match; `record` holds what was played (unrated)."""
+
+    def __init__(self, record: MatchRecord) -> None:
+        super().__init__(record.aborted)
+        self.record = record
+

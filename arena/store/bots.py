@@ -1,0 +1,140 @@
+"""The registered bots: their tokens (kept only as hashes), who may play (rotating a token,
+disabling, enabling and removing a bot) and their submitted versions (`NAME@1`, `NAME@2`, ... each
+with its command and files). BotAccess and Versions are mixed into Store.
+
+Access changes run in the CLI's process while a gateway (`arena serve`) runs in another; the
+gateway asks `live_token_hashes()` every second and closes the streams these changes revoke.
+A version is never changed once stored, so a tournament that pinned `NAME@2` plays exactly those
+files to its end (and on resume), whatever is submitted later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from typing import Any
+
+from sqlalchemy import func, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from arena.errors import UsageError
+from arena.store.records import BotVersion
+from arena.store.tables import BotRow, SubmissionRow, now
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest under which a token is stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh bot token (shown once; only its hash is stored)."""
+    return "arena_" + secrets.token_urlsafe(24)
+
+
+class BotAccess:
+    """Mixed into Store: changes to the registered bots' access, over its `engine`."""
+
+    engine: Engine
+    _writing: Callable[[], AbstractContextManager[Session]]  # Store's: a refused write is a StoreError
+
+    def rotate_token(self, name: str) -> str:
+        """Give the bot a new token and return it; the old one stops working at once."""
+        token = new_token()
+        self._change_bot(name, token_hash=hash_token(token))
+        return token
+
+    def set_disabled(self, name: str, disabled: bool) -> None:
+        """Disable (may not connect or be seated) or enable a bot; UsageError when nothing changes."""
+        with Session(self.engine) as session:
+            row = _live_row(session, name)
+            if row.disabled == disabled:
+                raise UsageError(f"bot {name!r} is {'already' if disabled else 'not'} disabled")
+        self._change_bot(name, disabled=disabled)
+
+    def remove_bot(self, name: str) -> None:
+        """Forget the bot's token and command; its name stays, with its match history."""
+        self._change_bot(name, token_hash="", command=None, files=None, disabled=True, removed_at=now())
+
+    def live_token_hashes(self, names: Iterable[str] | None = None) -> dict[str, str]:
+        """The token hash of every bot (of `names`, when given) that may connect now: registered,
+        not disabled, not removed."""
+        query = select(BotRow.name, BotRow.token_hash).where(
+            col(BotRow.removed_at).is_(None), col(BotRow.disabled).is_(False))
+        if names is not None:
+            query = query.where(col(BotRow.name).in_(list(names)))
+        with Session(self.engine) as session:
+            return dict(session.exec(query).all())
+
+    def _change_bot(self, name: str, **values: Any) -> None:
+        with self._writing() as session:
+            _live_row(session, name)
+            session.execute(update(BotRow).where(col(BotRow.name) == name).values(**values))
+            session.commit()
+
+
+def _live_row(session: Session, name: str) -> BotRow:
+    row = session.exec(select(BotRow).where(BotRow.name == name, col(BotRow.removed_at).is_(None))).first()
+    if row is None:
+        raise UsageError(f"no registered bot is named {name!r} (see `arena bot list`)")
+    return row
+
+
+ATTEMPTS = 5  # two submissions of one bot at once: the loser of a number takes the next one
+
+
+def _version(row: SubmissionRow, bot: str) -> BotVersion:
+    return BotVersion(bot, row.number, row.sha256, row.command, row.files, row.created_at)
+
+
+class Versions:
+    """Reads and writes of bot versions over the Store's `engine`."""
+
+    engine: Engine
+
+    def add_version(self, name: str, command: str, files: str | None, sha256: str) -> BotVersion:
+        """Store the next version of the registered bot `name` and make it the bot's command."""
+        for _ in range(ATTEMPTS):
+            try:
+                return self._insert_version(name, command, files, sha256)
+            except IntegrityError:
+                continue
+        raise UsageError(f"could not number a new version of {name!r}: {ATTEMPTS} other submissions "
+                         "came first; try again")
+
+    def _insert_version(self, name: str, command: str, files: str | None, sha256: str) -> BotVersion:
+        with Session(self.engine) as session:
+            bot = session.exec(select(BotRow).where(BotRow.name == name)).first()
+            if bot is None or bot.id is None:
+                raise UsageError(f"no bot named {name!r} is registered")
+            last = session.exec(select(func.max(SubmissionRow.number)).where(SubmissionRow.bot_id == bot.id)).one()
+            row = SubmissionRow(bot_id=bot.id, number=(last or 0) + 1, sha256=sha256, command=command, files=files)
+            session.add(row)
+            session.execute(update(BotRow).where(BotRow.id == bot.id).values(command=command, files=files))
+            session.commit()
+            session.refresh(row)
+            return _version(row, name)
+
+    def versions(self, name: str) -> list[BotVersion]:
+        """Every stored version of a bot, oldest first (none for a bot that only dials in)."""
+        query = (
+            select(SubmissionRow).join(BotRow, BotRow.id == SubmissionRow.bot_id)
+            .where(BotRow.name == name).order_by(SubmissionRow.number)
+        )
+        with Session(self.engine) as session:
+            return [_version(row, name) for row in session.exec(query)]
+
+    def version(self, name: str, number: int | None = None) -> BotVersion | None:
+        """Version `number` of a bot, or its latest when `number` is None; None if there is none."""
+        query = select(SubmissionRow).join(BotRow, BotRow.id == SubmissionRow.bot_id).where(BotRow.name == name)
+        if number is None:
+            query = query.order_by(SubmissionRow.number.desc())  # type: ignore[attr-defined]
+        else:
+            query = query.where(SubmissionRow.number == number)
+        with Session(self.engine) as session:
+            row = session.exec(query.limit(1)).first()
+            return _version(row, name) if row else None

@@ -1,0 +1,319 @@
+"""The tournament driver: checks a config, stores the tournament, plays what is missing, rates.
+
+The driver is the only writer. It turns the schedule's missing matches into jobs, hands them to
+an executor (Ray or in-process), and writes each result as it comes back — in small batches when
+results arrive faster than every 0.2 s, so a kill -9 loses at most that much, which resume then
+plays again. A result already stored is never stored twice (the store's unique match key).
+
+Running matches can be watched live when the executor has a live sink (arena/match/live.py): a thread
+writes their steps so far about once a second (arena/tournament/live.py).
+
+Ratings are recomputed from the stored matches at the end and, during a long run, every 30 s (less
+often when that takes long), so the leaderboard follows the tournament.
+
+`start_tournament` + `play_tournament` is a run; `play_tournament` alone on an existing id is a
+resume: the schedule is rebuilt from the stored config and seed, and exactly the matches that
+are not in the store are played.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, Protocol
+
+from arena.match.clock import per_move
+from arena.tournament.entrants import bot_name, pin, pinned_version
+from arena.errors import StoreError, UsageError
+from arena.match.executor import JobOutcome, MatchJob
+from arena.tournament.live import LiveWriter
+from arena.match.record import count_strikes
+from arena.rating import rerate
+from arena.store import MatchResult, SeatResult, Store, TournamentInfo
+from arena.tournament.schedule import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
+from bots import bot_names, check_spec, is_builtin, parse_spec
+from engine import registry
+
+FLUSH_SECONDS = 0.2
+RERATE_SECONDS = 30.0  # ratings follow a long run at least this often (the dashboard reads them)
+RERATE_COST_FACTOR = 10  # ... but wait at least this many times as long as the last rerate took
+HEARTBEAT_SECONDS = 5.0  # how often a running driver marks its tournament alive
+
+
+class Executor(Protocol):
+    workers: int
+
+    def run(self, jobs: Any) -> Any: ...
+
+
+def _live_writer(store: Store, planned: list[PlannedMatch], executor: Executor) -> LiveWriter | None:
+    """The thread that writes the running matches' steps, when the executor collects them."""
+    if getattr(executor, "live_sink", None) is None:
+        return None
+    return LiveWriter(store, {m.index: m for m in planned}, executor.drain_live)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the progress line shows: counts since this run started, and the whole tournament."""
+
+    done: int  # stored matches of the tournament, all runs together
+    total: int
+    played_now: int  # matches played by this run
+    elapsed_s: float
+
+    @property
+    def rate(self) -> float:
+        return self.played_now / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def eta_s(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+
+def builtin_version() -> str:
+    """The version tag of built-in bots: the arena distribution they ship with."""
+    try:
+        return f"arena-{version('arena')}"
+    except PackageNotFoundError:
+        return "arena-dev"
+
+
+def check_config(config: TournamentConfig, store: Store) -> str:
+    """UsageError (one line) for anything that would fail later; returns the ruleset.
+
+    An entrant is a built-in bot spec, or the name of a bot registered in `store` (it connects
+    through the gateway), pinned to a version (`NAME@N`) or not, optionally followed by `#label`.
+    """
+    if config.game_id not in registry.GAMES:
+        raise UsageError(f"unknown game {config.game_id!r}; valid games: {', '.join(registry.game_ids())}")
+    try:
+        game = registry.make(config.game_id, config.players_per_match, **config.options)
+        check_config_shape(config)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    for entrant in config.entrants:
+        _check_entrant(entrant, game, store)
+    try:
+        per_move(config.time_per_move_ms)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return game.ruleset
+
+
+def _check_entrant(entrant: str, game: Any, store: Store) -> None:
+    spec = bot_spec(entrant)
+    if not is_builtin(spec):
+        if (bot := store.bot(bot_name(spec))) is not None:
+            if why := bot.refusal():
+                raise UsageError(f"{why}; it cannot enter a tournament")
+            pinned_version(spec, store)  # a version number it does not have is refused
+            return
+        registered = ", ".join(b.name for b in store.bots()) or "none"
+        raise UsageError(f"unknown bot {parse_spec(spec)[0]!r} in {entrant!r}; built-in bots: "
+                         f"{', '.join(bot_names())}; registered bots: {registered}")
+    try:
+        check_spec(spec, game)
+    except ValueError as error:
+        raise UsageError(f"bot {entrant!r}: {error}") from None
+
+
+def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
+    """Check the config, pin every registered bot to its latest version (`mybot` -> `mybot@3`,
+    so a resume plays the same versions), and store the tournament; returns its id."""
+    config = pin_config(config, store)
+    ruleset = check_config(config, store)
+    total = len(schedule(config))
+    return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
+
+
+def pin_config(config: TournamentConfig, store: Store) -> TournamentConfig:
+    """The config with every entrant (and the gauntlet's challenger) pinned to a version."""
+    challenger = pin(config.challenger, store) if config.challenger else None
+    return replace(config, entrants=tuple(pin(e, store) for e in config.entrants), challenger=challenger)
+
+
+def play_tournament(
+    store: Store, tournament_id: int, executor: Executor,
+    on_progress: Callable[[Progress], None] | None = None,
+) -> TournamentInfo:
+    """Play every scheduled match of the tournament that is not stored yet, then rate."""
+    info = store.tournament(tournament_id)
+    if info is None:
+        raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
+    config = TournamentConfig.from_json(info.config)
+    check_config(config, store)
+    planned = schedule(config)
+    stored = store.stored_indexes(tournament_id)
+    missing = [m for m in planned if m.index not in stored]
+    store.set_tournament_status(tournament_id, "running")  # also clears an earlier run's live rows
+    live = _live_writer(store, planned, executor)
+    writer = _ResultWriter(store, info, config, planned, len(stored), on_progress, live)
+    sink = getattr(executor, "live_sink", None)
+    try:
+        if live:
+            live.start()
+        for outcome in executor.run([match_job(tournament_id, config, m, sink) for m in missing]):
+            writer.add(outcome)
+        writer.flush()
+    except BaseException:
+        if live:
+            live.stop()  # before the status change, which deletes the live rows
+        interrupt(store, tournament_id, writer.flush)
+        raise
+    finally:
+        if live:
+            live.stop()
+    rerate(store, info.ruleset)
+    store.set_tournament_status(tournament_id, "finished")
+    finished = store.tournament(tournament_id)
+    assert finished is not None
+    return finished
+
+
+def interrupt(store: Store, tournament_id: int, flush: Callable[[], None]) -> None:
+    """Keep what was played and mark the tournament `interrupted` for resume; the caller then
+    raises its own error. When that error was the database's (a full disk), the flush fails
+    again (nothing more is lost: resume replays a missing match from its seeds) and even the
+    status may not fit on the disk: the tournament then stays `running`, which `arena tournament
+    list` flags once it makes no progress, and `stopped_note` says so."""
+    try:
+        flush()
+    except StoreError:
+        pass  # refused again: resume replays those matches from their seeds
+    finally:
+        _mark_interrupted(store, tournament_id)
+
+
+def _mark_interrupted(store: Store, tournament_id: int) -> None:
+    try:
+        store.set_tournament_status(tournament_id, "interrupted")
+    except StoreError:
+        pass  # no room even for that: `stopped_note` tells the user
+
+
+def stopped_note(store: Store, tournament_id: int, what: str) -> str:
+    """How a stopped tournament (`what`: "tournament 3", "SPRT test 3") is stored now."""
+    try:
+        stored = store.tournament(tournament_id)
+    except StoreError:
+        stored = None
+    if stored is not None and stored.status == "interrupted":
+        return f"{what} is interrupted"
+    return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
+
+
+def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch, live: Any = None) -> MatchJob:
+    """The job that plays one planned match of a tournament (connected seats through its gateway;
+    its steps sent to the executor's `live` sink as it plays, when one is given)."""
+    specs = tuple(bot_spec(e) for e in match.seats)
+    return MatchJob.for_game(
+        config.game_id, key=(tournament_id, match.index), bots=specs,
+        seed=match.seed, chance_seed=match.chance_seed, options=dict(config.options),
+        time_per_move_ms=config.time_per_move_ms,
+        gateway=None if all(is_builtin(s) for s in specs) else config.gateway, live=live,
+    )
+
+
+class _ResultWriter:
+    """Buffers outcomes for at most FLUSH_SECONDS, writes them, reports progress."""
+
+    def __init__(self, store: Store, info: TournamentInfo, config: TournamentConfig,
+                 planned: list[PlannedMatch], already: int, on_progress: Callable[[Progress], None] | None,
+                 live: LiveWriter | None = None):
+        self.store, self.info, self.config, self.on_progress = store, info, config, on_progress
+        self.live = live
+        self.planned = {m.index: m for m in planned}
+        self.done, self.played = already, 0
+        self.buffer: list[MatchResult] = []
+        self.started = self.last_flush = self.last_rerate = self.last_touch = time.monotonic()
+        self.rerate_cost = 0.0
+        self.versions = {e: played_as(bot_spec(e), store) for e in config.entrants}
+
+    def add(self, outcome: JobOutcome) -> None:
+        if self.live:
+            self.live.finish(outcome.job.key)
+        self.buffer.append(match_result(self.info, self.planned[outcome.job.key[1]], outcome, self.versions))
+        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        with self.live.lock if self.live else nullcontext():  # a live row is never written after its result
+            written = self.store.record_matches(self.buffer)
+        self.done += written
+        self.played += len(self.buffer)
+        self.buffer = []
+        self.last_flush = time.monotonic()
+        if self.last_flush - self.last_touch >= HEARTBEAT_SECONDS:
+            self.store.touch_tournament(self.info.id)
+            self.last_touch = self.last_flush
+        self._maybe_rerate()
+        if self.on_progress:
+            self.on_progress(Progress(self.done, self.info.total_matches, self.played, self.last_flush - self.started))
+
+
+    def _maybe_rerate(self) -> None:
+        # Every RERATE_SECONDS, or less often when rerating is slow (a large ruleset): the
+        # driver never spends more than a tenth of its time on live ratings.
+        if time.monotonic() - self.last_rerate < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.rerate_cost):
+            return
+        started = time.monotonic()
+        rerate(self.store, self.info.ruleset)
+        self.last_rerate = time.monotonic()
+        self.rerate_cost = self.last_rerate - started
+
+
+def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
+                 versions: dict[str, tuple[str, str]] | None = None) -> MatchResult:
+    """The row to store for one outcome: finished with seats and ranks, or aborted with why.
+
+    `versions` gives each entrant's kind and version (`played_as`; without it, what the spec
+    alone says); a connected bot's version is the one it declared in its Hello, from the record."""
+    known = versions or {}
+    record = outcome.record or {}
+    aborted = outcome.error or record.get("aborted")
+    returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
+    seat_records = record.get("seats") or [{} for _ in match.seats]
+    seats = [
+        SeatResult(
+            seat=i, entrant=entrant, spec=bot_spec(entrant),
+            **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
+            score=returns[i], rank=None if aborted else ranks[i],
+            termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
+            faults=count_strikes(seat_records[i].get("faults", [])),
+        )
+        for i, entrant in enumerate(match.seats)
+    ]
+    return MatchResult(
+        tournament_id=info.id, match_index=match.index, round=match.round, table_no=match.table,
+        rotation=match.rotation, game_id=info.game_id, ruleset=record.get("ruleset", info.ruleset),
+        seed=match.seed, chance_seed=match.chance_seed, seats=seats,
+        record=record or {"aborted": aborted}, aborted_reason=aborted,
+        decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
+        duration_ms=outcome.duration_ms, attempts=outcome.attempts,
+    )
+
+
+def _kind_and_version(played: tuple[str, str], seat_record: dict[str, Any]) -> dict[str, str]:
+    kind, version = played
+    if kind == "connected" and seat_record.get("version"):  # what the bot declared when it connected
+        version = str(seat_record["version"])
+    return {"kind": kind, "version": version}
+
+
+def _unlooked(spec: str) -> tuple[str, str]:
+    return ("builtin", builtin_version()) if is_builtin(spec) else ("connected", "undeclared")
+
+
+def played_as(spec: str, store: Store) -> tuple[str, str]:
+    """(kind, version) of what plays a spec: a built-in bot (the arena's version), a submitted
+    version (its files' tree hash) or a connected bot (until it declares one: "undeclared")."""
+    if is_builtin(spec):
+        return "builtin", builtin_version()
+    version = pinned_version(spec, store)
+    if version is None:
+        return "connected", "undeclared"
+    return "submitted", f"sha256:{version.sha256}" if version.sha256 else f"registered command {version.entrant}"
