@@ -19,9 +19,9 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
 

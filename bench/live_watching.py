@@ -31,12 +31,12 @@ import timeit
 from pathlib import Path
 
 from arena.match import executor as executors
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor, RayExecutor
 from arena.match.live import LiveBuffer, StepFeed
 from arena.match.record import StepRecord
 from arena.match.runner import run_match
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 
 WORKLOADS = {

@@ -37,13 +37,12 @@ import time
 from dataclasses import replace
 
 from arena.match import executor as executors
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import JobOutcome, LocalExecutor, MatchJob, RayExecutor, play_job
 from arena.rating import HISTORY_POINTS, rate_matches, rating_history
 from arena.store import MatchResult, SeatResult, Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig, bot_spec, schedule
 from engine import registry
-
 
 BOT = "random"  # set by --bot
 

@@ -12,14 +12,14 @@ from typing import Any
 
 from arena.cli.leaderboard import row_json
 from arena.cli.tournament import tournament_standings
-from arena.tournament.entrants import bot_name, latest_versions_only
-from arena.tournament.schedule import bot_spec
 from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
+from arena.tournament.entrants import bot_name, latest_versions_only
+from arena.tournament.schedule import bot_spec
+from bots import is_builtin
 from dashboards.params import BadRequest, check_page_exists
 from dashboards.stats import PROVISIONAL_GAMES, downsample, los
-from bots import is_builtin
 from engine import registry
 
 TOP_BOTS = 5

@@ -1,14 +1,19 @@
-"""The direction of dependencies (ARCHITECTURE.md §1), checked on the source, not by convention.
+"""The layout and the direction of dependencies (docs/architecture.md), checked on the source.
 
-engine <- bots <- arena <- dashboards; ray only in arena/match/executor.py; sqlmodel and sqlalchemy only
-in arena/store; the engine uses the standard library alone and never the global random generator;
-the bot kit (bots/sdk/arena_sdk, a distribution of its own) needs only grpc and protobuf.
+engine <- bots <- arena <- dashboards; inside arena, each room imports only the rooms on the floors
+below it (ARENA_FLOORS); ray only in arena/match/executor.py; sqlmodel and sqlalchemy only in
+arena/store; the engine uses the standard library alone and never the global random generator; the
+bot kit (bots/sdk/arena_sdk, a distribution of its own) needs only grpc and protobuf; no module over
+500 lines. An import by name (`importlib.import_module`, `__import__`) counts as an import: with a
+constant name it is read as one, and a module that imports by a computed name must list what it may
+import as "module:attribute" strings (the registries of games and bots do), which count instead.
 """
 
 from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -73,7 +78,25 @@ def imported_modules_in(tree: ast.AST) -> set[str]:
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
+        elif isinstance(node, ast.Call) and _imports_by_name(node):
+            names.update(_names_imported_by(node, tree))
     return names
+
+
+def _imports_by_name(call: ast.Call) -> bool:
+    """`importlib.import_module(...)`, `import_module(...)` or `__import__(...)`."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in {"import_module", "__import__"}
+
+
+def _names_imported_by(call: ast.Call, tree: ast.AST) -> set[str]:
+    if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+        return {call.args[0].value}
+    listed = {node.value.split(":")[0] for node in ast.walk(tree) if isinstance(node, ast.Constant)
+              and isinstance(node.value, str) and re.fullmatch(r"[a-z_][\w.]*:[A-Za-z_]\w*", node.value)}
+    assert listed, "an import by a computed name, with no 'module:attribute' strings that say what it loads"
+    return listed
 
 
 # mypyc's class flags (engine/core.py): read when the engine is compiled, a no-op stand-in without
@@ -134,3 +157,75 @@ def test_heavy_libraries_stay_in_their_module(library: str, home: set[str]) -> N
             if any(rel == h or rel.startswith(h + "/") or rel == h + ".py" for h in home):
                 continue
             assert library not in {top(m) for m in imported_modules(path)}, f"{rel} imports {library}"
+
+
+# The rooms of arena/ by floor: a room imports only rooms on lower floors (and itself). A module of
+# arena/ that is in no room fails the test: a new room is placed here and in docs/architecture.md.
+ARENA_FLOORS: list[set[str]] = [
+    {"arena.errors", "arena.v1"},
+    {"arena.store", "arena.submissions", "arena.observation_schema", "arena.launch", "arena.link"},
+    {"arena.rating", "arena.match"},
+    {"arena.gateway", "arena.tournament"},
+    {"arena.sprt"},
+    {"arena.cli", "arena.envs"},
+]
+
+
+def room_of(module: str) -> str | None:
+    """The room (e.g. arena.match) a module of arena/ lies in."""
+    rooms = set().union(*ARENA_FLOORS)
+    return next((r for r in rooms if module == r or module.startswith(r + ".")), None)
+
+
+def floor_of(room: str) -> int:
+    return next(i for i, rooms in enumerate(ARENA_FLOORS) if room in rooms)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def arena_modules() -> list[Path]:
+    return [p for p in python_files("arena") if p != ROOT / "arena" / "__init__.py"]
+
+
+def test_every_module_of_arena_lies_in_a_room() -> None:
+    for path in arena_modules():
+        assert room_of(module_name(path)) is not None, f"{path.relative_to(ROOT)} is in no room of ARENA_FLOORS"
+
+
+def test_arena_rooms_import_only_the_floors_below() -> None:
+    for path in arena_modules():
+        room = room_of(module_name(path))
+        assert room is not None
+        for module in imported_modules(path):
+            other = room_of(module) if top(module) == "arena" else None
+            if other is None or other == room:
+                continue
+            assert floor_of(other) < floor_of(room), (
+                f"{path.relative_to(ROOT)} ({room}, floor {floor_of(room)}) imports {module} "
+                f"({other}, floor {floor_of(other)}): a room imports only the floors below it")
+
+
+def test_imports_by_name_are_seen() -> None:
+    """The check above sees through import_module and __import__: a test that it can fail."""
+    tree = ast.parse("import importlib\nimportlib.import_module('dashboards.app')\n__import__('ray')\n"
+                     "GAMES = {'x': 'engine.riga:Riga'}\nimportlib.import_module(GAMES['x'].split(':')[0])\n")
+    assert imported_modules_in(tree) >= {"dashboards.app", "ray", "engine.riga"}
+    with pytest.raises(AssertionError, match="computed name"):
+        imported_modules_in(ast.parse("import importlib\nimportlib.import_module(name)\n"))
+
+
+GENERATED = ("arena/v1/", "bots/sdk/arena_sdk/v1/")
+MAX_LINES = 500
+
+
+def test_no_module_is_over_500_lines() -> None:
+    for folder in (*PROJECT, "tests", "bench", "scripts"):
+        for path in python_files(folder):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith(GENERATED):
+                continue
+            lines = len(path.read_text().splitlines())
+            assert lines <= MAX_LINES, f"{rel} has {lines} lines (at most {MAX_LINES}): split it by topic"

@@ -20,14 +20,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.match.clock import TimeControl
 from arena.cli.gateway_access import gateway_client
 from arena.cli.options import game_info
 from arena.errors import UsageError
-from arena.link.client import GatewayClient
+from arena.gateway.server import GatewayThread
 from arena.launch.launcher import LaunchLimits
 from arena.launch.sandbox import SandboxUnavailable, bwrap_path, check_files
-from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient
+from arena.match.clock import TimeControl
 from arena.match.record import MatchAborted, MatchRecord, Termination
 from arena.match.runner import run_match
 from arena.store import Store

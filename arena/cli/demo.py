@@ -15,9 +15,10 @@ import argparse
 from typing import Any
 
 from arena.cli.leaderboard import format_leaderboard
+from arena.cli.options import game_info
 from arena.cli.tournament import add_run_options, make_executor, play_with_progress
-from arena.tournament.driver import start_tournament
 from arena.store import Store
+from arena.tournament.driver import plan_tournament, store_tournament
 from arena.tournament.schedule import TournamentConfig
 from bots import bot_names, make_bot
 from engine import registry
@@ -40,10 +41,11 @@ def register(subparsers: Any) -> None:
 
 def demo_command(args: argparse.Namespace) -> int:
     store = Store(args.db)
-    configs = [demo_config(game_id, args.seed, args.rounds) for game_id in demo_games(args.games)]
+    plans = [plan_tournament(demo_config(game_id, args.seed, args.rounds), store) for game_id in demo_games(args.games)]
     executor = make_executor(args)
     try:
-        played = [play_with_progress(store, start_tournament(store, c, "demo"), executor, args.quiet) for c in configs]
+        played = [play_with_progress(store, store_tournament(store, plan, "demo"), executor, args.quiet, plan)
+                  for plan in plans]
     finally:
         executor.close()
     print(f"\nleaderboards ({store.url}; every stored match of each ruleset counts):\n")
@@ -58,8 +60,6 @@ def demo_games(text: str | None) -> list[str]:
     """The games to play: the given ids (checked), else every registered game."""
     if text is None:
         return registry.game_ids()
-    from arena.cli.options import game_info
-
     return [game_info(g.strip()).id for g in text.split(",") if g.strip()]
 
 

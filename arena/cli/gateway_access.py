@@ -10,9 +10,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena.errors import UsageError
+from arena.gateway.server import GatewayThread
 from arena.link.client import GatewayClient, GatewayError
 from arena.link.hostkey import host_key
-from arena.gateway.server import GatewayThread
 from arena.store import Store
 
 

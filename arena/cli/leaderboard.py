@@ -16,10 +16,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from arena.tournament.entrants import latest_versions_only
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
 from arena.store import LeaderboardRow, RatingEntry, Store
+from arena.tournament.entrants import latest_versions_only
 from engine import registry
 
 

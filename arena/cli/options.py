@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from arena.match.clock import TimeControl, per_move
 from arena.errors import UsageError
+from arena.match.clock import TimeControl, per_move
 from engine import registry
 from engine.core import GameInfo
 

@@ -7,10 +7,10 @@ import asyncio
 import logging
 from typing import Any
 
-from arena.link.hostkey import host_key
-from arena.launch.launcher import LaunchLimits
 from arena.gateway.native_log import EscapingFormatter, capture_native_log
 from arena.gateway.server import serve
+from arena.launch.launcher import LaunchLimits
+from arena.link.hostkey import host_key
 from arena.store import Store
 
 

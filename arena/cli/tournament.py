@@ -19,10 +19,17 @@ from typing import Any
 from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
-from arena.tournament.driver import Progress, check_config, pin_config, play_tournament, start_tournament, stopped_note
 from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
+from arena.tournament.driver import (
+    Progress,
+    TournamentPlan,
+    plan_tournament,
+    play_tournament,
+    stopped_note,
+    store_tournament,
+)
 from arena.tournament.schedule import DEFAULT_MAX_TABLES, TournamentConfig, bot_spec
 from bots import is_builtin, split_specs
 from engine import registry
@@ -95,13 +102,12 @@ def run_command(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise UsageError(f"--max-tables must be at least 1, not {args.max_tables}")
     store = Store(args.db)
-    config = pin_config(config, store)  # `--gauntlet mybot` is the entrant `mybot@2` too
-    check_config(config, store)
+    plan = plan_tournament(config, store)  # before Ray starts: a bad config costs nothing
     executor = make_executor(args)
     try:
-        with gateway_for(config, store):
-            tournament_id = start_tournament(store, config, args.name)
-            return _play(store, tournament_id, executor, args.quiet)
+        with gateway_for(plan.config, store):
+            tournament_id = store_tournament(store, plan, args.name)
+            return _play(store, tournament_id, executor, args.quiet, plan)
     finally:
         executor.close()
 
@@ -112,12 +118,11 @@ def resume_command(args: argparse.Namespace) -> int:
     if info.status == "finished" and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
-    config = TournamentConfig.from_json(info.config)
-    check_config(config, store)
+    plan = plan_tournament(TournamentConfig.from_json(info.config), store)
     executor = make_executor(args)
     try:
-        with gateway_for(config, store):
-            return _play(store, info.id, executor, args.quiet)
+        with gateway_for(plan.config, store):
+            return _play(store, info.id, executor, args.quiet, plan)
     finally:
         executor.close()
 
@@ -144,8 +149,8 @@ def make_executor(args: argparse.Namespace) -> Any:
                        live=args.live)
 
 
-def _play(store: Store, tournament_id: int, executor: Any, quiet: bool) -> int:
-    info = play_with_progress(store, tournament_id, executor, quiet)
+def _play(store: Store, tournament_id: int, executor: Any, quiet: bool, plan: TournamentPlan) -> int:
+    info = play_with_progress(store, tournament_id, executor, quiet, plan)
     print(format_run_table(store, info))
     return 0
 
@@ -159,12 +164,13 @@ def format_run_table(store: Store, info: TournamentInfo) -> str:
     return format_leaderboard(f"tournament {info.id} alone ({info.ruleset})", rows, len(matches)) + f"\n{every_match}"
 
 
-def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: bool = False) -> TournamentInfo:
+def play_with_progress(store: Store, tournament_id: int, executor: Any, quiet: bool = False,
+                       plan: TournamentPlan | None = None) -> TournamentInfo:
     """Play a stored tournament's missing matches with a progress line; print a summary line."""
     line = ProgressLine(tournament_id, enabled=not quiet)
     with stops_reported(line, store, tournament_id, f"tournament {tournament_id}",
                         resume_command_line(store, tournament_id), "plays the matches it is missing"):
-        info = play_tournament(store, tournament_id, executor, line.update)
+        info = play_tournament(store, tournament_id, executor, line.update, plan)
     print(f"tournament {info.id} ({info.ruleset}) finished: {info.done_matches} matches, "
           f"{info.aborted_matches} aborted (on {_cpus(getattr(executor, 'workers', 1))})")
     return info

@@ -15,9 +15,9 @@ import logging
 import time
 from pathlib import Path
 
-from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
 from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
+from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
 from arena.store import BotInfo, Store, hash_token
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2

@@ -16,8 +16,8 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from arena.gateway.core import Gateway
-from arena.launch.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault
+from arena.launch.sandbox import SandboxUnavailable
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 

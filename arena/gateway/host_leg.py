@@ -21,11 +21,23 @@ from collections.abc import AsyncIterator
 
 from arena.errors import UsageError
 from arena.gateway.core import Gateway
-from arena.link.host_leg import (
-    AUTH_DEADLINE_S, HANDSHAKE_FRAME_BYTES, HEADER, MAX_FRAME_BYTES, NONCE_BYTES, PROTOCOL, FrameError, frame, frame_size, parse, proof, proof_matches, tune,
-)
 from arena.gateway.host_calls import HostStream
 from arena.gateway.throttle import RateLimitedLog
+from arena.link.host_leg import (
+    AUTH_DEADLINE_S,
+    HANDSHAKE_FRAME_BYTES,
+    HEADER,
+    MAX_FRAME_BYTES,
+    NONCE_BYTES,
+    PROTOCOL,
+    FrameError,
+    frame,
+    frame_size,
+    parse,
+    proof,
+    proof_matches,
+    tune,
+)
 from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")

@@ -25,9 +25,9 @@ from grpc_reflection.v1alpha import reflection
 from arena.errors import UsageError
 from arena.gateway.core import Gateway
 from arena.gateway.host_leg import HostLegServer
-from arena.launch.launcher import LaunchLimits
 from arena.gateway.service import BotStreamService, MatchHostService
 from arena.gateway.sessions import StreamLimits
+from arena.launch.launcher import LaunchLimits
 from arena.link import TRANSPORT_MESSAGE_BYTES
 from arena.store import Store
 from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc

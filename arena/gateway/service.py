@@ -16,9 +16,9 @@ import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
 from arena.gateway.host_calls import HostStream, seat_reply
-from arena.launch.sandbox import SandboxUnavailable
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
+from arena.launch.sandbox import SandboxUnavailable
 from arena.link.hostkey import HOST_KEY_HEADER
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc

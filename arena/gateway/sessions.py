@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 from google.protobuf.unknown_fields import UnknownFieldSet
 
-from arena.link import MAX_MESSAGE_BYTES
 from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
+from arena.link import MAX_MESSAGE_BYTES
 from arena.v1 import bot_pb2 as pb
 
 log = logging.getLogger("arena.gateway")

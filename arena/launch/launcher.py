@@ -24,7 +24,13 @@ from pathlib import Path
 
 from arena.launch import cgroups
 from arena.launch.sandbox import (
-    SOCKET, SandboxSpec, SandboxUnavailable, bwrap_argv, check_files, sandbox_env, unsandboxed,
+    SOCKET,
+    SandboxSpec,
+    SandboxUnavailable,
+    bwrap_argv,
+    check_files,
+    sandbox_env,
+    unsandboxed,
 )
 
 log = logging.getLogger("arena.gateway")

@@ -13,9 +13,8 @@ from __future__ import annotations
 import grpc
 
 from arena.link.host_leg import dial_host_leg
-from arena.link.host_stream import RunnerStream, RunnerStreams, RunnerStreamError
-from arena.link.hostkey import host_key
-from arena.link.hostkey import HOST_KEY_HEADER
+from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams
+from arena.link.hostkey import HOST_KEY_HEADER, host_key
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 

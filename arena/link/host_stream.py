@@ -15,8 +15,8 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Protocol
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Protocol
 
 import grpc
 

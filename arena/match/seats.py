@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from arena.match.clock import Clock
 from arena.link.client import GatewayClient
+from arena.match.clock import Clock
 from arena.v1 import bot_pb2 as pb
 from bots.base import Bot
 from engine.core import Game, State

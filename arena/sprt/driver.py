@@ -18,14 +18,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from arena.tournament.driver import (
-    FLUSH_SECONDS, HEARTBEAT_SECONDS, Executor, check_config, interrupt, match_job, match_result,
-)
 from arena.errors import UsageError
 from arena.match.executor import JobOutcome, MatchJob
 from arena.sprt.pairs import SprtConfig, check_sprt_shape, game_points, pair_matches
 from arena.sprt.stats import bounds, decide, estimate, llr
 from arena.store import SPRT_KIND, MatchResult, SprtInfo, SprtState, Store, TournamentInfo
+from arena.tournament.driver import (
+    FLUSH_SECONDS,
+    HEARTBEAT_SECONDS,
+    Executor,
+    check_config,
+    interrupt,
+    match_job,
+    match_result,
+)
 
 
 @dataclass(frozen=True)

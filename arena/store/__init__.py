@@ -15,6 +15,7 @@ Their schema evolves by Alembic revisions in arena/store/migrations (its docstri
 one); opening a database brings it to the newest revision.
 """
 
+from arena.store.bots import hash_token
 from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
 from arena.store.database import Store, check_bot_name
 from arena.store.live import LiveMatch
@@ -32,7 +33,6 @@ from arena.store.records import (
     match_key,
 )
 from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
-from arena.store.bots import hash_token
 
 __all__ = [
     "DEFAULT_DB_URL",

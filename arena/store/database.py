@@ -20,11 +20,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
-from arena.store.bots import BotAccess, new_token
+from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.live import LiveStore, delete_live
-from arena.store.sprt_tests import SprtStore
 from arena.store.records import BotInfo, MatchResult, RatingEntry
+from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
     BotRow,
     BotVersionRow,
@@ -36,8 +36,6 @@ from arena.store.tables import (
     TournamentRow,
     now,
 )
-from arena.store.bots import hash_token
-from arena.store.bots import Versions
 
 BOT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,63}$")
 

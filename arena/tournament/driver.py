@@ -25,14 +25,14 @@ from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, Protocol
 
-from arena.match.clock import per_move
-from arena.tournament.entrants import bot_name, pin, pinned_version
 from arena.errors import StoreError, UsageError
+from arena.match.clock import per_move
 from arena.match.executor import JobOutcome, MatchJob
-from arena.tournament.live import LiveWriter
 from arena.match.record import count_strikes
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
+from arena.tournament.entrants import bot_name, pin, pinned_version
+from arena.tournament.live import LiveWriter
 from arena.tournament.schedule import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
 from bots import bot_names, check_spec, is_builtin, parse_spec
 from engine import registry
@@ -121,13 +121,34 @@ def _check_entrant(entrant: str, game: Any, store: Store) -> None:
         raise UsageError(f"bot {entrant!r}: {error}") from None
 
 
-def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
-    """Check the config, pin every registered bot to its latest version (`mybot` -> `mybot@3`,
-    so a resume plays the same versions), and store the tournament; returns its id."""
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A run's tournament, checked and scheduled once: the config with every registered entrant
+    pinned to a version, its ruleset, and every match it schedules."""
+
+    config: TournamentConfig
+    ruleset: str
+    matches: list[PlannedMatch]
+
+
+def plan_tournament(config: TournamentConfig, store: Store) -> TournamentPlan:
+    """Pin every registered bot to its latest version (`mybot` -> `mybot@3`, so a resume plays
+    the same versions; a pinned config stays as it is), check the config (UsageError, one line)
+    and schedule it: each once per run."""
     config = pin_config(config, store)
     ruleset = check_config(config, store)
-    total = len(schedule(config))
-    return store.create_tournament(config.game_id, ruleset, config.kind, config.to_json(), total, name)
+    return TournamentPlan(config, ruleset, schedule(config))
+
+
+def store_tournament(store: Store, plan: TournamentPlan, name: str = "") -> int:
+    """Store a planned tournament (nothing is played yet); returns its id."""
+    config = plan.config
+    return store.create_tournament(config.game_id, plan.ruleset, config.kind, config.to_json(), len(plan.matches), name)
+
+
+def start_tournament(store: Store, config: TournamentConfig, name: str = "") -> int:
+    """Plan the tournament and store it; returns its id."""
+    return store_tournament(store, plan_tournament(config, store), name)
 
 
 def pin_config(config: TournamentConfig, store: Store) -> TournamentConfig:
@@ -138,15 +159,17 @@ def pin_config(config: TournamentConfig, store: Store) -> TournamentConfig:
 
 def play_tournament(
     store: Store, tournament_id: int, executor: Executor,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None, plan: TournamentPlan | None = None,
 ) -> TournamentInfo:
-    """Play every scheduled match of the tournament that is not stored yet, then rate."""
+    """Play every scheduled match of the tournament that is not stored yet, then rate.
+
+    `plan` is the stored tournament's plan when the caller made it already (a run, a resume);
+    without one it is made here from the stored config."""
     info = store.tournament(tournament_id)
     if info is None:
         raise UsageError(f"no tournament {tournament_id} in {store.url}; `arena tournament list` shows them")
-    config = TournamentConfig.from_json(info.config)
-    check_config(config, store)
-    planned = schedule(config)
+    plan = plan or plan_tournament(TournamentConfig.from_json(info.config), store)
+    config, planned = plan.config, plan.matches
     stored = store.stored_indexes(tournament_id)
     missing = [m for m in planned if m.index not in stored]
     store.set_tournament_status(tournament_id, "running")  # also clears an earlier run's live rows

@@ -16,9 +16,9 @@ from pathlib import Path
 import grpc
 import pytest
 
-from arena.link.client import GatewayClient
-from arena.launch.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
+from arena.launch.launcher import LaunchLimits
+from arena.link.client import GatewayClient
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from engine import registry

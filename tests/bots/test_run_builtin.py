@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

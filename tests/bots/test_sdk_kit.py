@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from arena.tournament.driver import builtin_version, play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
+from arena.tournament.driver import builtin_version, play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.screenshot import CHROMIUM, chromium, serve
 

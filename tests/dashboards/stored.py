@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.tournament.driver import builtin_version
 from arena.match.runner import run_match
 from arena.store import MatchResult, SeatResult, Store
+from arena.tournament.driver import builtin_version
 from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import Replay, public_view
 from dashboards.screenshot import serve

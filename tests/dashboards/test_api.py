@@ -240,8 +240,8 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
 
 
 def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None:  # noqa: ANN001
-    from arena.tournament.driver import start_tournament
     from arena.store import Store
+    from arena.tournament.driver import start_tournament
     from tests.dashboards.conftest import LCR
 
     store = Store(f"sqlite:///{tmp_path / 'running.db'}")
@@ -295,9 +295,9 @@ def test_the_leaderboard_page_shows_strikes_and_forfeits_and_says_what_they_coun
 def test_the_leaderboard_counts_the_matches_its_ratings_are_fitted_to(tmp_path) -> None:  # noqa: ANN001
     """A tournament that is still writing: its new matches are stored but not rated until the next
     rerate, and the page's match count stays the table's."""
-    from arena.tournament.driver import play_tournament, start_tournament
     from arena.match.executor import LocalExecutor
     from arena.store import MatchResult, SeatResult, Store
+    from arena.tournament.driver import play_tournament, start_tournament
     from arena.tournament.schedule import TournamentConfig
 
     store = Store(f"sqlite:///{tmp_path / 'live.db'}")

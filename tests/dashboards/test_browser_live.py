@@ -15,10 +15,10 @@ import pytest
 
 import arena.match.live
 import arena.tournament.live
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.match.record import MatchRecord
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.screenshot import serve
 from tests.dashboards.conftest import Filled

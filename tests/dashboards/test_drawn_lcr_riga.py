@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import PUBLIC, Replay
 from dashboards.screenshot import serve

@@ -16,11 +16,11 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
 from dashboards.replay import Replay

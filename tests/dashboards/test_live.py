@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arena.tournament.driver import match_result, start_tournament
 from arena.match.executor import JobOutcome, MatchJob
 from arena.match.record import MatchRecord
 from arena.match.runner import run_match
 from arena.store import LiveMatch, Store
+from arena.tournament.driver import match_result, start_tournament
 from arena.tournament.schedule import TournamentConfig, schedule
 from dashboards.app import create_app
 from dashboards.live import visible_steps

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import LocalExecutor
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
-from tests.arena.gateway_fixtures import ROOT, SDK_BOT, bots, gateway, store, toy_registered, wait_connected  # noqa: F401
 from tests.arena.cli.test_serve import env, served  # noqa: F401 - fixtures
+from tests.arena.gateway_fixtures import ROOT, SDK_BOT, bots, gateway, store, toy_registered, wait_connected  # noqa: F401
 
 NODE_EXAMPLE = ROOT / "bots" / "examples" / "node"
 GAME = "gang_of_dice"  # two players and short: the cheapest game to play through the gateway

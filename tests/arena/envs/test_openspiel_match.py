@@ -11,10 +11,10 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import mcts
 
-from arena.match.clock import TimeControl
 from arena.envs import openspiel
-from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient
+from arena.match.clock import TimeControl
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

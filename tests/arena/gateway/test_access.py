@@ -15,11 +15,11 @@ from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store, hash_token
 from arena.v1 import bot_pb2 as pb
-from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.postgres_server import postgres_server  # noqa: F401 - fixture
 from tests.arena.cli.test_serve import arena as cli
 from tests.arena.cli.test_serve import env, served  # noqa: F401 - fixtures
 from tests.arena.cli.test_serve import register as cli_register
+from tests.arena.gateway_fixtures import *  # noqa: F403
+from tests.arena.postgres_server import postgres_server  # noqa: F401 - fixture
 
 
 class Stream:

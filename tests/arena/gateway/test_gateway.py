@@ -9,8 +9,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 
-from arena.link.client import GatewayClient, GatewayError
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient, GatewayError
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

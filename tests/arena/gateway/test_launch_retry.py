@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from arena.link.client import GatewayClient
 from arena.gateway.retry import LaunchRetry, RetryPolicy
 from arena.gateway.server import GatewayThread
 from arena.gateway.sessions import BotFault
+from arena.link.client import GatewayClient
 from arena.match.record import MatchRecord, Termination
 from arena.match.runner import run_match
 from arena.store import Store
@@ -92,8 +92,8 @@ def test_the_backoff_doubles_for_launches_that_fail_in_a_row_up_to_a_cap() -> No
 
 def test_a_launch_that_never_connected_is_stored_as_a_forfeit_without_strikes(
         gateway: GatewayThread, client: GatewayClient, store: Store) -> None:
-    from arena.tournament.driver import match_result
     from arena.match.executor import JobOutcome, MatchJob
+    from arena.tournament.driver import match_result
     from arena.tournament.schedule import PlannedMatch
 
     register_launched(store, "sleeper", "--mode", "noconnect")

@@ -14,10 +14,10 @@ from collections.abc import Callable
 import grpc
 import pytest
 
-from arena.link.client import GatewayClient
 from arena.gateway.server import GatewayThread
-from arena.link import MAX_MESSAGE_BYTES
 from arena.gateway.sessions import StreamLimits
+from arena.link import MAX_MESSAGE_BYTES
+from arena.link.client import GatewayClient
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.clock import TimeControl
 from arena.errors import UsageError
+from arena.gateway.server import GatewayThread
+from arena.launch.launcher import LaunchLimits
 from arena.link.client import GatewayClient
 from arena.link.hostkey import host_key, host_key_path
-from arena.launch.launcher import LaunchLimits
-from arena.gateway.server import GatewayThread
+from arena.match.clock import TimeControl
 from arena.match.record import MatchAborted, Termination
 from arena.match.runner import run_match
 from arena.store import Store

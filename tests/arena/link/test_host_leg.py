@@ -12,11 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from arena.gateway import host_leg
-from arena.link.client import GatewayClient, GatewayError
-from arena.link.host_leg import HostLegConnection
-from arena.link.host_leg import HEADER, MAX_FRAME_BYTES, PROTOCOL, frame, proof
-from arena.link.host_stream import RunnerStreamError
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient, GatewayError
+from arena.link.host_leg import HEADER, MAX_FRAME_BYTES, PROTOCOL, HostLegConnection, frame, proof
+from arena.link.host_stream import RunnerStreamError
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store

@@ -13,12 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from arena.link.client import GatewayClient, GatewayError
 from arena.gateway.server import GatewayThread
+from arena.link.client import GatewayClient, GatewayError
+from arena.match.clock import per_move
 from arena.match.record import MatchAborted, Termination
 from arena.match.runner import run_match
 from arena.store import Store
-from arena.match.clock import per_move
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
 from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, ROOT, BotProcesses, RawBot, wait_connected

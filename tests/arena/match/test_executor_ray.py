@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import executor
-from arena.tournament.driver import play_tournament, start_tournament
-from arena.match.executor import JobOutcome, MatchJob, RayExecutor, play_job
-from arena.link.hostkey import host_key
 from arena.gateway.server import GatewayThread
+from arena.link.hostkey import host_key
+from arena.match import executor
+from arena.match.executor import JobOutcome, MatchJob, RayExecutor, play_job
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig, schedule
 from engine import registry
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.match.clock import TimeControl
-from arena.link.client import GatewayClient
-from arena.launch.launcher import LaunchLimits
 from arena.gateway.server import GatewayThread
+from arena.launch.launcher import LaunchLimits
+from arena.link.client import GatewayClient
+from arena.match.clock import TimeControl
 from arena.match.record import MatchRecord, Termination
 from arena.match.runner import run_match
 from arena.store import Store

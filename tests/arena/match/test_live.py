@@ -11,13 +11,13 @@ import pytest
 
 import arena.match.live
 import arena.tournament.live
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import JobOutcome, LocalExecutor, MatchJob
 from arena.match.live import LiveBuffer, StepFeed
-from arena.tournament.live import LiveSteps
 from arena.match.record import MatchRecord, StepRecord, step_json
 from arena.match.runner import run_match
 from arena.store import LiveMatch, Store
+from arena.tournament.driver import play_tournament, start_tournament
+from arena.tournament.live import LiveSteps
 from arena.tournament.schedule import TournamentConfig
 
 SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=1", "random"), seed=4)

@@ -10,10 +10,10 @@ import pytest
 import ray
 
 from arena.match import executor
-from arena.tournament.driver import play_tournament, start_tournament
 from arena.match.executor import RayExecutor
 from arena.match.record import MatchRecord
 from arena.store import Store
+from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from tests.arena.match.test_live import Watched
 

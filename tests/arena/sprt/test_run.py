@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from arena.match import executor
 from arena.cli import main
+from arena.match import executor
 from arena.match.executor import LocalExecutor, RayExecutor
 from arena.rating import rerate
 from arena.sprt import decide, llr
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig, game_points, pair_matches
 from arena.store import Store
-from arena.tournament.schedule import TournamentConfig
 from arena.tournament.driver import play_tournament, start_tournament
+from arena.tournament.schedule import TournamentConfig
 from engine import registry
 
 WIDE = {"elo0": 0.0, "elo1": 100.0}  # wide bounds: a clear difference decides in a few pairs

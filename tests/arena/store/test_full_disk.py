@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.driver import interrupt, start_tournament, stopped_note
 from arena.errors import StoreError
 from arena.store import Store
+from arena.tournament.driver import interrupt, start_tournament, stopped_note
 from arena.tournament.schedule import TournamentConfig
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 import arena.match.executor
-from arena.tournament.driver import Progress, check_config, play_tournament, start_tournament
 from arena.errors import UsageError
 from arena.match.executor import JobOutcome, LocalExecutor, MatchJob
 from arena.match.record import MatchRecord
 from arena.match.runner import run_match
 from arena.store import Store
+from arena.tournament.driver import Progress, check_config, play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig, schedule
 from engine import registry
 
