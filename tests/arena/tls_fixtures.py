@@ -23,7 +23,7 @@ from arena.link.tls import ServerTLS, load_server_tls
 from arena.store import Store
 from tests.arena.gateway_fixtures import HOST_KEY
 
-__all__ = ["TLSFiles", "tls_files", "tls_gateway", "Relay", "make_certificates"]
+__all__ = ["TLSFiles", "tls_files", "tls_gateway", "Relay", "make_certificates", "first_failure"]
 
 SERVER_EXTENSIONS = ("subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
                      "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n")
@@ -129,3 +129,13 @@ class Relay:
         with self._lock:
             for end in self._sockets:
                 end.close()
+
+
+def first_failure(process: subprocess.Popen[str]) -> str:
+    """The line in which a bot process says its connection failed (the bot retries: then stopped)."""
+    assert process.stdout is not None
+    for line in process.stdout:  # blocks until the bot says something: no sleeping on luck
+        if " lost: " in line:
+            process.terminate()
+            return line
+    return f"the bot exited with {process.wait()} without saying"

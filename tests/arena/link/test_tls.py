@@ -24,7 +24,7 @@ from arena_sdk import TLSMismatch, run
 from tests.arena.gateway_fixtures import *  # noqa: F403
 from tests.arena.gateway_fixtures import HOST_KEY, SDK_BOT, BotProcesses, wait_connected
 from tests.arena.tls_fixtures import *  # noqa: F403
-from tests.arena.tls_fixtures import Relay, TLSFiles
+from tests.arena.tls_fixtures import Relay, TLSFiles, first_failure
 
 SEATS = ["tlsbot", "random", "random"]  # riviera: three seats
 
@@ -220,3 +220,21 @@ def test_tls_socket_reads_what_several_writers_send(tls_files: TLSFiles) -> None
     assert sorted(received) == sorted(b"".join(messages))  # every byte, whichever order the writers went
     conn.close()
     listener.close()
+
+
+NODE_BOT = SDK_BOT.parents[1] / "node"
+
+
+def test_the_node_example_plays_over_tls(tls_gateway: GatewayThread, store: Store, bots: BotProcesses,
+                                         tls_files: TLSFiles) -> None:
+    assert (NODE_BOT / "node_modules" / "@grpc" / "grpc-js").is_dir(), "run `npm ci` in bots/examples/node"
+    token = store.register_bot("nodetls")
+    plain = bots.start(["node", str(NODE_BOT / "bot.js"), "--address", tls_gateway.address, "--token", token])
+    process = bots.start(["node", str(NODE_BOT / "bot.js"), "--address", tls_gateway.address, "--token", token],
+                         ARENA_TLS_CA=str(tls_files.ca))  # the CA from the environment
+    wait_connected(tls_gateway, "nodetls", process=process)
+    with GatewayClient(tls_gateway.address, key=HOST_KEY, ca_file=str(tls_files.ca)) as client:
+        record = run_match("riviera", ["nodetls", "random", "random"], 4, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    said = first_failure(plain)
+    assert "if the gateway speaks TLS, pass --tls or --ca FILE" in said, said
