@@ -21,7 +21,7 @@ import socket
 import ssl
 import stat
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
@@ -50,7 +50,7 @@ class ServerTLS:
     cert_file: str
     key_file: str
     cert_chain: bytes
-    private_key: bytes
+    private_key: bytes = field(repr=False)  # never in a log line or a traceback's locals
 
     def grpc_credentials(self) -> grpc.ServerCredentials:
         return grpc.ssl_server_credentials([(self.private_key, self.cert_chain)])
