@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System packages the tests use, from Debian's archive; installed only when missing.
 # (PostgreSQL for the store tests, Chromium for the dashboard tests, Node.js and a C++ toolchain with
-# Debian's gRPC for the example bots, bubblewrap for the sandbox of launched bots.)
+# Debian's gRPC for the example bots, bubblewrap for the sandbox of launched bots, openssl for the
+# TLS tests' certificates.)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -11,6 +12,7 @@ command -v bwrap >/dev/null || missing+=(bubblewrap)  # the sandbox of launched 
 [ -x /usr/bin/setpriv ] || missing+=(util-linux)  # setpriv: the sandbox drops to its own uid
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
+command -v openssl >/dev/null || missing+=(openssl)  # the TLS tests make their certificates with it
 command -v g++ >/dev/null || missing+=(g++)
 command -v cmake >/dev/null || missing+=(cmake)
 command -v pkg-config >/dev/null || missing+=(pkg-config)

@@ -105,7 +105,8 @@ def check_submission(args: argparse.Namespace, game_id: str, players: int) -> in
         folder = submission_folder(args.submission, args.command, Path(scratch) / "submissions")
         store = Store(f"sqlite:///{scratch}/check.db")
         store.register_bot(SUBMISSION, command=args.command, files=str(folder))
-        with GatewayThread(store, host_key=key, limits=LIMITS) as gateway, GatewayClient(gateway.address, key=key) as client:
+        with (GatewayThread(store, host_key=key, limits=LIMITS) as gateway,
+              GatewayClient(gateway.address, key=key, tls=False) as client):  # its own loopback gateway: plaintext
             print(f"checking the submission in {folder} on {game_id}: {args.matches} matches against the random bot, "
                   f"launched in its sandbox as `{args.command}` (waiting up to {args.connect_timeout:g} s for it to connect)",
                   flush=True)

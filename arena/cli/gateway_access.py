@@ -1,4 +1,8 @@
-"""Reaching a gateway from the command line: the one at an address, or one started in this process."""
+"""Reaching a gateway from the command line: the one at an address, or one started in this process.
+
+Over TLS when `$ARENA_TLS_CA` or `$ARENA_TLS=1` is set (arena/link/tls.py). A gateway started here
+is plaintext, so it is started only on loopback and only when TLS was not asked for.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from arena.errors import UsageError
 from arena.gateway.server import GatewayThread
 from arena.link.client import GatewayClient, GatewayError
 from arena.link.hostkey import host_key
+from arena.link.tls import CA_ENV, TLS_ENV, channel, client_tls, diagnose, is_loopback
 from arena.store import Store
 
 
@@ -26,9 +31,9 @@ def split_address(address: str) -> tuple[str, int]:
 
 def gateway_answers(address: str, timeout_s: float = 1.0) -> bool:
     """True when a gateway at `address` says it is serving (standard gRPC health check)."""
-    with grpc.insecure_channel(address) as channel:
+    with channel(address, client_tls()) as health_channel:
         try:
-            reply = health_pb2_grpc.HealthStub(channel).Check(
+            reply = health_pb2_grpc.HealthStub(health_channel).Check(
                 health_pb2.HealthCheckRequest(service="arena.v1.BotGateway"), timeout=timeout_s
             )
         except grpc.RpcError:
@@ -43,7 +48,7 @@ def gateway_running(address: str, store: Store) -> Iterator[None]:
     if gateway_answers(address):
         yield
         return
-    host, port = split_address(address)
+    host, port = _where_to_start(address)
     with GatewayThread(store, host, port, host_key()) as thread:
         print(f"arena: no gateway was running at {address}; started one in this process for the "
               f"registered bots (they dial {thread.address})", file=sys.stderr, flush=True)
@@ -53,17 +58,34 @@ def gateway_running(address: str, store: Store) -> Iterator[None]:
 @contextmanager
 def gateway_client(address: str, store: Store) -> Iterator[GatewayClient]:
     """A client for the gateway at `address`; when none answers there, start one in this process."""
-    host, port = split_address(address)
+    split_address(address)
     if gateway_answers(address):
         with GatewayClient(address) as client:
             yield client
         return
+    host, port = _where_to_start(address)
     key = host_key()
     with GatewayThread(store, host, port, key) as thread:
         print(f"arena: no gateway was running at {address}; started one in this process "
               f"(bots dial {thread.address})", file=sys.stderr, flush=True)
-        with GatewayClient(thread.address, key=key) as client:
+        with GatewayClient(thread.address, key=key, tls=False) as client:
             yield client
+
+
+def _where_to_start(address: str) -> tuple[str, int]:
+    """Where to start a gateway in this process, none answering at `address`; UsageError when the
+    one there speaks other TLS than this client, or one started here would have to (it is plaintext)."""
+    host, port = split_address(address)
+    tls = client_tls()
+    if hint := diagnose(address, tls):
+        raise UsageError(hint)
+    if tls is not None:
+        raise UsageError(f"no gateway answers at {address} over TLS; start it with `arena serve --tls-cert PEM "
+                         f"--tls-key PEM` (one started here would be plaintext), or unset ${CA_ENV} / ${TLS_ENV}")
+    if not is_loopback(host):
+        raise UsageError(f"no gateway answers at {address}, and one started here would listen on {host} without "
+                         "TLS; start it with `arena serve --tls-cert PEM --tls-key PEM --host ...` (docs/tls.md)")
+    return host, port
 
 
 def close_revoked_streams(address: str) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 from typing import Any
 
 from arena.gateway.native_log import EscapingFormatter, capture_native_log
 from arena.gateway.server import serve
 from arena.launch.launcher import LaunchLimits
 from arena.link.hostkey import host_key
+from arena.link.tls import INSECURE_WARNING, is_loopback, server_tls_for
 from arena.store import Store
 
 
@@ -22,6 +24,11 @@ def register(subparsers: Any) -> None:
                         help="TCP port of the match runners' host leg, on the same --host (default: --port + 1, "
                              "so 50052; a free port when --port is 0); runners on other machines need to reach "
                              "both ports, and learn this one from the gateway itself")
+    parser.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the host leg over TLS with this "
+                        "certificate chain (docs/tls.md); needs --tls-key")
+    parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key (mode 0600)")
+    parser.add_argument("--insecure", action="store_true", help="allow a --host other than loopback without TLS "
+                        "(tokens and the host key then travel in the clear)")
     parser.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--bot-cpu-seconds", type=int, default=600, help="CPU-time limit of a launched bot")
     parser.add_argument("--bot-memory-mb", type=int, default=2048, help="memory limit of a launched bot")
@@ -30,10 +37,13 @@ def register(subparsers: Any) -> None:
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    tls = server_tls_for(args.host, args.tls_cert, args.tls_key, args.insecure)
     capture_native_log()  # before the handler below is made, so that it writes to the real stderr
     handler = logging.StreamHandler()
     handler.setFormatter(EscapingFormatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     logging.basicConfig(level=args.log_level.upper(), handlers=[handler])
+    if tls is None and not is_loopback(args.host):
+        print(f"arena: {INSECURE_WARNING.format(host=args.host)}", file=sys.stderr, flush=True)  # whatever --log-level
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
-    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port))
+    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls))
     return 0

@@ -17,6 +17,7 @@ import collections
 import logging
 import os
 import secrets
+import ssl
 from collections.abc import AsyncIterator
 
 from arena.errors import UsageError
@@ -54,9 +55,10 @@ class Refused(Exception):
 class HostLegServer:
     """The listening socket and the runners' connections on it."""
 
-    def __init__(self, gateway: Gateway, host_key: str) -> None:
+    def __init__(self, gateway: Gateway, host_key: str, tls: ssl.SSLContext | None = None) -> None:
         self.gateway = gateway
         self.host_key = host_key
+        self.tls = tls  # TLS around every connection (arena/link/tls.py); the HMAC handshake inside it
         self.connections: set[asyncio.Task[None]] = set()
         self.handshakes: collections.Counter[str] = collections.Counter()  # per peer address
         self.refusals = RateLimitedLog(log)  # anybody can dial the port: refusals must not flood the log
@@ -67,7 +69,9 @@ class HostLegServer:
         if not 0 <= port <= 65535:
             raise UsageError(f"the host leg's port must be 0 (any free port) to 65535, not {port}; see --host-leg-port")
         try:
-            self._server = await asyncio.start_server(self._connected, host, port, reuse_address=True)
+            # The TLS handshake, too, is due within AUTH_DEADLINE_S; until it passed no frame is read.
+            tls = {} if self.tls is None else {"ssl": self.tls, "ssl_handshake_timeout": AUTH_DEADLINE_S}
+            self._server = await asyncio.start_server(self._connected, host, port, reuse_address=True, **tls)
         except OSError as error:  # asyncio words it "error while attempting to bind ...": the errno says it plainly
             why = os.strerror(error.errno) if error.errno else str(error)
             raise UsageError(f"cannot listen for the match runners' host leg on {host}:{port} ({why}); "

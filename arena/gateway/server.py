@@ -29,6 +29,7 @@ from arena.gateway.service import BotStreamService, MatchHostService
 from arena.gateway.sessions import StreamLimits
 from arena.launch.launcher import LaunchLimits
 from arena.link import TRANSPORT_MESSAGE_BYTES
+from arena.link.tls import ServerTLS
 from arena.store import Store
 from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
 
@@ -63,9 +64,11 @@ class RunningGateway:
 
 async def start_gateway(
     store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
-    stream_limits: StreamLimits | None = None, host_leg_port: int | None = None,
+    stream_limits: StreamLimits | None = None, host_leg_port: int | None = None, tls: ServerTLS | None = None,
 ) -> RunningGateway:
     """Bind and start the server (port 0 picks a free port); UsageError when a port is taken.
+    With `tls`, gRPC and the host leg are served over TLS (arena/link/tls.py); the Unix socket of
+    the launched bots never is.
 
     The host leg listens on `host_leg_port`, by default the gRPC port + 1 (a free port when the
     gRPC port is 0); runners learn it from `MatchHost.HostLeg`."""
@@ -84,13 +87,14 @@ async def start_gateway(
                                       ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
                                       ("grpc.http2.bdp_probe", 0)])
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        bound = (server.add_insecure_port(f"{host}:{port}") if tls is None
+                 else server.add_secure_port(f"{host}:{port}", tls.grpc_credentials()))
     except RuntimeError as error:
         raise UsageError(f"cannot listen on {host}:{port} ({error}); is another gateway running? use --port") from None
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{bound}"
     socket = _add_unix_socket(server)
     gateway = Gateway(store, address, limits, stream_limits, socket)
-    host_leg = HostLegServer(gateway, host_key)
+    host_leg = HostLegServer(gateway, host_key, None if tls is None else tls.ssl_context())
     try:
         leg_port = await host_leg.start(host, default_host_leg_port(port) if host_leg_port is None else host_leg_port)
     except UsageError:
@@ -106,7 +110,8 @@ async def start_gateway(
     os.chmod(socket, 0o666)  # for the sandboxes' uids; the folder (0700) keeps everyone else out
     for name in ("", *SERVICE_NAMES):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info("gateway listening on %s and unix:%s; match runners' host leg on port %d", address, socket, leg_port)
+    log.info("gateway listening on %s%s and unix:%s; match runners' host leg on port %d",
+             address, "" if tls is None else " (TLS)", socket, leg_port)
     return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()),
                           host_leg, leg_port)
 
@@ -129,15 +134,16 @@ def _add_unix_socket(server: grpc.aio.Server) -> Path:
 
 
 async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
-                host_leg_port: int | None = None) -> None:
+                host_leg_port: int | None = None, tls: ServerTLS | None = None) -> None:
     """Run the gateway until SIGINT (Ctrl-C) or SIGTERM; then stop launched bots and sessions."""
-    running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port)
+    running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port, tls=tls)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    print(f"arena gateway listening on {running.address}, match runners' host leg on port "
-          f"{running.host_leg_port} (Ctrl-C to stop)", flush=True)
+    over = "" if tls is None else " (TLS)"
+    print(f"arena gateway listening on {running.address}{over}, match runners' host leg on port "
+          f"{running.host_leg_port}{over} (Ctrl-C to stop)", flush=True)
     try:
         await stop.wait()
         print("arena gateway stopping", flush=True)
@@ -150,8 +156,8 @@ class GatewayThread:
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, host_key: str = "",
                  limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None,
-                 host_leg_port: int | None = None) -> None:
-        self._args = (store, host, port, host_key, limits, stream_limits, host_leg_port)
+                 host_leg_port: int | None = None, tls: ServerTLS | None = None) -> None:
+        self._args = (store, host, port, host_key, limits, stream_limits, host_leg_port, tls)
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet_poller_teardown)
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)

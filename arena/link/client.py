@@ -4,7 +4,8 @@ Three ways to the gateway (`leg`), the same calls and answers: "host-leg", the d
 the gateway's host leg, a TCP connection of its own whose port the gateway tells over gRPC
 (host_leg_client.py); "stream" — messages on one long-lived gRPC stream `MatchHost.Host`
 (host_stream_client.py); "unary" — a `MatchHost` call each. bench/gateway_latency.py compares them.
-Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
+Over TLS when `tls`/`ca_file` say so, by default when `$ARENA_TLS_CA` or `$ARENA_TLS=1` is set
+(arena/link/tls.py): both the gRPC channel and the host leg. Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
 call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
 """
 
@@ -15,6 +16,7 @@ import grpc
 from arena.link.host_leg import dial_host_leg
 from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams
 from arena.link.hostkey import HOST_KEY_HEADER, host_key
+from arena.link.tls import channel, client_tls, diagnose
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
@@ -30,15 +32,17 @@ class GatewayError(Exception):
 class GatewayClient:
     """Calls to one gateway's MatchHost service."""
 
-    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, leg: str = "host-leg") -> None:
+    def __init__(self, address: str = DEFAULT_ADDRESS, key: str | None = None, leg: str = "host-leg",
+                 tls: bool | None = None, ca_file: str | None = None) -> None:
         if leg not in LEGS:
             raise ValueError(f"leg must be one of {', '.join(LEGS)}, not {leg!r}")
         self.address = address
-        self._channel = grpc.insecure_channel(address)
+        self.tls = client_tls(tls, ca_file)
+        self._channel = channel(address, self.tls)
         self._stub = host_pb2_grpc.MatchHostStub(self._channel)
         key = key if key is not None else host_key()
         self._metadata = ((HOST_KEY_HEADER, key),)
-        connect = {"host-leg": lambda: dial_host_leg(address, self._stub, key),
+        connect = {"host-leg": lambda: dial_host_leg(address, self._stub, key, self.tls),
                    "stream": lambda: RunnerStream(self._stub, self._metadata)}.get(leg)
         self._streams = RunnerStreams(connect) if connect is not None else None
 
@@ -71,15 +75,22 @@ class GatewayClient:
         try:
             return method(request, timeout=timeout_s, metadata=self._metadata)
         except grpc.RpcError as error:
-            raise GatewayError(
-                f"gateway {self.address}: {error.code().name}: {error.details()}"  # type: ignore[attr-defined]
-            ) from None
+            raise GatewayError(self._explain(error.code(), error.details())) from None  # type: ignore[attr-defined]
 
     def _on_stream(self, method, seat, request, timeout_s: float):  # noqa: ANN001, ANN202 - as _call
         try:
             return method(seat, request, timeout_s)
         except RunnerStreamError as error:
-            raise GatewayError(f"gateway {self.address}: {error}") from None
+            raise GatewayError(self._explain(None, str(error))) from None
+
+    def _explain(self, code: grpc.StatusCode | None, details: str | None) -> str:
+        """One line: what failed, and when TLS is why (a plaintext client to a TLS gateway, a
+        certificate that does not verify), that instead of gRPC's bare UNAVAILABLE."""
+        said = " ".join(f"{'' if code is None else code.name + ': '}{details or ''}".split())
+        unreached = code is grpc.StatusCode.UNAVAILABLE or (code is None and "UNAVAILABLE" in said)
+        if unreached and (hint := diagnose(self.address, self.tls)):
+            return f"gateway {self.address}: {hint} ({said[:300]})"
+        return f"gateway {self.address}: {said}"
 
     def close(self) -> None:
         if self._streams is not None:

@@ -24,6 +24,7 @@ import hmac
 import secrets
 import select
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -34,6 +35,7 @@ from google.protobuf.message import DecodeError, Message
 
 from arena.link import TRANSPORT_MESSAGE_BYTES
 from arena.link.host_stream import RunnerStreamError
+from arena.link.tls import ClientTLS, TLSSocket
 from arena.v1 import host_pb2, host_pb2_grpc
 
 PROTOCOL = "arena-host-leg/1"
@@ -98,14 +100,16 @@ CONNECT_TIMEOUT_S = 5.0  # to connect and pass the handshake
 SEND_TIMEOUT_S = 10.0  # a gateway that takes no bytes for this long is hung: the connection breaks
 
 
-def dial_host_leg(address: str, stub: host_pb2_grpc.MatchHostStub, key: str) -> HostLegConnection:
-    """Ask the gateway at `address` (gRPC) for its host leg's port, then connect there."""
+def dial_host_leg(address: str, stub: host_pb2_grpc.MatchHostStub, key: str,
+                  tls: ClientTLS | None = None) -> HostLegConnection:
+    """Ask the gateway at `address` (gRPC) for its host leg's port, then connect there (over TLS
+    with `tls`, verifying the gateway's certificate for the same host name as gRPC does)."""
     try:
         port = stub.HostLeg(host_pb2.HostLegRequest(), timeout=CONNECT_TIMEOUT_S).port
     except grpc.RpcError as error:
         raise RunnerStreamError(f"cannot ask the gateway where its host leg listens: "
                                 f"{error.code().name}: {error.details()}") from None  # type: ignore[attr-defined]
-    return HostLegConnection(address.rpartition(":")[0].strip("[]"), port, key)
+    return HostLegConnection(address.rpartition(":")[0].strip("[]"), port, key, tls=tls)
 
 
 class HostLegConnection:
@@ -116,14 +120,15 @@ class HostLegConnection:
     So a lone call — the usual case — reads its reply on its own thread, with no hand-off at all.
     """
 
-    def __init__(self, host: str, port: int, key: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    def __init__(self, host: str, port: int, key: str, timeout_s: float = CONNECT_TIMEOUT_S,
+                 tls: ClientTLS | None = None) -> None:
         self.where = f"{host}:{port}"
         self.broken: str | None = None
         self._waiting: dict[int, _Waiter] = {}
         self._reader: _Waiter | None = None  # the call reading the socket for all, if any
         self._lock = threading.Lock()  # `broken`, `_waiting`, `_reader` and the waiters' fields
         self._send_lock = threading.Lock()  # one frame at a time on the socket
-        self._socket = self._connect(host, port, key, timeout_s)
+        self._socket = self._connect(host, port, key, timeout_s, tls)
         self._socket.settimeout(SEND_TIMEOUT_S)  # a reader waits with poll (Frames.next), not this
 
     def call(self, call: host_pb2.HostCall, timeout_s: float) -> host_pb2.HostReply:
@@ -230,7 +235,8 @@ class HostLegConnection:
                 self._socket.close()
         return idle
 
-    def _connect(self, host: str, port: int, key: str, timeout_s: float) -> socket.socket:
+    def _connect(self, host: str, port: int, key: str, timeout_s: float,
+                 tls: ClientTLS | None) -> socket.socket | TLSSocket:
         try:
             sock = socket.create_connection((host, port), timeout_s)
         except OSError as error:
@@ -238,6 +244,8 @@ class HostLegConnection:
                                     f"{error.strerror or error}") from None
         try:
             tune(sock)
+            if tls is not None:
+                sock = self._start_tls(sock, tls, host)
             self._frames = Frames(sock)
             self._handshake(sock, key, timeout_s)
         except BaseException:
@@ -245,7 +253,17 @@ class HostLegConnection:
             raise
         return sock
 
-    def _handshake(self, sock: socket.socket, key: str, timeout_s: float) -> None:
+    def _start_tls(self, sock: socket.socket, tls: ClientTLS, host: str) -> TLSSocket:
+        try:
+            return TLSSocket(sock, tls, host)
+        except ssl.SSLCertVerificationError as error:
+            raise RunnerStreamError(f"the host leg at {self.where}: certificate verify failed "
+                                    f"({error.verify_message}) against {tls.where()}") from None
+        except (OSError, ssl.SSLError) as error:
+            raise RunnerStreamError(f"no TLS handshake with the host leg at {self.where}: "
+                                    f"{getattr(error, 'reason', None) or error.strerror or error}") from None
+
+    def _handshake(self, sock: socket.socket | TLSSocket, key: str, timeout_s: float) -> None:
         """Answer the gateway's challenge, then check its proof (host.proto describes the exchange)."""
         not_a_leg = f"{self.where} is not an arena gateway's host leg"
         try:
@@ -275,8 +293,9 @@ class HostLegConnection:
 class Frames:
     """The frames coming in on a socket, read into one buffer (a timeout in between loses nothing)."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket | TLSSocket) -> None:
         self.socket = sock
+        self.pending = getattr(sock, "pending", lambda: 0)  # TLS: bytes decrypted already, unseen by poll
         self.buffer = bytearray()
         self.poll = select.poll()
         self.poll.register(sock, select.POLLIN)
@@ -293,7 +312,7 @@ class Frames:
                     return payload
             if deadline is not None:
                 left = deadline - time.monotonic()
-                if left <= 0 or not self.poll.poll(left * 1000):
+                if left <= 0 or (not self.pending() and not self.poll.poll(left * 1000)):
                     raise TimeoutError
             chunk = self.socket.recv(1 << 16)
             if not chunk:

@@ -5,6 +5,6 @@ The SDK itself is the stand-alone kit `arena_sdk` in this folder (bots/sdk/READM
 `from arena_sdk import run` are the same function.
 """
 
-from arena_sdk import Bot, Connection, Decision, TokenRejected, as_bot, run
+from arena_sdk import Bot, Connection, Decision, TLSMismatch, TokenRejected, as_bot, run
 
-__all__ = ["Bot", "Connection", "Decision", "TokenRejected", "as_bot", "run"]
+__all__ = ["Bot", "Connection", "Decision", "TLSMismatch", "TokenRejected", "as_bot", "run"]

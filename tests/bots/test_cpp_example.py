@@ -16,7 +16,9 @@ from arena.match.runner import run_match
 from arena.store import Store
 from engine import registry
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import ROOT, BotProcesses, all_games, wait_connected
+from tests.arena.gateway_fixtures import HOST_KEY, ROOT, BotProcesses, all_games, wait_connected
+from tests.arena.tls_fixtures import *  # noqa: F403
+from tests.arena.tls_fixtures import TLSFiles, first_failure
 
 CPP_BOT = ROOT / "bots" / "examples" / "cpp"
 
@@ -69,3 +71,17 @@ def test_cpp_bot_plays_launched_in_its_sandbox(cpp_bot: Path, gateway: GatewayTh
     record = run_match("riviera", ["cpplaunched", "random", "random"], 3, gateway=client, connect_timeout_ms=20_000)
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
     assert gateway.gateway.launcher.bots["cpplaunched"].uid is not None, "it ran sandboxed"
+
+
+def test_cpp_bot_plays_over_tls(cpp_bot: Path, tls_gateway: GatewayThread, store: Store, bots: BotProcesses,
+                                tls_files: TLSFiles) -> None:
+    """--ca FILE: grpc::SslCredentials with the CA's certificates (docs/tls.md)."""
+    token = store.register_bot("cpptls")
+    wrong = bots.start([str(cpp_bot), "--address", tls_gateway.address, "--token", token, "--ca", str(tls_files.other_ca)])
+    process = bots.start([str(cpp_bot), "--address", tls_gateway.address, "--token", token, "--ca", str(tls_files.ca)])
+    wait_connected(tls_gateway, "cpptls", process=process)
+    with GatewayClient(tls_gateway.address, key=HOST_KEY, ca_file=str(tls_files.ca)) as client:
+        record = run_match("riviera", ["cpptls", "random", "random"], 4, gateway=client)
+    assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, record.seats[0]
+    said = first_failure(wrong)
+    assert "certificate verify failed: is --ca (or ARENA_TLS_CA) the CA that signed" in said, said

@@ -8,6 +8,6 @@ are `arena_sdk.v1.bot_pb2` / `bot_pb2_grpc`. The protocol is proto/arena/v1/bot.
 is bots/sdk/README.md.
 """
 
-from arena_sdk.client import Bot, Connection, Decision, TokenRejected, as_bot, run
+from arena_sdk.client import Bot, Connection, Decision, TLSMismatch, TokenRejected, as_bot, run
 
-__all__ = ["Bot", "Connection", "Decision", "TokenRejected", "as_bot", "run"]
+__all__ = ["Bot", "Connection", "Decision", "TLSMismatch", "TokenRejected", "as_bot", "run"]

@@ -16,7 +16,9 @@ drops, `run` dials again with exponential backoff (0.5 s doubling up to `max_bac
 jitter). After a stream that was welcomed, the first redial comes after about 0.5 s, inside the
 default deadline (1,250 ms), so the arena sends the open matches and the waiting requests again
 and nothing is lost (docs/protocol.md, "Reconnecting"). A rejected token stops it with
-`TokenRejected`. An exception inside `act` is logged and that decision is left
+`TokenRejected`. Over a network the gateway may serve TLS: `tls=True` or `ca_file=...` (or
+`$ARENA_TLS_CA` / `$ARENA_TLS=1`, tls.py); a client whose TLS does not fit the gateway's stops
+with `TLSMismatch`, saying why. An exception inside `act` is logged and that decision is left
 unanswered (the arena records it as a timeout), so one bad position does not kill the bot.
 """
 
@@ -33,6 +35,7 @@ from typing import Any
 
 import grpc
 
+from arena_sdk import tls as tls_settings
 from arena_sdk.v1 import bot_pb2 as pb
 from arena_sdk.v1 import bot_pb2_grpc
 
@@ -43,6 +46,11 @@ ActFunction = Callable[[dict[str, Any], list[int]], int]
 
 class TokenRejected(Exception):
     """The gateway refused the token (UNAUTHENTICATED): retrying would not help."""
+
+
+class TLSMismatch(Exception):
+    """The gateway speaks TLS and this client does not, or the other way round, or its certificate
+    does not verify: retrying would not help; the message says which."""
 
 
 @dataclass(frozen=True)
@@ -118,11 +126,15 @@ def run(
     client_name: str = "arena-python-sdk",
     threaded: bool = False,
     version: str = "",
+    tls: bool | None = None,
+    ca_file: str | None = None,
 ) -> int:
     """Play until stopped (or `max_matches` have ended); returns the number of matches played.
 
     `address` and `token` default to `$ARENA_ADDRESS` and `$ARENA_TOKEN` (what a launched bot gets).
     `version` is the bot's own version string, sent in its Hello and recorded with its seats.
+    `tls=True` dials over TLS verified against the system's roots, `ca_file` against that file's
+    CA certificates; both default from `$ARENA_TLS` / `$ARENA_TLS_CA` (never TLS on a `unix:` address).
     """
     address = address or os.environ.get("ARENA_ADDRESS", "127.0.0.1:50051")
     token = token or os.environ.get("ARENA_TOKEN")
@@ -130,7 +142,8 @@ def run(
         raise TokenRejected("no token: pass run(address, token, bot) or set ARENA_TOKEN")
     if bot is None:
         raise TypeError("run() needs a bot: a Bot subclass instance or an act(observation, legal_actions) function")
-    connection = Connection(address, token, as_bot(bot), client_name, max_matches, threaded, version)
+    connection = Connection(address, token, as_bot(bot), client_name, max_matches, threaded, version,
+                            tls_settings.settings(address, tls, ca_file))
     return asyncio.run(connection.run_forever(reconnect, max_backoff_s))
 
 
@@ -138,8 +151,9 @@ class Connection:
     """One bot's stream to the gateway, redialled with backoff when it drops."""
 
     def __init__(self, address: str, token: str, bot: Bot, client_name: str, max_matches: int | None,
-                 threaded: bool = False, version: str = "") -> None:
+                 threaded: bool = False, version: str = "", tls: tls_settings.TLS | None = None) -> None:
         self.address, self.token, self.bot = address, token, bot
+        self.tls = tls
         self.threaded = threaded
         self.client_name, self.version = client_name, version
         self.max_matches = max_matches
@@ -157,6 +171,9 @@ class Connection:
             except grpc.aio.AioRpcError as error:
                 if error.code() == grpc.StatusCode.UNAUTHENTICATED:
                     raise TokenRejected(error.details()) from None
+                if error.code() == grpc.StatusCode.UNAVAILABLE and not welcomed and (
+                        hint := await asyncio.to_thread(tls_settings.diagnose, self.address, self.tls)):
+                    raise TLSMismatch(hint) from None
                 if not reconnect:
                     raise
                 log.warning("connection to %s failed: %s: %s", self.address, error.code().name, error.details())
@@ -172,7 +189,7 @@ class Connection:
         outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client=self.client_name, version=self.version)))
         welcomed = False
         tasks: set[asyncio.Task[None]] = set()
-        async with grpc.aio.insecure_channel(self.address) as channel:
+        async with tls_settings.aio_channel(self.address, self.tls) as channel:
             stub = bot_pb2_grpc.BotGatewayStub(channel)
             call = stub.Play(_drain(outbox), metadata=(("authorization", f"Bearer {self.token}"),))
             async for message in call:
