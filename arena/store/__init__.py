@@ -32,10 +32,12 @@ from arena.store.records import (
     match_key,
 )
 from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
+from arena.store.authors import AuthorInfo
 from arena.store.bots import hash_token
 
 __all__ = [
     "DEFAULT_DB_URL",
+    "AuthorInfo",
     "BotInfo",
     "BotVersion",
     "HistoryPoint",
