@@ -40,6 +40,8 @@ class AuthorConfig:
     max_bots: int = 5  # registered bots per author
     submissions_per_hour: int = 10  # versions stored per author in any hour
     max_archive_bytes: int = Limits().max_bytes  # one submitted archive, as sent
+    unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
+    unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
     submissions_root: Path | None = None  # default: arena.submissions.default_root()
     auth_failures: int = 10  # failed keys from one peer address ...
     auth_window_s: float = 60.0  # ... within this window; then it is refused until the window passes
@@ -135,10 +137,15 @@ class Authoring:
             self.own(author, bot)
         self._check_submission_quota(author)
 
-    def new_upload(self, archive_format: str) -> Upload:
-        """A private temporary file for an archive on its way in, under the submissions folder."""
+    def new_upload(self, archive_format: str, size: int) -> Upload:
+        """A private temporary file for an archive of `size` bytes on its way in, under the
+        submissions folder; LimitReached at once when `size` is past the limit."""
+        if size <= 0:
+            raise BadRequest(f"the header declares an archive of {size} bytes; declare its real size (above 0)")
+        if size > self.config.max_archive_bytes:
+            raise LimitReached(too_large(self.config.max_archive_bytes))
         try:
-            return Upload(prepare_root(self.root), archive_format, self.config.max_archive_bytes)
+            return Upload(prepare_root(self.root), archive_format, size)
         except SubmissionError as error:
             raise BadRequest(str(error)) from None
 
@@ -148,7 +155,7 @@ class Authoring:
         The upload's file is removed in every case."""
         try:
             self.check_submission(author, bot, command, upload.archive_format)  # again: time has passed
-            stored = store_submission(upload.path, self.root)  # the same checks as `arena bot submit`
+            stored = store_submission(upload.path, self.root, self.config.unpacked)  # `arena bot submit`'s checks
         except SubmissionError as error:
             raise BadRequest(str(error).replace(str(upload.path), "the archive")) from None
         finally:
@@ -210,33 +217,43 @@ class Authoring:
         return ", ".join(b.name for b in self.store.author_bots(author.name)) or "none yet"
 
 
-class Upload:
-    """An archive arriving in chunks: written to a private file (mode 0600, from mkstemp) in the
-    submissions folder, never held in memory; refused once it grows past `max_bytes`."""
+def too_large(limit: int) -> str:
+    return (f"limit reached: the archive is larger than {limit / (1024 * 1024):g} MiB, the most one submission "
+            "may send (--author-max-archive-mb); it does not reset: leave out what the bot does not need to run")
 
-    def __init__(self, root: Path, archive_format: str, max_bytes: int) -> None:
+
+class Upload:
+    """An archive of `size` bytes arriving in chunks: written to a private file (mode 0600, from
+    mkstemp) in the submissions folder, never held in memory; refused as soon as it grows past
+    `size` (the server refuses a size past its limit before making an Upload), and by `finish`
+    when it ended short of it (the stream was cut)."""
+
+    def __init__(self, root: Path, archive_format: str, size: int) -> None:
         # the suffix tells store_submission how to unpack it; the leading dot keeps it apart
         # from the stored trees, which are named by their hash
         descriptor, name = tempfile.mkstemp(prefix=".upload-", suffix="." + archive_format, dir=root)
         self.path = Path(name)
         self.archive_format = archive_format
-        self.max_bytes = max_bytes
+        self.declared = size
         self.size = 0
         self._file = os.fdopen(descriptor, "wb")
 
     def write(self, chunk: bytes) -> None:
-        """Append a chunk; LimitReached (and the file removed) past the size limit."""
+        """Append a chunk; BadRequest (and the file removed) past the declared size."""
         self.size += len(chunk)
-        if self.size > self.max_bytes:
+        if self.size > self.declared:
             self.discard()
-            raise LimitReached(f"limit reached: the archive is larger than {self.max_bytes / (1024 * 1024):g} MiB, "
-                               "the most one submission may send (--author-max-archive-mb); it does not reset: "
-                               "leave out what the bot does not need to run")
+            raise BadRequest(f"the stream sent more than the {self.declared} bytes its header declared; "
+                             "declare the archive's real size")
         self._file.write(chunk)
 
     def finish(self) -> None:
-        """Every chunk has arrived: close the file for unpacking."""
+        """The stream ended: close the file for unpacking; BadRequest (file removed) when it was cut short."""
         self._file.close()
+        if self.size != self.declared:
+            self.discard()
+            raise BadRequest(f"the stream ended after {self.size} of the {self.declared} bytes its header declared "
+                             "(it was cut); send the archive again")
 
     def discard(self) -> None:
         """Close and remove the file (again is harmless)."""

@@ -118,7 +118,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
         try:
             await self._run(context, self.authoring.check_submission, author, header.bot, header.command,
                             header.archive_format)
-            upload = await self._run(context, self.authoring.new_upload, header.archive_format)
+            upload = await self._run(context, self.authoring.new_upload, header.archive_format, header.size)
             await self._receive(requests, upload, context)
             job = asyncio.ensure_future(self._locked(context, author, self.authoring.submit, author, header.bot,
                                                      header.command, upload))
@@ -146,6 +146,8 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
                 if message.HasField("header"):
                     raise BadRequest("a second header: after the first message, send only the archive's chunks")
                 upload.write(message.chunk)
+            if context.cancelled():
+                raise asyncio.CancelledError  # a cancelled call's requests can simply end
             upload.finish()
         except AuthorError as error:
             upload.discard()

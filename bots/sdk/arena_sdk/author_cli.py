@@ -152,7 +152,8 @@ def submit_command(call: Caller, args: argparse.Namespace) -> int:
     if not args.command.strip():
         raise CliError("--command is empty: give the command line that starts the bot in its folder, e.g. 'python3 bot.py'")
     with archive_of(args.path) as (archive, archive_format):
-        header = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format)
+        header = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
+                                 size=archive.stat().st_size)
         reply = call("SubmitVersion", submission(header, archive))
     version = reply.version
     if reply.token:

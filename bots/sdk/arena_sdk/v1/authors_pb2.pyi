@@ -21,14 +21,16 @@ class RegisterBotReply(_message.Message):
     def __init__(self, bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class SubmitHeader(_message.Message):
-    __slots__ = ("bot", "command", "archive_format")
+    __slots__ = ("bot", "command", "archive_format", "size")
     BOT_FIELD_NUMBER: _ClassVar[int]
     COMMAND_FIELD_NUMBER: _ClassVar[int]
     ARCHIVE_FORMAT_FIELD_NUMBER: _ClassVar[int]
+    SIZE_FIELD_NUMBER: _ClassVar[int]
     bot: str
     command: str
     archive_format: str
-    def __init__(self, bot: _Optional[str] = ..., command: _Optional[str] = ..., archive_format: _Optional[str] = ...) -> None: ...
+    size: int
+    def __init__(self, bot: _Optional[str] = ..., command: _Optional[str] = ..., archive_format: _Optional[str] = ..., size: _Optional[int] = ...) -> None: ...
 
 class SubmitVersionRequest(_message.Message):
     __slots__ = ("header", "chunk")
