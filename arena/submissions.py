@@ -69,7 +69,7 @@ def default_root() -> Path:
 
 def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> StoredFiles:
     """Unpack or copy `source` into `root/<sha256>/` (read-only); SubmissionError if refused."""
-    root = _prepare_root(root)
+    root = prepare_root(root)
     staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))
     try:
         tree = _Tree(staging / "tree", limits)
@@ -86,7 +86,8 @@ def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> Sto
         _remove(staging)
 
 
-def _prepare_root(root: Path) -> Path:
+def prepare_root(root: Path) -> Path:
+    """Make the submissions folder if needed and return it, resolved; SubmissionError if it cannot be."""
     try:
         root.mkdir(mode=0o755, parents=True, exist_ok=True)  # only the arena's user may write
     except OSError as error:

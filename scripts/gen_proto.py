@@ -3,10 +3,10 @@
     .venv/bin/python scripts/gen_proto.py              # writes arena/v1/*_pb2*.py[i] and bots/sdk/arena_sdk/v1/
     .venv/bin/python scripts/gen_proto.py --out DIR    # writes DIR/arena/v1/... (the drift test)
 
-The stand-alone bot kit (bots/sdk, the `arena_sdk` package) carries its own stubs of bot.proto in
-`arena_sdk/v1`, so it needs nothing of the arena: the same generated code with its imports and
-module names moved from `arena.v1` to `arena_sdk.v1`. The descriptor (file arena/v1/bot.proto,
-package arena.v1) is the very same, so both can be imported in one process.
+The stand-alone bot kit (bots/sdk, the `arena_sdk` package) carries its own stubs of bot.proto and
+authors.proto in `arena_sdk/v1`, so it needs nothing of the arena: the same generated code with its imports and
+module names moved from `arena.v1` to `arena_sdk.v1`. The descriptors (files arena/v1/bot.proto
+and authors.proto, package arena.v1) are the very same, so both can be imported in one process.
 
 Uses the protoc bundled in grpcio-tools (not the system one), so the output only depends on the
 pinned grpcio-tools version. tests/arena/test_protocol.py fails when the committed code drifts.
@@ -44,15 +44,18 @@ def generate(out: Path) -> None:
 
 
 SDK_STUBS = Path("bots") / "sdk" / "arena_sdk" / "v1"
-SDK_FILES = ("bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py")
+# bot.proto for bots; authors.proto for the author's command line (arena_sdk/author_cli.py)
+SDK_PROTOS = ("bot", "authors")
+SDK_FILES = tuple(f"{proto}{suffix}" for proto in SDK_PROTOS for suffix in ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py"))
 
 
 def generate_sdk(out: Path) -> None:
-    """The kit's stubs under `out`/bots/sdk/arena_sdk/v1: arena/v1's bot stubs, renamed to arena_sdk.v1."""
+    """The kit's stubs under `out`/bots/sdk/arena_sdk/v1: arena/v1's bot and authors stubs, renamed to arena_sdk.v1."""
     (out / SDK_STUBS).mkdir(parents=True, exist_ok=True)
     for name in SDK_FILES:
-        text = (out / "arena" / "v1" / name).read_text()
-        text = text.replace("from arena.v1 import", "from arena_sdk.v1 import").replace("'arena.v1.bot_pb2'", "'arena_sdk.v1.bot_pb2'")
+        text = (out / "arena" / "v1" / name).read_text().replace("from arena.v1 import", "from arena_sdk.v1 import")
+        for proto in SDK_PROTOS:
+            text = text.replace(f"'arena.v1.{proto}_pb2'", f"'arena_sdk.v1.{proto}_pb2'")
         (out / SDK_STUBS / name).write_text(text)
 
 

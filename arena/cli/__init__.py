@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from importlib.metadata import entry_points
 from typing import Any
 
-from arena.cli import bot, check_bot, demo, leaderboard, play, serve, sprt, tournament
+from arena.cli import author, bot, check_bot, demo, leaderboard, play, serve, sprt, tournament
 from arena.errors import UsageError
 
 # `arena`'s own sub-commands, in the order of its help; packages above arena/ add theirs as entry
 # points of this group (pyproject.toml: `arena dashboard` comes from dashboards/cli.py).
-COMMANDS = [play, demo, tournament, sprt, leaderboard, serve, bot, check_bot]
+COMMANDS = [play, demo, tournament, sprt, leaderboard, serve, bot, author, check_bot]
 PLUGIN_GROUP = "arena.commands"
 
 

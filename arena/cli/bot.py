@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arena.cli import author
 from arena.cli.gateway_access import close_revoked_streams, split_address
 from arena.cli.leaderboard import format_interval
 from arena.errors import UsageError
@@ -44,6 +45,7 @@ def register(subparsers: Any) -> None:
     listing.set_defaults(handler=list_command)
     register_version_actions(commands)
     register_access_actions(commands)
+    author.register_assign(commands)
 
 
 def register_command(args: argparse.Namespace) -> int:

@@ -8,12 +8,16 @@ import logging
 import sys
 from typing import Any
 
+from arena.gateway.authoring import AuthorConfig
 from arena.gateway.native_log import EscapingFormatter, capture_native_log
 from arena.gateway.server import serve
 from arena.launch.launcher import LaunchLimits
 from arena.link.hostkey import host_key
 from arena.link.tls import INSECURE_WARNING, is_loopback, server_tls_for
 from arena.store import Store
+from arena.submissions import Limits
+
+ARCHIVE_MB = Limits().max_bytes // (1024 * 1024)  # by default an archive may be as large as it may unpack to
 
 
 def register(subparsers: Any) -> None:
@@ -33,7 +37,21 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bot-cpu-seconds", type=int, default=600, help="CPU-time limit of a launched bot")
     parser.add_argument("--bot-memory-mb", type=int, default=2048, help="memory limit of a launched bot")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    authors = parser.add_argument_group("bot authors' limits (docs/authors.md)")
+    authors.add_argument("--author-max-bots", type=positive, default=5, metavar="N",
+                         help="bots one author may register (default 5)")
+    authors.add_argument("--author-submissions-per-hour", type=positive, default=10, metavar="N",
+                         help="versions one author may submit in any hour (default 10)")
+    authors.add_argument("--author-max-archive-mb", type=positive, default=ARCHIVE_MB, metavar="MB",
+                         help=f"the largest archive an author may send, in MiB (default {ARCHIVE_MB})")
     parser.set_defaults(handler=serve_command)
+
+
+def positive(text: str) -> int:
+    """A whole number above 0 (argparse type)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number above 0")
+    return int(text)
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -45,5 +63,7 @@ def serve_command(args: argparse.Namespace) -> int:
     if tls is None and not is_loopback(args.host):
         print(f"arena: {INSECURE_WARNING.format(host=args.host)}", file=sys.stderr, flush=True)  # whatever --log-level
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
-    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls))
+    authors = AuthorConfig(max_bots=args.author_max_bots, submissions_per_hour=args.author_submissions_per_hour,
+                           max_archive_bytes=args.author_max_archive_mb * 1024 * 1024)
+    asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls, authors))
     return 0

@@ -23,6 +23,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from arena.errors import UsageError
+from arena.gateway.authoring import AuthorConfig
+from arena.gateway.authors import AuthorService
 from arena.gateway.core import Gateway
 from arena.gateway.host_leg import HostLegServer
 from arena.gateway.service import BotStreamService, MatchHostService
@@ -31,13 +33,14 @@ from arena.launch.launcher import LaunchLimits
 from arena.link import TRANSPORT_MESSAGE_BYTES
 from arena.link.tls import ServerTLS
 from arena.store import Store
-from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
+from arena.v1 import authors_pb2, authors_pb2_grpc, bot_pb2, host_pb2, host_pb2_grpc
 
 log = logging.getLogger("arena.gateway")
 
 SERVICE_NAMES = (
     bot_pb2.DESCRIPTOR.services_by_name["BotGateway"].full_name,
     host_pb2.DESCRIPTOR.services_by_name["MatchHost"].full_name,
+    authors_pb2.DESCRIPTOR.services_by_name["Authors"].full_name,
 )
 
 
@@ -65,6 +68,7 @@ class RunningGateway:
 async def start_gateway(
     store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
     stream_limits: StreamLimits | None = None, host_leg_port: int | None = None, tls: ServerTLS | None = None,
+    author_config: AuthorConfig | None = None,
 ) -> RunningGateway:
     """Bind and start the server (port 0 picks a free port); UsageError when a port is taken.
     With `tls`, gRPC and the host leg are served over TLS (arena/link/tls.py); the Unix socket of
@@ -103,6 +107,7 @@ async def start_gateway(
         raise
     server.add_generic_rpc_handlers((BotStreamService(gateway).handler(),))
     host_pb2_grpc.add_MatchHostServicer_to_server(MatchHostService(gateway, host_key, leg_port), server)
+    authors_pb2_grpc.add_AuthorsServicer_to_server(AuthorService(gateway, author_config), server)  # docs/authors.md
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection((*SERVICE_NAMES, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
@@ -134,9 +139,11 @@ def _add_unix_socket(server: grpc.aio.Server) -> Path:
 
 
 async def serve(store: Store, host: str, port: int, host_key: str, limits: LaunchLimits | None = None,
-                host_leg_port: int | None = None, tls: ServerTLS | None = None) -> None:
+                host_leg_port: int | None = None, tls: ServerTLS | None = None,
+                author_config: AuthorConfig | None = None) -> None:
     """Run the gateway until SIGINT (Ctrl-C) or SIGTERM; then stop launched bots and sessions."""
-    running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port, tls=tls)
+    running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port, tls=tls,
+                                  author_config=author_config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -156,8 +163,9 @@ class GatewayThread:
 
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, host_key: str = "",
                  limits: LaunchLimits | None = None, stream_limits: StreamLimits | None = None,
-                 host_leg_port: int | None = None, tls: ServerTLS | None = None) -> None:
-        self._args = (store, host, port, host_key, limits, stream_limits, host_leg_port, tls)
+                 host_leg_port: int | None = None, tls: ServerTLS | None = None,
+                 author_config: AuthorConfig | None = None) -> None:
+        self._args = (store, host, port, host_key, limits, stream_limits, host_leg_port, tls, author_config)
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet_poller_teardown)
         self._thread = threading.Thread(target=self._loop.run_forever, name="arena-gateway", daemon=True)

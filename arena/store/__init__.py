@@ -15,6 +15,7 @@ Their schema evolves by Alembic revisions in arena/store/migrations (its docstri
 one); opening a database brings it to the newest revision.
 """
 
+from arena.store.authors import AuthorInfo
 from arena.store.bots import hash_token
 from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
 from arena.store.database import Store, check_bot_name
@@ -36,6 +37,7 @@ from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
 
 __all__ = [
     "DEFAULT_DB_URL",
+    "AuthorInfo",
     "BotInfo",
     "BotVersion",
     "HistoryPoint",

@@ -20,6 +20,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.store.authors import AuthorAccounts
+from arena.store.bot_logs_placeholder import BotLogsPlaceholder
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.live import LiveStore, delete_live
@@ -54,7 +56,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess, LiveStore):
+class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogsPlaceholder):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -77,12 +79,14 @@ class Store(SprtStore, Versions, BotAccess, LiveStore):
 
     # -- registered external bots -----------------------------------------------------------
 
-    def register_bot(self, name: str, command: str | None = None, files: str | None = None) -> str:
+    def register_bot(self, name: str, command: str | None = None, files: str | None = None,
+                     author_id: int | None = None) -> str:
         """Store a new bot and return its token; only a hash of the token is kept.
 
         `command` launches the bot when a match needs it, from its own folder `files` (or none):
         that is the bot's version 1 (`NAME@1`), as if submitted. Without a command the bot only
-        dials in, and has no versions until one is submitted (`arena bot submit`).
+        dials in, and has no versions until one is submitted (`arena bot submit`). `author_id`:
+        the author whose bot it is (arena/store/authors.py); None: the operator's.
         """
         check_bot_name(name)
         token = new_token()
@@ -92,7 +96,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore):
                     raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
                                      "choose another name")
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
-            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files))
+            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files, author_id=author_id))
             session.commit()
         if command:
             self.add_version(name, command, files, sha256="")

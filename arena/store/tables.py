@@ -19,6 +19,18 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+class AuthorRow(SQLModel, table=True):
+    """A bot author who works through the authors' service with a key, of which only a hash is
+    kept (arena/store/authors.py); bots with no author are the operator's."""
+
+    __tablename__ = "author"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(index=True, unique=True)
+    key_hash: str = Field(index=True)
+    disabled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    created_at: datetime = Field(default_factory=now)
+
+
 class BotRow(SQLModel, table=True):
     """A registered external bot: it connects with a token, of which only a hash is kept.
 
@@ -35,6 +47,7 @@ class BotRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
     disabled: bool = Field(default=False, sa_column_kwargs={"server_default": false()})  # may not connect or play
     removed_at: datetime | None = None
+    author_id: int | None = Field(default=None, foreign_key="author.id", index=True)  # None: the operator's
 
 
 class SubmissionRow(SQLModel, table=True):

@@ -213,3 +213,25 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
     assert upgraded.leaderboard("toy@1") == [] and upgraded.rated_count("toy@1") == 0
     rerate(upgraded, "toy@1")
     assert {r.entrant: (r.strikes, r.forfeits) for r in upgraded.leaderboard("toy@1")} == {"a": (0, 0), "b": (3, 2)}
+
+
+def test_a_database_at_0006_gets_authors_and_its_bots_stay_the_operators(fresh_url: str) -> None:
+    """Revision 0007 adds `author` and `bot.author_id` to a database that has bots and versions:
+    every bot and version stays, with no author (the operator's)."""
+    store = Store(fresh_url)
+    store.register_bot("dialer")
+    store.register_bot("launched", command="python bot.py", files="/bots/launched")
+    downgrading = migrations._locking_engine(store.engine)  # as an upgrade runs: in one real transaction
+    with downgrading.begin() as connection:
+        config = Config()
+        config.set_main_option("script_location", str(migrations.SCRIPTS))
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0006")
+        assert "author" not in inspect(connection).get_table_names()
+    downgrading.dispose()
+    store.engine.dispose()
+    upgraded = Store(fresh_url)
+    assert migrations.revision(upgraded.engine) == migrations.HEAD and differences(upgraded) == []
+    assert [b.name for b in upgraded.bots()] == ["dialer", "launched"]
+    assert [v.entrant for v in upgraded.versions("launched")] == ["launched@1"]
+    assert upgraded.bot_author("dialer") is None

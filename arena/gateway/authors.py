@@ -1,0 +1,211 @@
+"""The thin gRPC servicer of `arena.v1.Authors` (proto/arena/v1/authors.proto, docs/authors.md).
+
+Every call: the peer's failed keys are checked (RESOURCE_EXHAUSTED while it is refused), the key
+in `authorization: Bearer <key>` is looked up (UNAUTHENTICATED), then arena/gateway/authoring.py
+does the work on a worker thread (asyncio.to_thread), so the database and the disk never stall
+the event loop that the bots' streams share. Calls that change an author's bots run one at a time
+per author, so two at once cannot both pass a limit.
+
+A submission's chunks are appended to the upload file on the loop itself: a 64 KiB write into the
+page cache takes microseconds, less than a hop to a thread and back, and a write cannot then be
+left running in a thread after a cancelled call removed its file. Once the last chunk is in, the
+version is stored to the end even if the caller goes away (asyncio.shield): a submission is
+either wholly stored or leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
+
+import grpc
+
+from arena.gateway.authoring import (
+    AuthFailures,
+    AuthorConfig,
+    AuthorError,
+    Authoring,
+    BadRequest,
+    BotListing,
+    LimitReached,
+    NoSuchBot,
+    NotYours,
+    Taken,
+    Unauthenticated,
+    Upload,
+)
+from arena.gateway.core import Gateway
+from arena.gateway.service import BadCredentials, bearer_token
+from arena.gateway.throttle import RateLimitedLog
+from arena.store import AuthorInfo, BotVersion
+from arena.v1 import authors_pb2 as pb
+from arena.v1 import authors_pb2_grpc
+
+log = logging.getLogger("arena.gateway.authors")
+
+CODES: dict[type[AuthorError], grpc.StatusCode] = {
+    Unauthenticated: grpc.StatusCode.UNAUTHENTICATED,
+    NotYours: grpc.StatusCode.PERMISSION_DENIED,
+    NoSuchBot: grpc.StatusCode.NOT_FOUND,
+    Taken: grpc.StatusCode.ALREADY_EXISTS,
+    LimitReached: grpc.StatusCode.RESOURCE_EXHAUSTED,
+    BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
+}
+MISSING_KEY = ("missing or malformed author key: send the call metadata 'authorization: Bearer <key>' "
+               "with the key that `arena author add NAME` printed")
+T = TypeVar("T")
+
+
+def peer_address(peer: str) -> str:
+    """The address part of a gRPC peer (`ipv4:127.0.0.1:5555` -> `ipv4:127.0.0.1`): failed keys
+    count per address, whichever port a guess comes from."""
+    kind, _, rest = peer.partition(":")
+    return f"{kind}:{rest.rpartition(':')[0]}" if kind in ("ipv4", "ipv6") and ":" in rest else peer
+
+
+class AuthorService(authors_pb2_grpc.AuthorsServicer):
+    """`arena.v1.Authors`: an author's calls on their own bots."""
+
+    def __init__(self, gateway: Gateway, config: AuthorConfig | None = None) -> None:
+        self.gateway = gateway
+        self.config = config or AuthorConfig()
+        self.authoring = Authoring(gateway.store, self.config)
+        self.failures = AuthFailures(self.config.auth_failures, self.config.auth_window_s, self.config.clock)
+        self.refusals = RateLimitedLog(log)  # anybody can call: refusals must not flood the log
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._uploading: set[int] = set()
+
+    # -- the calls ---------------------------------------------------------------------------
+
+    async def RegisterBot(self, request: pb.RegisterBotRequest, context: grpc.aio.ServicerContext) -> pb.RegisterBotReply:
+        author = await self._author(context)
+        token = await self._locked(context, author, self.authoring.register, author, request.bot)
+        log.info("author %r registered bot %r", author.name, request.bot)
+        return pb.RegisterBotReply(bot=request.bot, token=token)
+
+    async def ListBots(self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext) -> pb.ListBotsReply:
+        author = await self._author(context)
+        listings = await self._run(context, self.authoring.listing, author, request.bot)
+        return pb.ListBotsReply(bots=[bot_message(listing) for listing in listings])
+
+    async def RotateToken(self, request: pb.RotateTokenRequest, context: grpc.aio.ServicerContext) -> pb.RotateTokenReply:
+        author = await self._author(context)
+        token = await self._locked(context, author, self.authoring.rotate, author, request.bot)
+        return pb.RotateTokenReply(token=token, streams_closed=await self.gateway.revoke())
+
+    async def SetBotState(self, request: pb.SetBotStateRequest, context: grpc.aio.ServicerContext) -> pb.SetBotStateReply:
+        author = await self._author(context)
+        await self._locked(context, author, self.authoring.set_disabled, author, request.bot, request.disabled)
+        return pb.SetBotStateReply(streams_closed=await self.gateway.revoke() if request.disabled else 0)
+
+    async def ReadLog(self, request: pb.ReadLogRequest, context: grpc.aio.ServicerContext) -> pb.ReadLogReply:
+        author = await self._author(context)
+        logs = await self._run(context, self.authoring.logs, author, request.bot, request.match_id)
+        return pb.ReadLogReply(logs=[pb.BotLogEntry(
+            match_id=entry.match_id, seat=entry.seat, bot=entry.bot, version=entry.version or 0,
+            termination=entry.termination, reason=entry.reason, text=entry.text) for entry in logs])
+
+    async def SubmitVersion(self, requests: AsyncIterator[pb.SubmitVersionRequest],
+                            context: grpc.aio.ServicerContext) -> pb.SubmitVersionReply:
+        author = await self._author(context)
+        header = await self._header(requests, context)
+        if author.id in self._uploading:
+            await self._abort(context, LimitReached("limit reached: one submission at a time per author; "
+                                                    "wait for the one under way to finish"))
+        self._uploading.add(author.id)
+        try:
+            await self._run(context, self.authoring.check_submission, author, header.bot, header.command,
+                            header.archive_format)
+            upload = await self._run(context, self.authoring.new_upload, header.archive_format, header.size)
+            await self._receive(requests, upload, context)
+            job = asyncio.ensure_future(self._locked(context, author, self.authoring.submit, author, header.bot,
+                                                     header.command, upload))
+            version, stored, token = await asyncio.shield(job)  # stored to the end once all bytes are in
+        finally:
+            self._uploading.discard(author.id)
+        log.info("author %r stored %s (%d bytes sent)", author.name, version.entrant, upload.size)
+        return pb.SubmitVersionReply(version=version_message(version, []), token=token or "")
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    async def _header(self, requests: AsyncIterator[pb.SubmitVersionRequest],
+                      context: grpc.aio.ServicerContext) -> pb.SubmitHeader:
+        first = await anext(aiter(requests), None)
+        if first is None or not first.HasField("header"):
+            await self._abort(context, BadRequest("the first message of SubmitVersion must be its header "
+                                                  "(bot, command, archive_format), then the archive's chunks"))
+        return first.header
+
+    async def _receive(self, requests: AsyncIterator[pb.SubmitVersionRequest], upload: Upload,
+                       context: grpc.aio.ServicerContext) -> None:
+        """Every chunk into the upload file; the file is removed if the stream breaks or is refused."""
+        try:
+            async for message in requests:
+                if message.HasField("header"):
+                    raise BadRequest("a second header: after the first message, send only the archive's chunks")
+                upload.write(message.chunk)
+            if context.cancelled():
+                raise asyncio.CancelledError  # a cancelled call's requests can simply end
+            upload.finish()
+        except AuthorError as error:
+            upload.discard()
+            await self._abort(context, error)
+        except BaseException:  # the caller went away (cancelled) or the stream broke: nothing stays
+            upload.discard()
+            raise
+
+    async def _author(self, context: grpc.aio.ServicerContext) -> AuthorInfo:
+        peer = peer_address(context.peer())
+        if (wait := self.failures.refused_for(peer)) > 0:
+            self.refusals.info("authors' call from %s refused: too many failed keys", peer)
+            await self._abort(context, LimitReached(
+                f"limit reached: {self.config.auth_failures} failed author keys from your address within "
+                f"{self.config.auth_window_s:g} s; try again in {wait:.0f} s"))
+        try:
+            key = bearer_token(context.invocation_metadata())
+        except BadCredentials:
+            self.failures.failed(peer)
+            await self._abort(context, Unauthenticated(MISSING_KEY))
+        try:
+            return await asyncio.to_thread(self.authoring.author, key)
+        except Unauthenticated as error:
+            self.failures.failed(peer)
+            self.refusals.info("authors' call from %s refused: %s", peer, error.detail)
+            await self._abort(context, error)
+        raise AssertionError("unreachable: abort raises")
+
+    async def _run(self, context: grpc.aio.ServicerContext, call: Callable[..., T], *args: Any) -> T:
+        """`call(*args)` on a worker thread; an AuthorError becomes the call's status."""
+        try:
+            return await asyncio.to_thread(call, *args)
+        except AuthorError as error:
+            await self._abort(context, error)
+        raise AssertionError("unreachable: abort raises")
+
+    async def _locked(self, context: grpc.aio.ServicerContext, author: AuthorInfo, call: Callable[..., T],
+                      *args: Any) -> T:
+        async with self._locks.setdefault(author.id, asyncio.Lock()):
+            return await self._run(context, call, *args)
+
+    async def _abort(self, context: grpc.aio.ServicerContext, error: AuthorError) -> None:
+        if isinstance(error, NotYours | LimitReached):
+            self.refusals.info("authors' call refused (%s): %s", CODES[type(error)].name, error.detail)
+        await context.abort(CODES[type(error)], error.detail)
+
+
+def version_message(version: BotVersion, ratings: list[Any]) -> pb.AuthorBotVersion:
+    return pb.AuthorBotVersion(
+        bot=version.bot, number=version.number, sha256=version.sha256, command=version.command,
+        files=version.files or "", submitted_at=version.created_at.isoformat(),
+        ratings=[pb.VersionRating(game_id=r.game_id, ruleset=r.ruleset, place=r.place, elo=r.elo,
+                                  low=float("-inf") if r.low is None else r.low,
+                                  high=float("inf") if r.high is None else r.high, games=r.games)
+                 for r in ratings])
+
+
+def bot_message(listing: BotListing) -> pb.AuthorBot:
+    return pb.AuthorBot(name=listing.bot.name, disabled=listing.bot.disabled,
+                        registered_at=listing.bot.created_at.isoformat(),
+                        versions=[version_message(v, ratings) for v, ratings in listing.versions])

@@ -1,0 +1,302 @@
+"""`arena-bot`: a bot author's command line, for an arena on another machine (docs/authors.md).
+
+    arena-bot --server HOST:PORT --key-file F [--tls] [--ca FILE] ACTION ...
+      submit NAME PATH --command "..."   store a folder or .zip/.tar.gz/.tgz as NAME's next version
+      register NAME                      register a bot that dials in; prints its token once
+      versions NAME                      NAME's versions with hash, date and ratings
+      token NAME --rotate                a new token for NAME (the old one stops working)
+      disable NAME | enable NAME         stop NAME from connecting and playing, or let it again
+      logs NAME --match ID               NAME's stored output in match ID
+
+It talks to the arena's authors' service (proto/arena/v1/authors.proto) with the author key that
+the arena's operator gave you (`arena author add NAME`), read from --key-file, which must be
+readable by you alone. It prints what the arena's own `arena bot ...` commands print. A folder is
+packed into a temporary .tar.gz first; an archive is streamed in chunks of 64 KiB as it is read.
+With --tls (or --ca FILE, a PEM certificate authority; default: the system's) the connection is
+TLS. Errors are one line, `arena-bot: error: ...`, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import stat
+import sys
+import tarfile
+import tempfile
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+
+from arena_sdk.v1 import authors_pb2 as pb
+from arena_sdk.v1 import authors_pb2_grpc
+
+CHUNK = 64 * 1024
+ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
+DEFAULT_SERVER = "127.0.0.1:50051"
+TOKEN_NOTE = "(shown only this once; the arena keeps only a hash)"
+
+
+class CliError(Exception):
+    """Bad input or a refused call: one line for the user."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arena-bot", description="Register and submit your bots to an arena.")
+    parser.add_argument("--server", default=os.environ.get("ARENA_SERVER", DEFAULT_SERVER),
+                        help=f"the arena's gateway, HOST:PORT (default $ARENA_SERVER or {DEFAULT_SERVER})")
+    parser.add_argument("--key-file", type=Path, default=os.environ.get("ARENA_AUTHOR_KEY_FILE"),
+                        help="file holding your author key, readable by you alone (default $ARENA_AUTHOR_KEY_FILE)")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS (see the arena's docs/tls.md)")
+    parser.add_argument("--ca", type=Path, metavar="FILE", help="PEM certificate authority to trust (implies --tls)")
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds a call may take (default 600)")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    submit = _action(actions, "submit", "store a folder or archive as the bot's next version (NAME@N)")
+    submit.add_argument("path", type=Path, help="a folder, or a .tar.gz / .tgz / .zip archive of one")
+    submit.add_argument("--command", required=True, help="command line that starts the bot, run in its folder")
+    _action(actions, "register", "register a bot that dials in, and print its token (shown once)")
+    _action(actions, "versions", "list a bot's versions with hash, date and ratings")
+    token = _action(actions, "token", "--rotate: a new token; the old one stops working")
+    token.add_argument("--rotate", action="store_true", help="issue a new token and print it (shown once)")
+    _action(actions, "disable", "stop a bot from connecting or playing")
+    _action(actions, "enable", "let a disabled bot connect and play again")
+    logs = _action(actions, "logs", "print a launched bot's stored output in one match")
+    logs.add_argument("--match", type=int, required=True, metavar="ID", help="the match id (the dashboard shows it)")
+    return parser
+
+
+def _action(actions: Any, name: str, about: str) -> argparse.ArgumentParser:
+    parser = actions.add_parser(name, help=about)
+    parser.add_argument("name", help="your bot's name")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        key = read_key(args.key_file)
+        with open_channel(args.server, args.tls, args.ca) as channel:
+            stub = authors_pb2_grpc.AuthorsStub(channel)
+            return ACTIONS[args.action](Caller(stub, key, args.timeout), args)
+    except CliError as error:
+        print(f"arena-bot: error: {error}", file=sys.stderr)
+        return 2
+    except grpc.RpcError as error:
+        print(f"arena-bot: error: {describe(error, args.server)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("arena-bot: interrupted", file=sys.stderr)
+        return 130
+
+
+def read_key(path: Path | None) -> str:
+    """The author key in `path`, which only its owner may read or change."""
+    if path is None:
+        raise CliError("no --key-file: give the file holding the author key the arena's operator gave you")
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            raise CliError(f"the key file {path} can be read or changed by other users (mode {mode:04o}); "
+                           f"make it yours only with `chmod 600 {path}`")
+        key = path.read_text().strip()
+    except OSError as error:
+        raise CliError(f"cannot read the key file {path} ({error.strerror}); give the file holding your author key") from None
+    if not key:
+        raise CliError(f"the key file {path} is empty; put the author key the arena's operator gave you in it")
+    return key
+
+
+def open_channel(server: str, tls: bool, ca: Path | None) -> grpc.Channel:
+    """A plaintext channel, or a TLS one trusting `ca` (PEM) or the system's authorities."""
+    host, sep, port = server.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise CliError(f"bad --server {server!r}: write HOST:PORT, e.g. {DEFAULT_SERVER}")
+    if not tls and ca is None:
+        return grpc.insecure_channel(server)
+    try:
+        roots = ca.read_bytes() if ca is not None else None
+    except OSError as error:
+        raise CliError(f"cannot read --ca {ca} ({error.strerror}); give a PEM certificate file") from None
+    return grpc.secure_channel(server, grpc.ssl_channel_credentials(root_certificates=roots))
+
+
+def describe(error: grpc.RpcError, server: str) -> str:
+    """One line for a failed call."""
+    code, details = error.code(), (error.details() or "").replace("\n", " ")  # type: ignore[attr-defined]
+    if code == grpc.StatusCode.UNAVAILABLE:
+        return f"cannot reach the arena at {server} ({details}); check --server (and --tls/--ca)"
+    if code == grpc.StatusCode.UNIMPLEMENTED:
+        return f"the server at {server} has no authors' service; is it an arena gateway (`arena serve`)?"
+    return f"{details} ({code.name})"
+
+
+class Caller:
+    """The authors' calls with the key in their metadata and a deadline."""
+
+    def __init__(self, stub: authors_pb2_grpc.AuthorsStub, key: str, timeout: float) -> None:
+        self.stub, self.timeout = stub, timeout
+        self.metadata = (("authorization", f"Bearer {key}"),)
+
+    def __call__(self, method: str, request: Any) -> Any:
+        return getattr(self.stub, method)(request, metadata=self.metadata, timeout=self.timeout)
+
+
+# -- the actions --------------------------------------------------------------------------------
+
+
+def submit_command(call: Caller, args: argparse.Namespace) -> int:
+    if not args.command.strip():
+        raise CliError("--command is empty: give the command line that starts the bot in its folder, e.g. 'python3 bot.py'")
+    with archive_of(args.path) as (archive, archive_format):
+        header = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
+                                 size=archive.stat().st_size)
+        reply = call("SubmitVersion", submission(header, archive))
+    version = reply.version
+    if reply.token:
+        print(f"registered bot {version.bot!r}. Its token {TOKEN_NOTE}:")
+        print(reply.token)
+    entrant = f"{version.bot}@{version.number}"
+    print(f"stored {entrant}: sha256 {version.sha256[:12]}, files in {version.files} (read-only)")
+    print(f"`{version.bot}` now plays {entrant} in new matches and tournaments; "
+          + ("earlier versions stay playable as NAME@N." if version.number > 1 else "pin it with NAME@N."))
+    return 0
+
+
+def submission(header: pb.SubmitHeader, archive: Path) -> Iterator[pb.SubmitVersionRequest]:
+    """The header, then the archive in chunks, read as they are sent."""
+    yield pb.SubmitVersionRequest(header=header)
+    with archive.open("rb") as data:
+        while chunk := data.read(CHUNK):
+            yield pb.SubmitVersionRequest(chunk=chunk)
+
+
+class archive_of:  # noqa: N801 - used like a function: `with archive_of(path) as (file, format)`
+    """`path` itself when it is an archive; a folder packed into a temporary .tar.gz (removed after)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.packed: Path | None = None
+
+    def __enter__(self) -> tuple[Path, str]:
+        if self.path.is_dir():
+            self.packed = pack(self.path)
+            return self.packed, "tar.gz"
+        name = self.path.name.lower()
+        for suffix, archive_format in ARCHIVES.items():
+            if name.endswith(suffix) and self.path.is_file():
+                return self.path, archive_format
+        if not self.path.exists():
+            raise CliError(f"{self.path} does not exist; give a folder or a .tar.gz / .tgz / .zip archive")
+        raise CliError(f"{self.path} is neither a folder nor an archive; give a folder or a file ending in "
+                       ".tar.gz, .tgz or .zip")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.packed is not None:
+            self.packed.unlink(missing_ok=True)
+
+
+def pack(folder: Path) -> Path:
+    """The folder's entries (not the folder itself; links kept as links) in a private .tar.gz, so
+    the arena stores the same tree as `arena bot submit FOLDER` would."""
+    descriptor, name = tempfile.mkstemp(prefix="arena-bot-", suffix=".tar.gz")
+    try:
+        with os.fdopen(descriptor, "wb") as out, tarfile.open(fileobj=out, mode="w:gz") as archive:
+            for entry in sorted(folder.iterdir()):
+                archive.add(entry, arcname=entry.name)
+    except OSError as error:
+        Path(name).unlink(missing_ok=True)
+        raise CliError(f"cannot pack {folder}: {error.strerror or error} ({error.filename or 'a file'})") from None
+    return Path(name)
+
+
+def register_command(call: Caller, args: argparse.Namespace) -> int:
+    reply = call("RegisterBot", pb.RegisterBotRequest(bot=args.name))
+    print(f"registered bot {args.name!r}. Its token {TOKEN_NOTE}:")
+    print(reply.token)
+    print("Run the bot with this token against the gateway (`arena serve`), e.g.:")
+    print(f"  node bots/examples/node/bot.js --token {reply.token}")
+    return 0
+
+
+def versions_command(call: Caller, args: argparse.Namespace) -> int:
+    bots = call("ListBots", pb.ListBotsRequest(bot=args.name)).bots
+    versions = list(bots[0].versions) if bots else []
+    if not versions:
+        print(f"{args.name} has no versions: it dials in with its token (submit one with `arena-bot submit`)")
+    else:
+        print(format_versions(args.name, versions))
+    return 0
+
+
+def format_versions(name: str, versions: list[pb.AuthorBotVersion]) -> str:
+    """The table `arena bot versions NAME` prints (arena/cli/bot.py format_versions), line for line."""
+    latest = f"{name}@{versions[-1].number}"
+    lines = [f"{name}: {len(versions)} version(s); `{name}` plays the latest, {latest}",
+             f"  {'version':<{len(latest) + 2}} {'sha256':<12}  {'submitted':<16}  ratings"]
+    for version in versions:
+        rated = "; ".join(f"{r.ruleset}: {r.elo:.0f} ({format_interval(r.low, r.high).strip()}), {r.games} games"
+                          for r in version.ratings) or "not rated yet"
+        submitted = datetime.fromisoformat(version.submitted_at)
+        lines.append(f"  {version.bot + '@' + str(version.number):<{len(latest) + 2}} "
+                     f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}")
+    lines.append(f"  command of {latest}: {versions[-1].command}")
+    return "\n".join(lines)
+
+
+def format_interval(low: float, high: float) -> str:
+    """'1788 – 1934', as the arena's leaderboard writes a 95 % interval ('?' for an unknown end)."""
+    def end(value: float) -> str:
+        return "?" if math.isinf(value) or math.isnan(value) else f"{value:.0f}"
+    return f"{end(low):>5} – {end(high):<5}"
+
+
+def token_command(call: Caller, args: argparse.Namespace) -> int:
+    if not args.rotate:
+        raise CliError("tokens are kept only as hashes and cannot be shown again; "
+                       f"`arena-bot token {args.name} --rotate` issues a new one")
+    reply = call("RotateToken", pb.RotateTokenRequest(bot=args.name))
+    print(f"new token for bot {args.name!r} (shown only this once; the old token no longer works):")
+    print(reply.token)
+    print(f"Streams opened with the old token are closed: {closed(args.server, reply.streams_closed)}.")
+    return 0
+
+
+def closed(server: str, streams: int) -> str:
+    return f"the gateway at {server} closed {streams} open stream(s)"
+
+
+def disable_command(call: Caller, args: argparse.Namespace) -> int:
+    reply = call("SetBotState", pb.SetBotStateRequest(bot=args.name, disabled=True))
+    print(f"disabled bot {args.name!r}: it may not connect or be seated; `arena-bot enable {args.name}` lifts it")
+    print(f"Its open stream is closed: {closed(args.server, reply.streams_closed)}.")
+    return 0
+
+
+def enable_command(call: Caller, args: argparse.Namespace) -> int:
+    call("SetBotState", pb.SetBotStateRequest(bot=args.name, disabled=False))
+    print(f"enabled bot {args.name!r}: it may connect and play again with its token")
+    return 0
+
+
+def logs_command(call: Caller, args: argparse.Namespace) -> int:
+    logs = call("ReadLog", pb.ReadLogRequest(bot=args.name, match_id=args.match)).logs
+    if not logs:
+        print(f"no stored output of {args.name} in match {args.match} (the arena keeps the output of bots it launched)")
+    for entry in logs:
+        version = f"@{entry.version}" if entry.version else ""
+        reason = f": {entry.reason}" if entry.reason else ""
+        print(f"match {entry.match_id}, seat {entry.seat}: {entry.bot}{version}, {entry.termination}{reason}")
+        print(entry.text.rstrip("\n"))
+    return 0
+
+
+ACTIONS = {"submit": submit_command, "register": register_command, "versions": versions_command,
+           "token": token_command, "disable": disable_command, "enable": enable_command, "logs": logs_command}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
