@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.live import LiveStore, delete_live
@@ -56,7 +57,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess, LiveStore):
+class Store(SprtStore, Versions, BotAccess, LiveStore, BotLogStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -196,6 +197,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore):
             for r in results for seat in r.seats
         ]
         session.execute(insert(SeatRow), seats)
+        insert_logs(session, ids, results)
 
     def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
         key = (name, spec, version)
@@ -234,6 +236,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore):
 
 
 def _match_row(result: MatchResult) -> dict[str, Any]:
+    # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
     return dict(
         key=result.key, tournament_id=result.tournament_id, match_index=result.match_index,
         round=result.round, table_no=result.table_no, rotation=result.rotation,
