@@ -210,6 +210,8 @@ def _why_no_log(name: str, match: Any) -> str:
     seated = [seat.entrant for seat in match.seats]
     if not any(seat.spec.partition("@")[0] == name for seat in match.seats):
         return f"it did not play in it (its seats: {', '.join(seated)})"
+    if is_builtin(name):
+        return "it is a built-in bot, played inside the arena: only launched bots leave a log"
     return ("the arena did not launch it for this match (a bot that dials in keeps its own output), "
             "or the match was stored before bot logs were kept")
 

@@ -1,10 +1,11 @@
 """An SDK bot that prints: for the bot-log tests (arena/gateway/core.py `seat_output`).
 
-    python3 log_bot.py --marker WORD [--spam BYTES] [--crash-at-start]
+    python3 log_bot.py --marker-hex HEX [--spam BYTES] [--crash-at-start]
 
 On every decision it prints `WORD match=<match id> step=<n> hand=<its observation>` to stdout and
 `WORD-err match=<match id>` to stderr (flushed: a launched bot's stdout is a pipe), then plays a
-random legal action. --spam BYTES: on its first decision of a match, also print BYTES bytes of
+random legal action. WORD is given hex-encoded, so that the command line (which the dashboard
+shows with the bot) does not carry it: only the bot's output does. --spam BYTES: on its first decision of a match, also print BYTES bytes of
 numbered filler lines first. --crash-at-start: print the marker and exit with status 3 before
 dialling in (a launched bot that never connects).
 """
@@ -43,10 +44,11 @@ class LogBot(Bot):
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--marker", required=True)
+    parser.add_argument("--marker-hex", required=True, help="the marker WORD, hex-encoded")
     parser.add_argument("--spam", type=int, default=0)
     parser.add_argument("--crash-at-start", action="store_true")
     args = parser.parse_args()
+    args.marker = bytes.fromhex(args.marker_hex).decode()
     if args.crash_at_start:
         print(f"{args.marker} crashing before it connects", flush=True)
         sys.exit(3)
