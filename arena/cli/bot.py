@@ -7,6 +7,8 @@
   version N+1 of the bot: `NAME@N+1`, which `NAME` then stands for in new matches and tournaments.
   The database keeps the folder's absolute path, so the gateway finds the files wherever it runs
   from. docs/submitting.md tells the whole story;
+- `logs NAME --match ID`: what the launched bot printed during stored match ID, per seat it played
+  (private: the operator's and the bot author's; docs/submitting.md "Your bot's log");
 - `token NAME --rotate`, `disable|enable|remove NAME`: who may play. Changes take effect at once
   for new streams (the gateway checks the database on every one). The gateway at --gateway is asked
   to close the streams they revoke at once; any gateway does it within a second by itself
@@ -25,7 +27,7 @@ from arena.cli.gateway_access import close_revoked_streams, split_address
 from arena.cli.leaderboard import format_interval
 from arena.errors import UsageError
 from arena.link.client import DEFAULT_ADDRESS
-from arena.store import BotVersion, Store, check_bot_name
+from arena.store import BotLog, BotVersion, Store, check_bot_name
 from arena.store import dashboard_queries as dq
 from arena.submissions import StoredFiles, default_root, store_submission
 from bots import bot_names, is_builtin
@@ -46,6 +48,12 @@ def register(subparsers: Any) -> None:
     register_version_actions(commands)
     register_access_actions(commands)
     author.register_assign(commands)
+    logs = commands.add_parser("logs", help="print what a launched bot printed during one stored match")
+    logs.add_argument("name", help="the registered bot's name")
+    logs.add_argument("--match", type=int, required=True, metavar="ID",
+                      help="the stored match's id (the dashboard's /matches/ID)")
+    logs.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
+    logs.set_defaults(handler=logs_command)
 
 
 def register_command(args: argparse.Namespace) -> int:
@@ -174,6 +182,40 @@ def format_versions(name: str, versions: list[tuple[BotVersion, list[Any]]]) -> 
     return "\n".join(lines)
 
 
+
+
+def logs_command(args: argparse.Namespace) -> int:
+    """Each seat's log of the bot in the match: a header line, then the text; or why there is none."""
+    check_bot_name(args.name)
+    store = Store(args.db, reader=True)
+    match = dq.match_summary(store, args.match)
+    if match is None:
+        raise UsageError(f"no stored match {args.match} in {store.url}; a match's id is the one the dashboard "
+                         "shows at /matches/ID")
+    logs = store.bot_logs(args.match, args.name)
+    if not logs:
+        print(f"no log kept for bot {args.name} in match {args.match}: {_why_no_log(args.name, match)}")
+    for entry in logs:
+        print(format_log_header(entry))
+        print(entry.text if entry.text.strip() else "(no output)")
+    return 0
+
+
+def format_log_header(entry: BotLog) -> str:
+    version = f"{entry.bot}@{entry.version}" if entry.version is not None else "unversioned"
+    reason = f": {entry.reason}" if entry.reason else ""
+    return (f"== match {entry.match_id}, seat {entry.seat}, {version}, termination {entry.termination}{reason} "
+            f"(the last {len(entry.text.encode())} bytes it printed while the match was open)")
+
+
+def _why_no_log(name: str, match: Any) -> str:
+    seated = [seat.entrant for seat in match.seats]
+    if not any(seat.spec.partition("@")[0] == name for seat in match.seats):
+        return f"it did not play in it (its seats: {', '.join(seated)})"
+    if is_builtin(name):
+        return "it is a built-in bot, played inside the arena: only launched bots leave a log"
+    return ("the arena did not launch it for this match (a bot that dials in keeps its own output), "
+            "or the match was stored before bot logs were kept")
 
 
 def register_access_actions(commands: Any) -> None:

@@ -156,8 +156,18 @@ def play_matches(client: GatewayClient, name: str, game_id: str, players: int,
         print(match_line(index, seat, record), flush=True)
         if record.seats[seat].termination in (Termination.DISCONNECT, Termination.CRASH):
             print("the bot is gone (see below); not playing the remaining matches")
+            print(last_output(record.seats[seat].log))
             break
     return played
+
+
+def last_output(log: str | None, lines: int = 20) -> str:
+    """The end of the bot's log of its last match (this is the author's own run: the output is
+    theirs to see; a crash reason, which is public in tournaments, never carries it)."""
+    if log is None:
+        return "its output: not captured (only a bot the arena launches has its output kept)"
+    tail = log.rstrip().splitlines()[-lines:]
+    return "its last output:\n" + ("\n".join(f"  | {line}" for line in tail) if tail else "  (none)")
 
 
 def match_line(index: int, seat: int, record: MatchRecord) -> str:
@@ -174,8 +184,9 @@ def report(played: Sequence[tuple[int, MatchRecord]],
     for title, kinds in checks:
         faults = [(n, f) for n, (seat, record) in enumerate(played, 1)
                   for f in record.seats[seat].faults if f["fault"] in kinds]
-        if title == LIMITS_CHECK[0]:
-            faults = [(n, f) for n, f in faults if any(word in f["reason"] for word in LIMIT_WORDS)]
+        if title == LIMITS_CHECK[0]:  # the words are in the reason, or in what the bot printed (its log)
+            logs = {n: record.seats[seat].log or "" for n, (seat, record) in enumerate(played, 1)}
+            faults = [(n, f) for n, f in faults if any(word in f["reason"] + logs[n] for word in LIMIT_WORDS)]
         ok = ok and not faults
         lines.append(f"{'PASS' if not faults else 'FAIL'}  {title}")
         for match_number, fault in faults[:3]:

@@ -2,6 +2,12 @@
 
 Everything here runs on the gateway's one event loop, so no locks are needed.
 
+A launched bot's log of a match: the launcher counts the bytes the bot printed; OpenSeat notes the
+count (0 when it launched the bot for the seat), and CloseSeat — or an OpenSeat that failed after
+launching it — cuts what it printed since, as far as the kept tail reaches (`seat_output`), for
+the runner to put in the record. A bot playing several matches at once prints into all of their
+logs: its output cannot be told apart by match (docs/submitting.md, "Your bot's log").
+
 Reconnect grace: when a bot's stream drops, its waiting decisions are kept until their own
 deadlines, and a decision asked while it is away waits (within its deadline) for it to dial in
 again; the new stream is sent the open matches' MatchStart and the waiting requests again.
@@ -23,6 +29,8 @@ from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 log = logging.getLogger("arena.gateway")
+
+SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
 CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
@@ -48,6 +56,8 @@ class Gateway:
         self.dropped: dict[str, Session] = {}  # each bot's last ended session, carried on by its redial
         self._watchers: set[asyncio.Future[None]] = set()  # launched bots that dropped their stream
         self._starting: dict[str, asyncio.Future[LaunchedBot]] = {}  # launches whose process is being made
+        # the seats of launched bots: the process, and its byte count when the seat opened
+        self._outputs: dict[SeatKey, tuple[LaunchedBot, int]] = {}
         self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self.retry = LaunchRetry()  # launched bots whose last launch did not connect
         self._request_ids = itertools.count(1)
@@ -146,7 +156,7 @@ class Gateway:
             return BotFault(pb.TERMINATION_DISCONNECT, f"bot {name!r} is not connected (waited {timeout_s:g} s)")
         return BotFault(
             pb.TERMINATION_CRASH,
-            f"launched bot {name!r} did not connect within {timeout_s:g} s; last output: {launched.output_tail()}",
+            f"launched bot {name!r} did not connect within {timeout_s:g} s (its output is in its log of the match)",
         )
 
     async def watch_access(self, interval_s: float = REVOKE_CHECK_S) -> None:
@@ -183,6 +193,8 @@ class Gateway:
         process (and token) of its own, so two versions of one bot can sit at one table.
         A bot whose last launch did not connect is not launched again before its retry time
         (arena/gateway/retry.py): the match fails at once with that launch's reason.
+        A launched bot's output from here on is the seat's (`seat_output` takes it), also when
+        the seat does not open.
         Raises SandboxUnavailable when the bot would have to be launched but cannot be sandboxed.
         """
         name = request.bot_name
@@ -191,10 +203,14 @@ class Gateway:
             return found
         command, files = found
         launched = None
+        key = (name, request.start.match_id, request.start.seat)
+        self._note_output(key, self.launcher.bots.get(name) if self.launcher.running(name) else None)
         if self.live(name) is None and command:
             if (held := self.retry.holding(name, command)) is not None:
                 return held
             launched = await self._launch(name, command, files)
+            if key not in self._outputs or self._outputs[key][0] is not launched:
+                self._outputs[key] = (launched, 0)  # launched for this seat: all its output so far
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
             if launched is not None:  # recorded first: a match that comes while it stops fails fast
@@ -240,12 +256,38 @@ class Gateway:
         session = self.live(name)
         return session.version if session else ""
 
-    async def close_seat(self, request: host_pb2.CloseSeatRequest) -> None:
-        """Send MatchEnd (if the bot is still here) and release a launched bot."""
+    async def close_seat(self, request: host_pb2.CloseSeatRequest) -> bytes | None:
+        """Send MatchEnd (if the bot is still here) and release a launched bot; returns the
+        launched bot's output while the seat was open (None for a bot that dials in)."""
         if (session := self.sessions.get(request.bot_name) or self.dropped.get(request.bot_name)) is not None:
             session.matches.pop((request.end.match_id, request.end.seat), None)
             session.send(pb.ArenaMessage(match_end=request.end))
+        output = await self.seat_output((request.bot_name, request.end.match_id, request.end.seat))
         self.launcher.release(request.bot_name)
+        return output
+
+    def _note_output(self, key: SeatKey, bot: LaunchedBot | None) -> None:
+        """The seat's log starts at what the running launched bot has printed so far."""
+        self._outputs.pop(key, None)
+        if bot is not None:
+            self._outputs[key] = (bot, bot.printed)
+
+    async def seat_output(self, key: SeatKey) -> bytes | None:
+        """What the launched bot printed since the seat opened (at most the launcher's
+        `output_bytes`, its last ones), and the seat is forgotten; None when the arena did not
+        launch the bot."""
+        found = self._outputs.pop(key, None)
+        if found is None:
+            return None
+        bot, printed = found
+        if bot.process.returncode is not None and bot.reader is not None:
+            await asyncio.wait([bot.reader], timeout=1.0)  # a dead bot's last output is read to its end
+        else:
+            # Whatever the bot wrote before its last message is in the pipe already (it wrote it
+            # first); a few turns of the loop let the capture task read it into the tail.
+            for _ in range(3):
+                await asyncio.sleep(0)
+        return bot.output_since(printed)
 
     async def decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
         """Send one DecisionRequest to the bot and wait for its Action until the deadline; a bot that

@@ -73,16 +73,13 @@ class HostStream:
         if kind == "close_seat":
             end = call.close_seat.end
             self.seats.discard((call.close_seat.bot_name, end.match_id, end.seat))
-            await self.gateway.close_seat(call.close_seat)
-            return host_pb2.HostReply(call_id=call.call_id, seat=seat_reply(None))
+            return host_pb2.HostReply(call_id=call.call_id, seat=await close_reply(self.gateway, call.close_seat))
         return _error(call, "INVALID_ARGUMENT", "a HostCall needs one of open_seat, decide or close_seat")
 
     async def _open(self, request: host_pb2.OpenSeatRequest) -> host_pb2.SeatReply:
-        fault = await self.gateway.open_seat(request)
-        reply = seat_reply(fault)
-        if fault is None:
+        reply = await open_reply(self.gateway, request)
+        if reply.fault == pb.TERMINATION_NORMAL:
             self.seats.add((request.bot_name, request.start.match_id, request.start.seat))
-            reply.version = self.gateway.declared_version(request.bot_name)
         return reply
 
     async def _release_open_seats(self) -> None:
@@ -91,6 +88,30 @@ class HostStream:
             end = pb.MatchEnd(match_id=match_id, seat=seat, termination=pb.TERMINATION_ABORTED, reason=RUNNER_GONE)
             await self.gateway.close_seat(host_pb2.CloseSeatRequest(bot_name=bot_name, end=end))
         self.seats.clear()
+
+
+async def open_reply(gateway: Gateway, request: host_pb2.OpenSeatRequest) -> host_pb2.SeatReply:
+    """OpenSeat's reply: the declared version, or the fault with a launched bot's output so far."""
+    key = (request.bot_name, request.start.match_id, request.start.seat)
+    try:
+        fault = await gateway.open_seat(request)
+    except BaseException:
+        await gateway.seat_output(key)  # no seat, no log: forget where it would have started
+        raise
+    reply = seat_reply(fault)
+    if fault is None:
+        reply.version = gateway.declared_version(request.bot_name)
+    elif (output := await gateway.seat_output(key)) is not None:
+        reply.output_tail = output  # a crash at open: what it printed before it died
+    return reply
+
+
+async def close_reply(gateway: Gateway, request: host_pb2.CloseSeatRequest) -> host_pb2.SeatReply:
+    """CloseSeat's reply, with a launched bot's output while the seat was open."""
+    reply = seat_reply(None)
+    if (output := await gateway.close_seat(request)) is not None:
+        reply.output_tail = output
+    return reply
 
 
 def seat_reply(fault: BotFault | None) -> host_pb2.SeatReply:

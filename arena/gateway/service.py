@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 import grpc
 
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
-from arena.gateway.host_calls import HostStream, seat_reply
+from arena.gateway.host_calls import HostStream, close_reply, open_reply
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
 from arena.launch.sandbox import SandboxUnavailable
@@ -146,14 +146,10 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
         try:
-            fault = await self.gateway.open_seat(request)
+            return await open_reply(self.gateway, request)
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             raise  # unreachable: abort raises
-        reply = seat_reply(fault)
-        if fault is None:
-            reply.version = self.gateway.declared_version(request.bot_name)
-        return reply
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
@@ -161,8 +157,7 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
 
     async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        await self.gateway.close_seat(request)
-        return seat_reply(None)
+        return await close_reply(self.gateway, request)
 
     async def Host(self, request_iterator: AsyncIterator[host_pb2.HostCall],  # noqa: N802
                    context: grpc.aio.ServicerContext) -> None:

@@ -5,9 +5,12 @@ process), `ARENA_BOT_NAME` (`NAME@N` for a submitted version) and `ARENA_PROTO` 
 bot.proto, for bots that load it at run time) in its environment, and dials in like any other bot.
 It runs in its sandbox (sandbox.py: bubblewrap, a uid of its own, its files read-only at /bot, the gateway only
 through its Unix socket) under the limits of `LaunchLimits` (limits.py, and a cgroup where the
-machine allows one: cgroups.py). Its stdout and stderr are captured (the last `output_bytes` kept)
-for crash reports; once it has printed `output_cap_bytes` in all it is stopped, so an endless
-printer costs neither memory nor disk. It is stopped `linger_s` after its last match closes.
+machine allows one: cgroups.py). Its stdout and stderr are captured: the last `output_bytes` are
+kept, and a running count of the bytes printed, so the gateway can cut each match's part of it
+(`output_since`: the bot's log of that match, docs/submitting.md "Your bot's log"). The output
+is private to the bot's author and the operator: it goes to the gateway's own log and to the
+match's bot log, never into a public reason. Once it has printed `output_cap_bytes` in all it is
+stopped, so an endless printer costs neither memory nor disk. It is stopped `linger_s` after its last match closes.
 ARENA_UNSANDBOXED=1 runs launched bots as the arena's own user instead, with a loud warning.
 """
 
@@ -54,7 +57,7 @@ class LaunchLimits:
     processes: int = 128  # processes and threads, all of the bot's together
     open_files: int = 256  # per process
     tmp_mb: int = 64  # its /tmp, and its /dev/shm
-    output_bytes: int = 64 * 1024  # kept for crash reports (the last ones)
+    output_bytes: int = 64 * 1024  # kept (the last ones): the most a match's bot log holds
     output_cap_bytes: int = 64 * 1024 * 1024  # printed in all, after which the bot is stopped
     linger_s: float = 2.0
 
@@ -76,8 +79,14 @@ class LaunchedBot:
     oom_killed: bool = False  # read from its cgroup before the cgroup is removed
 
     def output_tail(self, limit: int = 400) -> str:
+        """Its last output, short, for the gateway's own log (the operator's, never public)."""
         text = bytes(self.output[-limit:]).decode(errors="replace").strip()
         return text or "(no output)"
+
+    def output_since(self, printed: int) -> bytes:
+        """What it printed since its byte count was `printed`, as far as the kept tail reaches."""
+        fresh = self.printed - printed
+        return bytes(self.output[-fresh:]) if fresh > 0 else b""
 
     def went_over_memory(self) -> bool:
         """True when its memory cgroup's limit made the kernel kill one of its processes."""
@@ -98,7 +107,8 @@ class LaunchedBot:
             how = f"exited with status {code} (killed by {_signal_name(code - 128)})"
         else:
             how = f"exited with status {code}"
-        return f"launched bot {self.name!r} {how}; last output: {self.output_tail()}"
+        # no output here: a reason is public (the dashboard shows it); the output is the bot's log
+        return f"launched bot {self.name!r} {how} (its output is in its log of the match)"
 
 
 @dataclass
@@ -211,7 +221,8 @@ class Launcher:
         if bot.cgroup is not None:
             bot.oom_killed = bot.cgroup.oom_killed()
             await asyncio.to_thread(bot.cgroup.remove)
-        log.info("launched bot %r (pid %d) ended: %s", bot.name, bot.process.pid, bot.exit_reason())
+        log.info("launched bot %r (pid %d) ended: %s; last output: %s", bot.name, bot.process.pid,
+                 bot.exit_reason(), bot.output_tail())
 
     async def exit_reason(self, name: str, wait_s: float = 0.0) -> str | None:
         """Why the bot's launched process is gone (waiting up to `wait_s` for it), else None."""

@@ -60,12 +60,13 @@ class GatewayClient:
             return self._call(self._stub.Decide, call, timeout_s)
         return self._on_stream(self._streams.decide, (bot_name, request.match_id, request.seat), call, timeout_s)
 
-    def close_seat(self, bot_name: str, end: pb.MatchEnd) -> None:
+    def close_seat(self, bot_name: str, end: pb.MatchEnd) -> host_pb2.SeatReply | None:
+        """The reply carries a launched bot's output while the seat was open (`output_tail`);
+        None when the seat's connection broke (the gateway closed the seat then)."""
         request = host_pb2.CloseSeatRequest(bot_name=bot_name, end=end)
         if self._streams is None:
-            self._call(self._stub.CloseSeat, request, MARGIN_S)
-        else:
-            self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
+            return self._call(self._stub.CloseSeat, request, MARGIN_S)
+        return self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
 
     def check_access(self) -> int:
         """Have the gateway close the streams whose access was revoked; how many it closed."""

@@ -111,11 +111,13 @@ class RunnerStreams:
         stream = self._seat_stream(seat)
         return stream.call(host_pb2.HostCall(call_id=next(self._ids), decide=request), timeout_s).decide
 
-    def close_seat(self, seat: SeatKey, request: host_pb2.CloseSeatRequest, timeout_s: float) -> None:
-        """CloseSeat on the seat's stream; nothing to do when it broke (the gateway closed the seat then)."""
+    def close_seat(self, seat: SeatKey, request: host_pb2.CloseSeatRequest,
+                   timeout_s: float) -> host_pb2.SeatReply | None:
+        """CloseSeat on the seat's stream; nothing to do (None) when it broke (the gateway closed the seat then)."""
         stream = self._seats.pop(seat, None) or self._stream()
-        if stream.broken is None:  # else the gateway already closed the seat when the stream ended
-            stream.call(host_pb2.HostCall(call_id=next(self._ids), close_seat=request), timeout_s)
+        if stream.broken is not None:  # the gateway already closed the seat when the stream ended
+            return None
+        return stream.call(host_pb2.HostCall(call_id=next(self._ids), close_seat=request), timeout_s).seat
 
     def close(self) -> None:
         """End the current stream (its open seats are released by the gateway)."""

@@ -51,6 +51,10 @@ class SeatOutcome:
     # every fault: {"step": index, "fault": Termination value, "reason": text}
     faults: list[dict[str, Any]] = field(default_factory=list)
     version: str = ""  # the version a connected bot declared in its Hello ("" if none)
+    # PRIVATE: a launched bot's output while its seat was open (its last 64 KiB), None for any
+    # other bot. It may show the bot's hidden information: the driver moves it out of the record
+    # into the bot_log table (`split_logs`) before the record is stored or shown anywhere.
+    log: str | None = None
 
     @property
     def strikes(self) -> int:
@@ -87,6 +91,8 @@ class MatchRecord:
         data = asdict(self)
         for seat in data["seats"]:
             seat["termination"] = seat["termination"].value
+            if seat["log"] is None:
+                del seat["log"]
         data["steps"] = [step_json(step) for step in self.steps]
         return data
 
@@ -94,7 +100,7 @@ class MatchRecord:
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         seats = [
             SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"], list(s.get("faults", [])),
-                        s.get("version", ""))
+                        s.get("version", ""), s.get("log"))
             for s in data["seats"]
         ]
         steps = [step_from_json(s) for s in data["steps"]]
@@ -107,6 +113,19 @@ class MatchRecord:
     def replay(self) -> State:
         """The final state, rebuilt by applying the recorded steps to a fresh game."""
         return replay(self.game().initial_state(), [step.as_step() for step in self.steps])
+
+
+def split_logs(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, str]]:
+    """A record's JSON without its seats' private logs, and those logs by seat.
+
+    >>> split_logs({"seats": [{"bot": "a", "log": "hand: 7"}, {"bot": "random"}]})
+    ({'seats': [{'bot': 'a'}, {'bot': 'random'}]}, {0: 'hand: 7'})
+    """
+    seats = [dict(seat) for seat in record.get("seats") or []]
+    logs = {n: seat.pop("log") for n, seat in enumerate(seats) if seat.get("log") is not None}
+    for seat in seats:
+        seat.pop("log", None)
+    return ({**record, "seats": seats} if "seats" in record else dict(record)), logs
 
 
 def step_json(step: StepRecord) -> dict[str, Any]:

@@ -202,7 +202,8 @@ class _MatchRun:
             outcome.termination, outcome.reason = Termination.ABORTED, reason
 
     def close(self) -> None:
-        """Tell every connected bot how the match ended (best effort) and release it."""
+        """Tell every connected bot how the match ended (best effort) and release it; a launched
+        bot's output while its seat was open becomes the seat's log."""
         players = {**dict(enumerate(self.players)), **self.replaced}
         for seat, player in sorted(players.items()):
             if isinstance(player, ConnectedSeat):
@@ -210,6 +211,8 @@ class _MatchRun:
                     player.close(self._end_message(seat))
                 except Exception as error:  # noqa: BLE001 - the result stands; the bot just is not told
                     log.warning("match %s: could not send MatchEnd to seat %d: %s", self.match_id, seat, error)
+                if player.output is not None:  # a launched bot's log of the match (private: see record.py)
+                    self.record.seats[seat].log = player.output.decode(errors="replace")
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 

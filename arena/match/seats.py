@@ -76,6 +76,9 @@ class ConnectedSeat:
         self.clock = clock
         self.opened = False  # only an opened seat is closed: closing releases a launched bot
         self.declared_version = ""  # what the bot declared in its Hello, known once the seat is open
+        # a launched bot's output while the seat was open (or before its launch failed); None for
+        # a bot that dials in by itself, whose output the arena never sees
+        self.output: bytes | None = None
         self._labels: dict[int, str] = {}
 
     def open(self, start: pb.MatchStart, connect_timeout_ms: int) -> Answer | None:
@@ -85,6 +88,7 @@ class ConnectedSeat:
             self.opened = True
             self.declared_version = reply.version
             return None
+        self.output = reply.output_tail if reply.HasField("output_tail") else None
         return Answer(None, 0.0, FAULTS.get(reply.fault, "disconnect"), reply.reason)
 
     def decide(self, decision: Decision) -> Answer:
@@ -103,7 +107,9 @@ class ConnectedSeat:
 
     def close(self, end: pb.MatchEnd) -> None:
         if self.opened:
-            self.client.close_seat(self.bot_name, end)
+            reply = self.client.close_seat(self.bot_name, end)
+            if reply is not None and reply.HasField("output_tail"):
+                self.output = reply.output_tail
 
     def _request(self, decision: Decision) -> pb.DecisionRequest:
         state, seat = decision.state, decision.seat

@@ -10,7 +10,8 @@ tree hash), bot_version (what played each seat), tournament (config JSON, status
 key, seeds, record JSON), seat (entrant, score, rank, termination), rating and rating_history
 (rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
 its games are the matches of a tournament of kind `sprt`), live_match (the steps so far of the
-matches being played, for live watching: arena/store/live.py).
+matches being played, for live watching: arena/store/live.py), bot_log (what each launched bot
+printed during a stored match, per seat: private to its author and the operator, arena/store/bot_logs.py).
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
 """
@@ -22,6 +23,7 @@ from arena.store.database import Store, check_bot_name
 from arena.store.live import LiveMatch
 from arena.store.records import (
     BotInfo,
+    BotLog,
     BotVersion,
     HistoryPoint,
     LeaderboardRow,
@@ -39,6 +41,7 @@ __all__ = [
     "DEFAULT_DB_URL",
     "AuthorInfo",
     "BotInfo",
+    "BotLog",
     "BotVersion",
     "HistoryPoint",
     "LeaderboardRow",

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
 from arena.store.authors import AuthorAccounts
-from arena.store.bot_logs_placeholder import BotLogsPlaceholder
+from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.live import LiveStore, delete_live
@@ -56,7 +56,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogsPlaceholder):
+class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:
@@ -198,6 +198,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogsPl
             for r in results for seat in r.seats
         ]
         session.execute(insert(SeatRow), seats)
+        insert_logs(session, ids, results)
 
     def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
         key = (name, spec, version)
@@ -236,6 +237,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogsPl
 
 
 def _match_row(result: MatchResult) -> dict[str, Any]:
+    # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
     return dict(
         key=result.key, tournament_id=result.tournament_id, match_index=result.match_index,
         round=result.round, table_no=result.table_no, rotation=result.rotation,

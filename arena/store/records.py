@@ -79,6 +79,9 @@ class MatchResult:
     decisions: int = 0
     duration_ms: float = 0.0
     attempts: int = 1
+    # PRIVATE: launched bots' logs by seat (what each printed while the match was open), stored
+    # in bot_log, never in `record` (arena/match/record.py split_logs)
+    logs: dict[int, str] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -87,6 +90,21 @@ class MatchResult:
 
 def match_key(tournament_id: int, match_index: int) -> str:
     return f"t{tournament_id}:m{match_index}"
+
+
+@dataclass(frozen=True)
+class BotLog:
+    """What a launched bot printed while one stored match was open, for one seat it played.
+
+    Private to the bot's author and the operator: it may show the bot's hidden information."""
+
+    match_id: int  # the stored match's id (the dashboard's /matches/ID)
+    seat: int
+    bot: str  # the registered bot's name
+    version: int | None  # N of NAME@N, None when the seat played the bot unversioned
+    termination: str  # the seat's, as stored with the match
+    reason: str
+    text: str  # its last 64 KiB at most (the launcher's output_bytes)
 
 
 @dataclass(frozen=True)

@@ -149,6 +149,23 @@ class SeatRow(SQLModel, table=True):
     faults: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
+class BotLogRow(SQLModel, table=True):
+    """A launched bot's output while one stored match was open, for one seat (arena/store/bot_logs.py).
+
+    Private: read only by `arena bot logs` and the authors' service, never by the dashboard."""
+
+    __tablename__ = "bot_log"
+    __table_args__ = (UniqueConstraint("match_id", "seat"), Index("ix_bot_log_match_bot", "match_id", "bot"))
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id")
+    seat: int
+    bot: str  # the registered bot's name (of NAME@N)
+    version: int | None = None  # N of NAME@N; None when unversioned
+    termination: str
+    reason: str
+    text: str = Field(sa_column=Column(Text, nullable=False))  # its last 64 KiB at most
+
+
 class RatingRow(SQLModel, table=True):
     """The current rating of an entrant under one ruleset (rebuilt by every rerate)."""
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from arena.errors import StoreError, UsageError
 from arena.match.clock import per_move
 from arena.match.executor import JobOutcome, MatchJob
-from arena.match.record import count_strikes
+from arena.match.record import count_strikes, split_logs
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
 from arena.tournament.entrants import bot_name, pin, pinned_version
@@ -294,9 +294,10 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
     """The row to store for one outcome: finished with seats and ranks, or aborted with why.
 
     `versions` gives each entrant's kind and version (`played_as`; without it, what the spec
-    alone says); a connected bot's version is the one it declared in its Hello, from the record."""
+    alone says); a connected bot's version is the one it declared in its Hello, from the record.
+    Launched bots' logs leave the record here: they go to the private bot_log, the rest is public."""
     known = versions or {}
-    record = outcome.record or {}
+    record, logs = split_logs(outcome.record or {})
     aborted = outcome.error or record.get("aborted")
     returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
     seat_records = record.get("seats") or [{} for _ in match.seats]
@@ -316,7 +317,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
         seed=match.seed, chance_seed=match.chance_seed, seats=seats,
         record=record or {"aborted": aborted}, aborted_reason=aborted,
         decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
-        duration_ms=outcome.duration_ms, attempts=outcome.attempts,
+        duration_ms=outcome.duration_ms, attempts=outcome.attempts, logs=logs,
     )
 
 

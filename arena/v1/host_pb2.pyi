@@ -81,14 +81,16 @@ class CloseSeatRequest(_message.Message):
     def __init__(self, bot_name: _Optional[str] = ..., end: _Optional[_Union[_bot_pb2.MatchEnd, _Mapping]] = ...) -> None: ...
 
 class SeatReply(_message.Message):
-    __slots__ = ("fault", "reason", "version")
+    __slots__ = ("fault", "reason", "version", "output_tail")
     FAULT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TAIL_FIELD_NUMBER: _ClassVar[int]
     fault: _bot_pb2.Termination
     reason: str
     version: str
-    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ...) -> None: ...
+    output_tail: bytes
+    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ..., output_tail: _Optional[bytes] = ...) -> None: ...
 
 class CheckAccessRequest(_message.Message):
     __slots__ = ()

@@ -177,7 +177,8 @@ def test_a_launched_bot_that_crashes_forfeits_with_its_output(client: GatewayCli
     register_launched(store, "crasher", "--mode", "crash")
     record = run_match("toy", ["random", "crasher"], 5, gateway=client)
     check_forfeit(record, 1, Termination.CRASH, "exited with status 3")
-    assert "crashing on purpose" in record.seats[1].reason
+    assert "crashing on purpose" in (record.seats[1].log or ""), "its output is in its (private) log"
+    assert "crashing on purpose" not in record.seats[1].reason, "a reason is public: no output in it"
 
 
 def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, client: GatewayClient,
@@ -209,9 +210,10 @@ def test_an_unregistered_or_absent_bot_forfeits_before_the_first_move(client: Ga
     assert record.ranks is not None and record.ranks[2] == 1
 
 
-@pytest.mark.parametrize(("mode", "words"), [("spin", "killed by SIGXCPU"), ("hog", "MemoryError")])
+@pytest.mark.parametrize(("mode", "words", "printed"), [("spin", "killed by SIGXCPU", ""),
+                                                     ("hog", "exited with status 1", "MemoryError")])
 def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
-    mode: str, words: str, store: Store, toy_registered: None, monkeypatch: pytest.MonkeyPatch
+    mode: str, words: str, printed: str, store: Store, toy_registered: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ARENA_HOST_KEY", HOST_KEY)
     limits = LaunchLimits(cpu_seconds=2, memory_mb=768, linger_s=0.1)
@@ -221,3 +223,4 @@ def test_a_launched_bot_is_held_to_its_cpu_and_memory_limits(
         record = run_match("toy", ["greedy", "random"], 1, gateway=client,
                            time_control=TimeControl(decision_ms=60_000, bank_ms=0))
     check_forfeit(record, 0, Termination.CRASH, words)
+    assert printed in (record.seats[0].log or ""), "what it printed when it crashed: in its log"
