@@ -219,9 +219,10 @@ class TLSSocket:
                 return b""
 
     def pending(self) -> int:
-        """Decrypted bytes buffered already: poll() on the socket would not see them."""
+        """Bytes buffered here already, which poll() on the socket would not see: decrypted ones,
+        and records read from the socket but not decrypted yet (one recv() decrypts one record)."""
         with self._state:
-            return self._tls.pending()
+            return self._tls.pending() + self._incoming.pending
 
     def fileno(self) -> int:
         return self.raw.fileno()

@@ -222,6 +222,36 @@ def test_tls_socket_reads_what_several_writers_send(tls_files: TLSFiles) -> None
     listener.close()
 
 
+def test_tls_socket_counts_records_not_yet_decrypted_as_pending(tls_files: TLSFiles) -> None:
+    """Two replies that arrive in one read: after the first, the second waits encrypted in the
+    socket's buffer, where poll() cannot see it. `pending()` must say so, or the host leg's reader
+    waits on poll() until its deadline (two launched bots answering at once did: matches aborted)."""
+    import ssl
+    import threading
+    server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server_context.load_cert_chain(tls_files.cert, tls_files.key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    sent, done = threading.Event(), threading.Event()
+
+    def two_records() -> None:
+        raw, _ = listener.accept()
+        with server_context.wrap_socket(raw, server_side=True) as conn:
+            conn.sendall(b"first")  # one TLS record each
+            conn.sendall(b"second")
+            sent.set()
+            done.wait(10)
+
+    threading.Thread(target=two_records, daemon=True).start()
+    conn = TLSSocket(socket.create_connection(listener.getsockname()), ClientTLS(str(tls_files.ca)), "127.0.0.1")
+    assert sent.wait(10)  # on loopback, both records are in this end's receive buffer by now
+    assert conn.recv(1 << 16) == b"first"
+    assert conn.pending() > 0, "the second record is buffered here, though not decrypted yet"
+    assert conn.recv(1 << 16) == b"second"
+    done.set()
+    conn.close()
+    listener.close()
+
+
 NODE_BOT = SDK_BOT.parents[1] / "node"
 
 
