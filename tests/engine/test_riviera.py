@@ -15,22 +15,11 @@ import pytest
 from engine import registry
 from engine.core import IllegalActionError, NodeKind, Step, sample_chance
 from engine.riviera import Riviera
-from engine.riviera.cards import (
-    ACTIVATE,
-    CRASH,
-    DISCARD,
-    GIVE,
-    LAST_CHANCE,
-    MORE,
-    NUM_ACTIONS,
-    PASS,
-    STARS,
-    STOP,
-    SWAP_WITH,
-    action_label,
-    adjust_action,
-    parse_card,
+from engine.riviera.actions import (
+    ACTIVATE, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, NUM_ACTIONS, PASS, STOP, SWAP_WITH,
+    action_label, adjust_action,
 )
+from engine.riviera.components import STARS, parse_card
 from engine.riviera import queries
 from engine.riviera.phases import DRAW
 from engine.riviera.state import _KIND_BY_PHASE
