@@ -13,11 +13,11 @@ import pytest
 
 from engine import registry
 from engine.core import IllegalActionError, NodeKind, sample_chance
-from engine.lost_cities_rivals import cards
+from engine.lost_cities_rivals import actions, components, scoring
 from engine.lost_cities_rivals.state import RivalsState
 
 A, B, C, D = 0, 1, 2, 3
-UNCOVER, PASS, END_TAKE, SKIP_BOX = cards.UNCOVER, cards.PASS, cards.END_TAKE, cards.SKIP_BOX
+UNCOVER, PASS, END_TAKE, SKIP_BOX = actions.UNCOVER, actions.PASS, actions.END_TAKE, actions.SKIP_BOX
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -28,15 +28,15 @@ def game(players: int, **options):
 
 
 def bid(coins: int) -> int:
-    return cards.bid_action(coins)
+    return actions.bid_action(coins)
 
 
 def place(label: str) -> int:
-    return cards.PLACE_BASE + cards.parse_card(label)
+    return actions.PLACE_BASE + components.parse_card(label)
 
 
 def box(label: str) -> int:
-    return cards.BOX_BASE + cards.parse_card(label)
+    return actions.BOX_BASE + components.parse_card(label)
 
 
 def bids(*amounts: int) -> list[int]:
@@ -50,7 +50,7 @@ def act(state: RivalsState, action: int) -> RivalsState:
 
 def reveal(state: RivalsState, label: str) -> RivalsState:
     assert state.kind is NodeKind.CHANCE and state.observation(0)["phase"] == "reveal"
-    return state.apply_chance(cards.parse_card(label))
+    return state.apply_chance(components.parse_card(label))
 
 
 def uncover(state: RivalsState, *labels: str) -> RivalsState:
@@ -87,7 +87,7 @@ def obs(state: RivalsState) -> dict:
 
 def spare(state: RivalsState, reserved) -> list[str]:
     """Labels of unseen cards (one entry per copy) that the script has not reserved for later."""
-    left = Counter({cards.card_label(k): n for k, n in enumerate(state.unseen) if n})
+    left = Counter({components.card_label(k): n for k, n in enumerate(state.unseen) if n})
     left.subtract(Counter(reserved))
     assert min(left.values(), default=0) >= 0, "the script reserves a card twice"
     return sorted(left.elements())
@@ -113,7 +113,7 @@ def take_sets(state: RivalsState) -> set[tuple[str, ...]]:
         results.add(taken)
         for action in current.legal_actions(current.acting_players()[0]):
             if action != END_TAKE:
-                label = cards.card_label(action - cards.PLACE_BASE)
+                label = components.card_label(action - actions.PLACE_BASE)
                 frontier.append((act(current, action), tuple(sorted(taken + (label,)))))
     return results
 
@@ -123,7 +123,7 @@ def legal(state: RivalsState) -> list[int]:
 
 
 def check_coins(state: RivalsState) -> None:
-    assert sum(state.coins) + state.centre == cards.TOTAL_COINS
+    assert sum(state.coins) + state.centre == components.TOTAL_COINS
 
 
 # -- Example 1: setup (3 players) and first-turn legal actions --------------------------------
@@ -217,8 +217,8 @@ def test_example_3_placement_rules() -> None:
     assert tableau(state, D)["Y"] == (1, [3, 5, 5, 9])
     assert obs(state)["display"] == ["Y4", "Y*"]
     assert legal(state) == [box("Y*"), box("Y4"), SKIP_BOX]
-    assert state.can_place(D, cards.parse_card("Y10")) and state.can_place(D, cards.parse_card("Y9"))
-    assert not state.can_place(D, cards.parse_card("Y8"))
+    assert state.can_place(D, components.parse_card("Y10")) and state.can_place(D, components.parse_card("Y9"))
+    assert not state.can_place(D, components.parse_card("Y8"))
 
 
 # -- Example 4: several wagers plus numbers in one take; wager on a starting wager -------------
@@ -238,9 +238,9 @@ def test_example_4_wagers_and_numbers_in_one_take() -> None:
         state = act(state, place(label))
     assert tableau(state, A) == {"G": (2, [2, 6]), "R": (2, []), "B": (1, [])}
     assert obs(state)["display"] == []
-    assert state.can_place(A, cards.parse_card("R*"))
-    assert not state.can_place(A, cards.parse_card("G5")) and state.can_place(A, cards.parse_card("G6"))
-    assert cards.expedition_score(2, (2, 6)) == 9 and cards.expedition_score(2, ()) == 0
+    assert state.can_place(A, components.parse_card("R*"))
+    assert not state.can_place(A, components.parse_card("G5")) and state.can_place(A, components.parse_card("G6"))
+    assert scoring.expedition_score(2, (2, 6)) == 9 and scoring.expedition_score(2, ()) == 0
     assert state.expedition_points(A) == 9 and obs(state)["scores"][A] == 9 + obs(state)["coins"][A]
 
 
@@ -386,7 +386,7 @@ def test_example_8_game_end_and_final_scoring() -> None:
     for seat, expected in EXAMPLE_8_TABLEAUX.items():
         assert tableau(state, seat) == expected
         for colour, (wagers, numbers) in expected.items():
-            assert cards.expedition_score(wagers, tuple(numbers)) == EXAMPLE_8_SCORES[seat][colour]
+            assert scoring.expedition_score(wagers, tuple(numbers)) == EXAMPLE_8_SCORES[seat][colour]
 
     last = spare(state, [])
     assert len(last) == 1
@@ -490,26 +490,26 @@ def test_coins_and_cards_are_conserved_in_random_playouts(players: int) -> None:
             check_coins(state)
             dealt = sum(len(got) for got in state.starting)
             placed = sum(len(n) for n in state.numbers) + sum(state.wagers) - dealt
-            assert sum(state.unseen) + len(state.display) + len(state.box) + placed == cards.DECK_SIZE
+            assert sum(state.unseen) + len(state.display) + len(state.box) + placed == components.DECK_SIZE
             if state.kind is NodeKind.CHANCE:
                 reveals += obs(state)["phase"] == "reveal"
                 state = state.apply_chance(sample_chance(state, rng))
             else:
                 state = act(state, rng.choice(legal(state)))
         check_coins(state)
-        assert reveals == cards.DECK_SIZE and sum(state.unseen) == 0  # exactly 80 turns
+        assert reveals == components.DECK_SIZE and sum(state.unseen) == 0  # exactly 80 turns
 
 
 def test_starting_wager_deal_puts_a_same_colour_second_card_under_the_stack() -> None:
     state = game(4).initial_state()
     for colour in "RRGBBYWWG":  # seat 0: R, R (under), G; seat 1: B, B (under), Y; seat 2: W, W, G
-        state = state.apply_chance(cards.COLOURS.index(colour))
+        state = state.apply_chance(components.COLOURS.index(colour))
     assert obs(state)["starting_wagers"] == [["R", "G"], ["B", "Y"], ["W", "G"], []]
     assert obs(state)["starting_wager_bottom"] == ["R", "B", "W"]
-    state = state.apply_chance(cards.COLOURS.index("Y"))
+    state = state.apply_chance(components.COLOURS.index("Y"))
     # The shuffled part is empty: the cards put under the stack come up in order.
-    assert state.chance_outcomes() == [(cards.COLOURS.index("R"), 1.0)]
-    state = state.apply_chance(cards.COLOURS.index("R"))
+    assert state.chance_outcomes() == [(components.COLOURS.index("R"), 1.0)]
+    state = state.apply_chance(components.COLOURS.index("R"))
     assert obs(state)["starting_wagers"][3] == ["Y", "R"] and obs(state)["starting_wager_bottom"] == ["B", "W"]
     assert state.kind is NodeKind.DECISION and tableau(state, D) == {"R": (1, []), "Y": (1, [])}
 
@@ -527,16 +527,16 @@ def test_reveal_probabilities_count_copies() -> None:
     state = uncover(game(2).start_with(["RG", "BY"]), "R2")
     state = act(state, UNCOVER)
     outcomes = dict(state.chance_outcomes())
-    assert outcomes[cards.parse_card("R2")] == pytest.approx(1 / 79)
-    assert outcomes[cards.parse_card("R*")] == pytest.approx(3 / 79)
-    assert outcomes[cards.parse_card("R10")] == pytest.approx(1 / 79)
+    assert outcomes[components.parse_card("R2")] == pytest.approx(1 / 79)
+    assert outcomes[components.parse_card("R*")] == pytest.approx(3 / 79)
+    assert outcomes[components.parse_card("R10")] == pytest.approx(1 / 79)
 
 
 def test_footprints_not_face_values() -> None:
-    assert [cards.footprints(v) for v in range(2, 11)] == [1, 1, 1, 1, 2, 2, 2, 2, 2]
-    assert cards.expedition_score(0, (2, 3, 4)) == 3
-    assert cards.expedition_score(3, (6, 7, 8, 9)) == 4 * 8 + 8
-    assert cards.expedition_score(1, (10,)) == 4
+    assert [components.footprints(v) for v in range(2, 11)] == [1, 1, 1, 1, 2, 2, 2, 2, 2]
+    assert scoring.expedition_score(0, (2, 3, 4)) == 3
+    assert scoring.expedition_score(3, (6, 7, 8, 9)) == 4 * 8 + 8
+    assert scoring.expedition_score(1, (10,)) == 4
 
 
 def test_auction_needs_a_display_and_bids_stay_within_coins() -> None:
@@ -575,19 +575,19 @@ def test_sample_state_rebuilds_the_exact_state() -> None:
 
 
 def test_action_labels() -> None:
-    labels = [cards.action_label(a) for a in range(cards.NUM_ACTIONS)]
-    assert len(set(labels)) == cards.NUM_ACTIONS
+    labels = [actions.action_label(a) for a in range(actions.NUM_ACTIONS)]
+    assert len(set(labels)) == actions.NUM_ACTIONS
     assert labels[:3] == ["uncover a card", "pass", "bid 1"] and labels[37] == "bid 36"
-    assert cards.action_label(place("R7")) == "place red 7" and cards.action_label(box("W*")) == "box white wager"
-    assert cards.action_label(place("Y10")) == "place yellow 10" and cards.action_label(place("B2")) == "place blue 2"
+    assert actions.action_label(place("R7")) == "place red 7" and actions.action_label(box("W*")) == "box white wager"
+    assert actions.action_label(place("Y10")) == "place yellow 10" and actions.action_label(place("B2")) == "place blue 2"
     assert labels[END_TAKE] == "take no more cards" and labels[SKIP_BOX] == "box nothing"
 
 
 def test_chance_labels_name_the_starting_wager_and_the_revealed_card() -> None:
     state = game(2).initial_state()
-    assert state.chance_label(cards.COLOURS.index("B")) == "seat 0 draws the blue starting wager"
+    assert state.chance_label(components.COLOURS.index("B")) == "seat 0 draws the blue starting wager"
     state = state.apply_chance(0).apply_chance(1)
-    assert state.chance_label(cards.COLOURS.index("W")) == "seat 1 draws the white starting wager"
+    assert state.chance_label(components.COLOURS.index("W")) == "seat 1 draws the white starting wager"
     state = act(game(2).start_with(["RG", "GB"]), UNCOVER)
-    assert state.chance_label(cards.parse_card("R7")) == "revealed red 7"
-    assert state.chance_label(cards.parse_card("G*")) == "revealed green wager"
+    assert state.chance_label(components.parse_card("R7")) == "revealed red 7"
+    assert state.chance_label(components.parse_card("G*")) == "revealed green wager"
