@@ -13,7 +13,7 @@ import pytest
 from engine import registry
 from engine.core import IllegalActionError, NodeKind
 from engine.gang_of_dice import actions as act_ids
-from engine.gang_of_dice.cards import CARD_BY_ID, CARDS, counts, score, triggered
+from engine.gang_of_dice.components import CARD_BY_ID, CARDS, counts, score, triggered
 
 G = 0
 A, B, C, D = 0, 1, 2, 3
