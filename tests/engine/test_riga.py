@@ -17,8 +17,8 @@ from engine.core import IllegalActionError, NodeKind, sample_chance
 from engine.riga import Riga, RigaState
 from engine.riga import actions as a
 from engine.riga import scoring as sc
-from engine.riga import tables as t
-from engine.riga.state import BUILD, DISCARD, OVER, SPRING_ROWS, TAKE
+from engine.riga import components as t
+from engine.riga.phases import BUILD, DISCARD, OVER, SPRING_ROWS, TAKE
 
 CLOTH, GLASS, WINE, GRAIN = t.CLOTH, t.GLASS, t.WINE, t.GRAIN
 A, B, C, D = 0, 1, 2, 3
