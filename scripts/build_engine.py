@@ -41,11 +41,22 @@ def build() -> None:
     dist.run_command("build_ext")
 
 
+def remove_orphans() -> None:
+    """Delete the extension modules of engine modules that no longer exist (a module renamed or
+    removed): Python would still import them by their old names."""
+    sources = set(implementation.sources())
+    for path in implementation.built_extensions():
+        source = path.with_name(path.name.split(".")[0].removesuffix("__mypyc") + ".py")
+        if source not in sources:
+            path.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--force", action="store_true", help="build even when up to date")
     args = parser.parse_args()
     os.chdir(ROOT)
+    remove_orphans()
     if not args.force and implementation.build_problem() is None:
         return
     started = time.monotonic()
