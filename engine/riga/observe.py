@@ -41,7 +41,7 @@ def _goods(counts: tuple[int, ...]) -> dict[str, int]:
 def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
     """Log events are flat tuples whose items may be tuples of strings (one level deep): the
     goods of "take_row" (seat, slot, goods), the goods and credits of "build" (seat, card, goods,
-    credits), as state.py logs them; every other event is flat."""
+    credits), as flow.py logs them; every other event is flat."""
     return [
         [e[0], e[1], e[2], list(e[3]), list(e[4])] if e[0] == "build"
         else [e[0], e[1], e[2], list(e[3])] if e[0] == "take_row"
