@@ -10,9 +10,11 @@ from engine import implementation as _implementation
 
 IMPLEMENTATION = _implementation.select()  # "compiled" or "pure"
 
+# After select(): it decides where engine modules load from (an import inside compiled() would be
+# the engine's only import in a function body; tests/engine/test_layout.py allows none).
+from engine import core as _core  # noqa: E402
+
 
 def compiled() -> bool:
     """Whether this process runs the compiled engine (False: the Python sources)."""
-    from engine import core
-
-    return _implementation.loaded_compiled(core)
+    return _implementation.loaded_compiled(_core)

@@ -1,4 +1,4 @@
-"""The engine contract that every game implements (ARCHITECTURE.md §2).
+"""The engine contract that every game implements (docs/architecture.md §2).
 
 A game is a `Game` (one configured ruleset: player count and options) that makes `State`s.
 A state is a value: `apply` and `apply_chance` return a new state and never change the old one,
@@ -26,16 +26,14 @@ import random
 from abc import ABC, abstractmethod
 from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat
 from typing import Any, ClassVar, Protocol
 
-try:  # mypyc reads the class flags below (engine.implementation); the Python sources need no mypy
-    from mypy_extensions import mypyc_attr
-except ImportError:  # pragma: no cover - only without mypy installed
-    def mypyc_attr(*_flags: object, **_named: object) -> Any:  # type: ignore[misc]
-        return lambda cls: cls
+# Part of this contract, defined in engine.info (static facts and options) and re-exported here:
+# every game imports them from engine.core.
+from engine.info import GameInfo, OptionSpec, check_player_count, mypyc_attr, resolve_options
 
 
 class NodeKind(enum.Enum):
@@ -53,33 +51,6 @@ _CHANCE, _DECISION, _TERMINAL = NodeKind.CHANCE, NodeKind.DECISION, NodeKind.TER
 
 class IllegalActionError(ValueError):
     """An action, chance outcome or seat that the rules do not allow at this node."""
-
-
-@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
-@dataclass(frozen=True)
-class OptionSpec:
-    """One engine option: its default, the values it may take, and what it means."""
-
-    default: Any
-    choices: tuple[Any, ...]
-    doc: str = ""
-
-
-@mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
-@dataclass(frozen=True)
-class GameInfo:
-    """Static facts about a game, the same for every configuration of it."""
-
-    id: str
-    name: str
-    version: str  # ruleset version; ratings are kept per version
-    min_players: int
-    max_players: int
-    simultaneous: bool  # some decision nodes have several acting seats
-    hidden_info: bool  # some seat knows something another seat does not
-    num_actions: int  # action ids lie in range(num_actions)
-    max_decisions: int  # no game has more decision nodes than this
-    options: Mapping[str, OptionSpec] = field(default_factory=dict)
 
 
 # Compiled (engine.implementation): classes outside the compiled modules may subclass it.
@@ -129,33 +100,6 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(num_players={self.num_players}, options={self.options})"
-
-
-def check_player_count(info: GameInfo, num_players: object) -> int:
-    """Return `num_players` if the game allows it, else raise a ValueError naming the range."""
-    valid = isinstance(num_players, int) and not isinstance(num_players, bool)
-    if not valid or not info.min_players <= num_players <= info.max_players:  # type: ignore[operator]
-        raise ValueError(
-            f"{info.id} is played by {info.min_players} to {info.max_players} players, "
-            f"not {num_players!r}"
-        )
-    return num_players  # type: ignore[return-value]
-
-
-def resolve_options(info: GameInfo, given: Mapping[str, Any]) -> dict[str, Any]:
-    """All options of the game with defaults filled in; unknown names or values raise ValueError."""
-    unknown = sorted(set(given) - set(info.options))
-    if unknown:
-        valid = ", ".join(sorted(info.options)) or "none"
-        raise ValueError(f"{info.id} has no option {unknown[0]!r}; valid options: {valid}")
-    resolved = {name: spec.default for name, spec in info.options.items()}
-    for name, value in given.items():
-        choices = info.options[name].choices
-        if value not in choices or type(value) is not type(info.options[name].default):
-            shown = ", ".join(repr(choice) for choice in choices)
-            raise ValueError(f"{info.id} option {name}={value!r} is not valid; choose one of: {shown}")
-        resolved[name] = value
-    return resolved
 
 
 # Compiled: classes outside the compiled modules (tests' toy games) may subclass it. A compiled

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine import implementation  # noqa: E402
+
+CACHE = ROOT / "build" / "mypyc"  # mypyc's C sources, incremental cache and object files
 
 
 def build() -> None:
@@ -32,13 +35,23 @@ def build() -> None:
     sources = [str(p.relative_to(ROOT)) for p in implementation.sources()]
     # separate: one extension per module, so that the C compiler runs on every core at once and
     # a change rebuilds only the modules whose C code changed.
-    extensions = mypycify(sources, opt_level="3", separate=True, target_dir=str(ROOT / "build" / "mypyc"))
+    extensions = mypycify(sources, opt_level="3", separate=True, target_dir=str(CACHE))
     dist = Distribution({"name": "arena-engine-compiled", "ext_modules": extensions})
     dist.verbose = False  # no compiler command lines: errors still show
     command = dist.get_command_obj("build_ext")
     command.inplace, command.parallel = True, os.cpu_count() or 1
-    command.build_temp = str(ROOT / "build" / "mypyc" / "temp")
+    command.build_temp = str(CACHE / "temp")
     dist.run_command("build_ext")
+
+
+def remove_orphans() -> None:
+    """Delete the extension modules of engine modules that no longer exist (a module renamed or
+    removed): Python would still import them by their old names."""
+    sources = set(implementation.sources())
+    for path in implementation.built_extensions():
+        source = path.with_name(path.name.split(".")[0].removesuffix("__mypyc") + ".py")
+        if source not in sources:
+            path.unlink()
 
 
 def main() -> None:
@@ -46,12 +59,22 @@ def main() -> None:
     parser.add_argument("--force", action="store_true", help="build even when up to date")
     args = parser.parse_args()
     os.chdir(ROOT)
+    remove_orphans()
     if not args.force and implementation.build_problem() is None:
         return
     started = time.monotonic()
     want = implementation.sources_hash()
     implementation.STAMP.unlink(missing_ok=True)  # a build that fails halfway is not current
-    build()
+    try:
+        build()
+    except (Exception, SystemExit):
+        # mypyc's incremental cache can go stale when classes move between modules (e.g. an
+        # engine module split in two): the C of unchanged modules then names what no longer exists.
+        if not CACHE.exists():
+            raise
+        print("engine: the incremental build failed; building again without mypyc's cache", file=sys.stderr)
+        shutil.rmtree(CACHE)
+        build()
     implementation.STAMP.write_text(want + "\n")
     print(f"engine compiled with mypyc in {time.monotonic() - started:.0f} s")
 

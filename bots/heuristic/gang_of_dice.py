@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from bots.base import Bot
-from engine.gang_of_dice.cards import CARD_BY_ID, triggered
+from engine.gang_of_dice.components import CARD_BY_ID, triggered
 
 STOP, REROLL, STAKE_BASE, PICK_BASE, PICK_STRIDE = 0, 1, 2, 164, 163
 MAX_STAKE = 12  # more dice than this rarely helps and costs sampling time

@@ -4,7 +4,7 @@ Rationale. Points come from built buildings (VP), the Grand Master tiles and, a 
 a building left in hand costs 2 VP. So a building is worth its VP plus what its benefit will
 still bring in the years left (a Factor or a Scribe pays off every year, a Strongbox credit once)
 plus a point when it counts towards a Grand Master tile in play, and what matters is worth per
-ducat of cost. Card data (costs, VP, city values) is the printed card table in engine/riga/tables.py.
+ducat of cost. Card data (costs, VP, city values) is the printed card table in engine/riga/components.py.
 
 - Set-up: keep the start building with the best worth per ducat.
 - Take: with no building in hand (or plenty of goods to spare), take the display building with
@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.base import Bot
-from engine.riga import tables as t
+from engine.riga import components as t
 from engine.riga.scoring import build_cost, good_value
 
 KEEP_BASE, ROW_BASE, TAKE_BUILDING_BASE, TAKE_NOTHING = 0, 2, 8, 56

@@ -17,29 +17,19 @@ from typing import Any
 
 from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.gang_of_dice import actions as A
-from engine.gang_of_dice.cards import (
-    BLACK, BRIGHT, CARD_BY_ID, CARDS, DARK, FACES, YELLOW, Card, score, triggered,
-)
+from engine.gang_of_dice.components import (
+    BLACK, BONUS, BRIGHT_CARDS, BRIGHT_ROUNDS, CARDS, Card, DARK_CARDS, FACES, NO_FACES, ROUNDS,
+    YELLOW, score, triggered,
+)  # fmt: skip
+from engine.gang_of_dice.hidden import resample
+from engine.gang_of_dice.observe import (
+    chance_label, chance_visibility, hidden_chance_label, observation,
+)  # fmt: skip
+from engine.gang_of_dice.phases import (
+    BUSTED, CARD, DECIDE, OUT, OVER, PHASE_KINDS, PHASE_NAMES, PICK, ROLL, STAKE, STATUS_NAMES,
+    VALID, WAITING,
+)  # fmt: skip
 
-ROUNDS = 12
-BONUS = {10: 3, 11: 6, 12: 9}  # bonus dice added to the pot at the start of these rounds
-REMOVED_PER_PILE = 3  # physical deck: 3 unseen cards leave each pile (rules §1.3)
-BRIGHT_CARDS = tuple(card.number for card in CARDS if card.back == BRIGHT)
-DARK_CARDS = tuple(card.number for card in CARDS if card.back == DARK)
-# two_deck: the bright pile sits on top, so its cards are the first rounds.
-BRIGHT_ROUNDS = len(BRIGHT_CARDS) - REMOVED_PER_PILE
-assert BRIGHT_ROUNDS + len(DARK_CARDS) - REMOVED_PER_PILE == ROUNDS, "the two piles must make 12 rounds"
-
-# phases
-CARD, STAKE, DECIDE, PICK, ROLL, OVER = range(6)
-PHASE_NAMES = ("card", "stake", "decide", "pick", "roll", "over")
-PHASE_KINDS = (NodeKind.CHANCE, NodeKind.DECISION, NodeKind.DECISION, NodeKind.DECISION,
-               NodeKind.CHANCE, NodeKind.TERMINAL)
-# per-seat status within a round
-WAITING, VALID, BUSTED, OUT = range(4)
-STATUS_NAMES = ("waiting", "valid", "busted", "out")
-
-NO_FACES = (0, 0, 0, 0, 0, 0)
 DIE_OUTCOMES = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
 DIE_FACES = tuple(face for face, _ in DIE_OUTCOMES)
 DIE_DISTRIBUTION = (DIE_FACES, tuple(accumulate(p for _, p in DIE_OUTCOMES)))  # sample_chance's
@@ -59,11 +49,18 @@ class Config:
     options: tuple[tuple[str, Any], ...]  # every resolved option, for the observation
 
 
-_FIELDS = (
+# The state's fields, once: equality and hashing go by FIELDS, `_copy` copies FIELDS and DERIVED,
+# and the class annotations declare exactly these (for mypyc; num_players is State's);
+# tests/engine/test_state_fields.py checks that the lists agree, and that a new game sets every
+# field.
+FIELDS = (
     "cfg", "num_players", "phase", "round", "cards", "pools", "active", "pot", "start_seat",
     "order", "turn", "stakes", "faces", "rolls", "status", "cur", "cur_rolls", "picked",
     "pick_face", "to_roll", "log", "history",
-)
+)  # fmt: skip
+# Copied, not compared: the node kind, PHASE_KINDS[phase] (see `kind` below).
+DERIVED = ("kind",)
+MEMOS = ()  # none: nothing is filled on first use
 
 
 class GangOfDiceState(State):
@@ -105,59 +102,13 @@ class GangOfDiceState(State):
         s.kind = PHASE_KINDS[s.phase]
         return s
 
-    @classmethod
-    def from_observation(cls, cfg: Config, obs: Mapping[str, Any]) -> GangOfDiceState:
-        """The state one seat's observation describes (nothing is hidden, see `_resample`).
-
-        Hidden pools (hide_pools) are recomputed from the public history of stakes and wins.
-        """
-        s = GangOfDiceState.__new__(GangOfDiceState)
-        n = cfg.num_players
-        s.cfg, s.num_players, s.phase = cfg, n, PHASE_NAMES.index(obs["phase"])
-        s.round, s.pot, s.start_seat = obs["round"], obs["pot"], obs["start_player"]
-        s.cards = tuple(CARD_BY_ID[card].number for card in obs["cards_revealed"])
-        s.active, s.order = tuple(obs["active"]), tuple(obs["turn_order"])
-        s.stakes, s.history = tuple(obs["stakes"]), tuple(
-            tuple((name, _tuples(value)) for name, value in h.items()) for h in obs["history"])
-        s.log = tuple((e["seat"], e["roll"], _tuples(e["rerolled"]), tuple(e["faces"]))
-                      for e in obs["log"])
-        actor = obs["to_move"]
-        faces, rolls = list(obs["faces"]), list(obs["rolls"])
-        status = [STATUS_NAMES.index(x) if x != "rolling" else WAITING for x in obs["status"]]
-        s.cur, s.cur_rolls = NO_FACES, 0
-        if actor is None:
-            s.turn = 0 if s.phase == CARD else len(s.order)
-        else:
-            s.turn = s.order.index(actor)
-            s.cur = tuple(faces[actor]) if faces[actor] is not None else NO_FACES
-            s.cur_rolls, faces[actor], rolls[actor] = rolls[actor], None, 0
-        s.faces, s.rolls, s.status = _tuples(faces), tuple(rolls), tuple(status)
-        s.picked = _tuples(obs["picked"])
-        s.pick_face = obs["pick_face"] if obs["pick_face"] is not None else 0
-        s.to_roll = obs["dice_to_roll"]
-        pools = obs["scores"]
-        s.pools = tuple(pools) if None not in pools else s._pools_from_history(pools)
-        s.kind = PHASE_KINDS[s.phase]
-        return s
-
-    def _pools_from_history(self, known: list[int | None]) -> tuple[int, ...]:
-        """Every seat's dice: start - stakes + dice won, from the public record."""
-        pools = [self.cfg.start_pool - stake for stake in self.stakes]
-        for record in self.history:
-            fields = dict(record)
-            for seat, stake in enumerate(fields["stakes"]):
-                pools[seat] -= stake
-            if fields["winner"] is not None:
-                pools[fields["winner"]] += fields["dice_won"]
-        return tuple(p if k is None else k for p, k in zip(pools, known))
-
     # -- value semantics --------------------------------------------------------------------
 
     def _copy(self) -> GangOfDiceState:
         """A shallow copy; callers replace fields (all immutable) instead of mutating them.
 
-        Field by field, every one of `_FIELDS` and `kind` (the compiled engine has no `__dict__`
-        to copy at once)."""
+        Field by field, FIELDS and DERIVED (the compiled engine has no `__dict__` to copy at
+        once)."""
         s = GangOfDiceState.__new__(GangOfDiceState)
         s.cfg = self.cfg
         s.num_players = self.num_players
@@ -185,7 +136,7 @@ class GangOfDiceState(State):
         return s
 
     def _key(self) -> tuple[Any, ...]:
-        """The fields in `_FIELDS` order (written out: the compiled engine reads them fastest so)."""
+        """The FIELDS in order (written out: the compiled engine reads them fastest so)."""
         return (
             self.cfg, self.num_players, self.phase, self.round, self.cards, self.pools,
             self.active, self.pot, self.start_seat, self.order, self.turn, self.stakes,
@@ -194,7 +145,7 @@ class GangOfDiceState(State):
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GangOfDiceState) and self._key() == other._key() and self.kind is other.kind
+        return isinstance(other, GangOfDiceState) and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -206,7 +157,7 @@ class GangOfDiceState(State):
     # -- derived facts ----------------------------------------------------------------------
 
     # `kind` is a field, PHASE_KINDS[phase], stored where a state is made (initial,
-    # from_observation) or a transition ends (_apply, _apply_chance): every node is asked its
+    # hidden.sample_state) or a transition ends (_apply, _apply_chance): every node is asked its
     # kind several times, and a property would cost a call each time.
     kind: NodeKind = NodeKind.CHANCE
 
@@ -267,18 +218,13 @@ class GangOfDiceState(State):
         return s
 
     def _chance_label(self, outcome: int) -> str:
-        if self.phase == ROLL:
-            face = A.face_name(outcome)
-            return f"a die shows {face}" + (" (the gangster)" if face == "G" else "")
-        card = CARDS[outcome - 1]
-        when = "checked after every roll" if card.colour == YELLOW else "checked on the final dice"
-        return f"warning card {card.id}: {card.art}, {card.colour} ({when})"
+        return chance_label(self, outcome)
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
-        return None  # rules §3: cards are revealed and dice rolled openly
+        return chance_visibility(self, outcome)
 
     def _hidden_chance_label(self) -> str:
-        return "die rolled" if self.phase == ROLL else "warning card revealed"
+        return hidden_chance_label(self)
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -442,73 +388,11 @@ class GangOfDiceState(State):
         return [float(p) for p in self.pools]
 
     def _resample(self, known_to: frozenset[int], rng: random.Random) -> GangOfDiceState:
-        # Nothing is hidden that exists yet: future cards and dice are chance nodes, and
-        # hidden pools (hide_pools) are derivable from the public history of stakes.
-        return self
-
-    # -- observation ------------------------------------------------------------------------
+        return resample(self, known_to, rng)
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        actor = self.seat_to_act
-        card = self.card
-        return {
-            "seat": seat,
-            "phase": PHASE_NAMES[self.phase],
-            "round": self.round,
-            "rounds": ROUNDS,
-            "options": dict(self.cfg.options),
-            "card": card.as_json() if card else None,
-            "cards_revealed": [CARDS[c - 1].id for c in self.cards],
-            "scores": self._visible_pools(seat),
-            "active": list(self.active),
-            "pot": self.pot,
-            "start_player": self.start_seat,
-            "turn_order": list(self.order),
-            "to_move": actor,
-            "stakes": list(self.stakes),
-            "faces": [list(self.cur) if s == actor and self.phase != STAKE else
-                      (list(f) if f is not None else None) for s, f in enumerate(self.faces)],
-            "rolls": [self.cur_rolls if s == actor else r for s, r in enumerate(self.rolls)],
-            "status": ["rolling" if s == actor else STATUS_NAMES[x] for s, x in enumerate(self.status)],
-            "leader": self._leader(),
-            "picked": list(self.picked) if self.picked is not None else None,
-            "pick_face": self.pick_face if self.phase == PICK else None,
-            "dice_to_roll": self.to_roll if self.phase == ROLL else 0,
-            "log": [{"seat": s, "roll": r, "rerolled": list(p) if p is not None else None,
-                     "faces": list(f)} for s, r, p, f in self.log],
-            "history": [_round_json(h) for h in self.history],
-        }
-
-    def _visible_pools(self, seat: int) -> list[int | None]:
-        if not self.cfg.hide_pools or self.phase == OVER:
-            return list(self.pools)
-        return [p if s == seat else None for s, p in enumerate(self.pools)]
-
-    def _leader(self) -> dict[str, int] | None:
-        winner = self.winner() if self.phase != CARD else None
-        if winner is None:
-            return None
-        return {"seat": winner, "score": score(self.faces[winner]), "dice": self.stakes[winner]}  # type: ignore[arg-type]
+        return observation(self, seat)
 
 
 def _put(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
-
-
-def _tuples(value: Any) -> Any:
-    """Lists (nested) as tuples: observation data back into state fields."""
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
-    return value
-
-
-def _round_json(record: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    """One round of `history` (see `_summary`) as an observation shows it: its tuples as lists.
-
-    Field by field rather than by a generic recursion over the values: observations repeat the
-    whole history at every decision, and this was most of their cost."""
-    out = dict(record)
-    for name in ("turn_order", "stakes", "rolls", "status", "eliminated"):
-        out[name] = list(out[name])
-    out["faces"] = [list(f) if f is not None else None for f in out["faces"]]
-    return out

@@ -1,23 +1,27 @@
-"""Observations of Lost Cities: Rivals, and the state rebuilt from one (rules §5).
+"""What a seat sees in Lost Cities: Rivals (rules §5): observations, chance labels, visibility.
 
 Everything is public except the order of the undrawn cards, which nobody knows (the engine draws
-them at chance nodes), so every seat sees the whole state and `state_from_observation` rebuilds it
-exactly. The field list is in the package docstring.
+them at chance nodes), so every seat sees the whole state (hidden.py rebuilds it exactly from an
+observation). The field list is in the package docstring.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.lost_cities_rivals import cards as C
-from engine.lost_cities_rivals import state as S
+from engine.core import NodeKind
+from engine.lost_cities_rivals import components as C
+from engine.lost_cities_rivals.phases import DEAL, NO_SEAT, OVER, PHASE_NAMES
+
+if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
+    from engine.lost_cities_rivals.state import RivalsState
 
 
 _LABELS = C.LABELS
 _COLOURS = C.COLOURS
 
 
-def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
+def observation(state: RivalsState, seat: int) -> dict[str, Any]:
     """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field).
 
     Built for speed (the match runner asks for one per decision): tuples indexed in
@@ -27,12 +31,12 @@ def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
     pile = min(state.revealed // C.PILE_SIZE, C.NUM_PILES - 1)
     return {
         "seat": seat,
-        "phase": S.PHASE_NAMES[state.phase],
+        "phase": PHASE_NAMES[state.phase],
         "num_players": state.num_players,
         "display_limit": state.display_limit,
         "start_player": state.start_player,
         "turn_player": state.turn,
-        "to_act": state.actor() if state.kind is S.NodeKind.DECISION else None,
+        "to_act": state.actor() if state.kind is NodeKind.DECISION else None,
         "coins": list(state.coins),
         "centre": state.centre,
         "scores": state.scores(),
@@ -47,11 +51,11 @@ def observation(state: S.RivalsState, seat: int) -> dict[str, Any]:
         "starting_wager_bottom": [_COLOURS[c] for c in state.wager_bottom],
         "unseen": dict(_unseen_labels(state)),
         "auction": _auction(state),
-        "winners": state.winners() if state.phase == S.OVER else None,
+        "winners": state.winners() if state.phase == OVER else None,
     }
 
 
-def _expeditions(state: S.RivalsState, seat: int) -> dict[str, dict[str, Any]]:
+def _expeditions(state: RivalsState, seat: int) -> dict[str, dict[str, Any]]:
     base = seat * C.NUM_COLOURS
     wagers = state.wagers[base : base + C.NUM_COLOURS]
     numbers = state.numbers[base : base + C.NUM_COLOURS]
@@ -61,7 +65,7 @@ def _expeditions(state: S.RivalsState, seat: int) -> dict[str, dict[str, Any]]:
     }
 
 
-def _unseen_labels(state: S.RivalsState) -> dict[str, int]:
+def _unseen_labels(state: RivalsState) -> dict[str, int]:
     """{card: count} of the unseen cards, made once per reveal: states between two reveals share
     the `unseen` tuple, and the memo (copied along with the state) holds it to check that."""
     memo = state.unseen_memo
@@ -70,8 +74,8 @@ def _unseen_labels(state: S.RivalsState) -> dict[str, int]:
     return memo[1]
 
 
-def _auction(state: S.RivalsState) -> dict[str, Any] | None:
-    if state.starter == S.NO_SEAT:
+def _auction(state: RivalsState) -> dict[str, Any] | None:
+    if state.starter == NO_SEAT:
         return None
     return {
         "starter": state.starter,
@@ -81,29 +85,15 @@ def _auction(state: S.RivalsState) -> dict[str, Any] | None:
     }
 
 
-def state_from_observation(obs: dict[str, Any]) -> S.RivalsState:
-    """The exact state an observation describes (nothing is hidden from a seat, see above)."""
-    players = obs["num_players"]
-    state = S.RivalsState(players, obs["display_limit"], obs["start_player"])
-    state.phase = S.PHASE_NAMES.index(obs["phase"])
-    state.turn = obs["turn_player"]
-    state.coins = tuple(obs["coins"])
-    state.centre = obs["centre"]
-    state.revealed = obs["cards_revealed"]
-    unseen = [0] * C.NUM_KINDS
-    for label, count in obs["unseen"].items():
-        unseen[C.parse_card(label)] = count
-    state.unseen = tuple(unseen)
-    state.display = tuple(C.parse_card(label) for label in obs["display"])
-    state.box = tuple(C.parse_card(label) for label in obs["box"])
-    state.wagers = tuple(e[c]["wagers"] for e in obs["expeditions"] for c in C.COLOURS)
-    state.numbers = tuple(tuple(e[c]["numbers"]) for e in obs["expeditions"] for c in C.COLOURS)
-    state.starting = tuple(tuple(map(C.COLOURS.index, got)) for got in obs["starting_wagers"])
-    state.wager_bottom = tuple(map(C.COLOURS.index, obs["starting_wager_bottom"]))
-    auction = obs["auction"]
-    if auction is not None:
-        state.starter, state.high_bid = auction["starter"], auction["high_bid"]
-        state.high_bidder, state.still_in = auction["high_bidder"], tuple(auction["in"])
-        state.to_act = obs["to_act"] if state.phase == S.BID else S.NO_SEAT
-    state.count_points()
-    return state._settle_kind()
+def chance_label(state: RivalsState, outcome: int) -> str:
+    if state.phase == DEAL:
+        return f"seat {state.seat_dealt_to()} draws the {C.COLOUR_WORDS[outcome]} starting wager"
+    return f"revealed {C.card_words(outcome)}"
+
+
+def chance_visibility(state: RivalsState, outcome: int) -> frozenset[int] | None:
+    return None  # rules §5: starting wagers lie face up, drawn cards go to the open display
+
+
+def hidden_chance_label(state: RivalsState) -> str:
+    return f"seat {state.seat_dealt_to()} draws a starting wager" if state.phase == DEAL else "a card revealed"

@@ -17,25 +17,22 @@ from operator import attrgetter
 from typing import Any
 
 from engine.core import NodeKind, OneSeatLegalMemo
-from engine.lost_cities_rivals import cards as C
+from engine.lost_cities_rivals import actions as A
+from engine.lost_cities_rivals import components as C
+from engine.lost_cities_rivals.hidden import resample
+from engine.lost_cities_rivals.observe import (
+    chance_label, chance_visibility, hidden_chance_label, observation,
+)  # fmt: skip
+from engine.lost_cities_rivals.phases import (
+    BID, BOX, DEAL, KIND_OF_PHASE, NO_SEAT, OVER, PHASE_NAMES, REVEAL, TAKE, TURN,
+)  # fmt: skip
+from engine.lost_cities_rivals.scoring import expedition_score
 
-# Phases: the two chance phases (dealing starting wagers, revealing a pile card), the four
-# decision phases of a turn, and the end.
-DEAL, TURN, BID, TAKE, BOX, REVEAL, OVER = range(7)
-PHASE_NAMES = ("deal", "turn", "bidding", "take", "box", "reveal", "game_over")
-_KIND_OF_PHASE = (
-    NodeKind.CHANCE,
-    NodeKind.DECISION,
-    NodeKind.DECISION,
-    NodeKind.DECISION,
-    NodeKind.DECISION,
-    NodeKind.CHANCE,
-    NodeKind.TERMINAL,
-)
-NO_SEAT = -1
-
-# The position itself: what equality, hashing and copies go by.
-_FIELDS = (
+# The state's fields, once: equality and hashing go by FIELDS, `_copy` copies FIELDS and DERIVED
+# and empties MEMOS, `__slots__` is the three, and the class annotations declare exactly these
+# (for mypyc); tests/engine/test_state_fields.py checks that the lists agree, and that a new game
+# sets every field.
+FIELDS = (
     "num_players", "display_limit", "start_player", "phase", "coins", "centre", "revealed",
     "unseen", "display", "box", "wagers", "numbers", "starting", "wager_bottom", "turn",
     "starter", "high_bid", "high_bidder", "still_in", "to_act",
@@ -45,12 +42,12 @@ _FIELDS = (
 # change), each seat's expedition points, kept up to date as cards are placed (every observation
 # shows them; recounting means 25 expeditions), and the observation's unseen-card dict with the
 # `unseen` tuple it was made from (see observe.py).
-_DERIVED = ("kind", "points", "unseen_memo")
+DERIVED = ("kind", "points", "unseen_memo")
 # Filled on first use and never changed after (a state is a value): the acting seats (asked for
 # three times per decision), (seat, legal actions) of the acting seat and the chance outcomes
 # (each asked for twice per node: by the caller, then by the check in State.apply or
 # apply_chance). A copy starts without them.
-_MEMOS = ("_acting", "_legal", "_outcomes")
+MEMOS = ("_acting", "_legal", "_outcomes")
 
 
 class RivalsState(OneSeatLegalMemo):
@@ -60,34 +57,58 @@ class RivalsState(OneSeatLegalMemo):
     included in the count); `still_in` lists, in seat order, who has not passed in the auction.
     """
 
-    __slots__ = _FIELDS + _DERIVED + _MEMOS
-    kind: NodeKind  # a slot (see _DERIVED) that overrides State.kind
+    __slots__ = FIELDS + DERIVED + MEMOS
+    num_players: int
+    display_limit: int  # 0: no limit (rules A2)
+    start_player: int
+    phase: int
+    coins: tuple[int, ...]
+    centre: int
+    revealed: int  # main-deck cards revealed so far, 0..80
+    unseen: tuple[int, ...]  # copies of each kind not yet seen
+    display: tuple[int, ...]  # card kinds in reveal order
+    box: tuple[int, ...]
+    wagers: tuple[int, ...]
+    numbers: tuple[tuple[int, ...], ...]
+    starting: tuple[tuple[int, ...], ...]  # starting wager colours
+    wager_bottom: tuple[int, ...]  # starting wagers put back under the stack
+    turn: int
+    starter: int
+    high_bid: int
+    high_bidder: int
+    still_in: tuple[int, ...]
+    to_act: int
+    kind: NodeKind  # a slot (see DERIVED) that overrides State.kind
+    points: tuple[int, ...]
+    unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None
+    _acting: tuple[int, ...] | None
+    _outcomes: list[tuple[int, float]] | None
 
     def __init__(self, num_players: int | None = None, display_limit: int = 0, start_player: int = 0) -> None:
         """Before the deal; without `num_players`, a blank state for `_copy` and pickle to fill in."""
         if num_players is None:
             return
         self.num_players = num_players
-        self.display_limit = display_limit  # 0: no limit (rules A2)
+        self.display_limit = display_limit
         self.start_player = start_player
         self.phase = DEAL
         self.coins = (C.STARTING_COINS[num_players],) * num_players
         self.centre = 0
-        self.revealed = 0  # main-deck cards revealed so far, 0..80
-        self.unseen: tuple[int, ...] = C.DECK_COUNTS
-        self.display: tuple[int, ...] = ()  # card kinds in reveal order
-        self.box: tuple[int, ...] = ()
+        self.revealed = 0
+        self.unseen = C.DECK_COUNTS
+        self.display = ()
+        self.box = ()
         self.wagers = (0,) * (num_players * C.NUM_COLOURS)
-        self.numbers: tuple[tuple[int, ...], ...] = ((),) * (num_players * C.NUM_COLOURS)
-        self.starting: tuple[tuple[int, ...], ...] = ((),) * num_players  # starting wager colours
-        self.wager_bottom: tuple[int, ...] = ()  # starting wagers put back under the stack
+        self.numbers = ((),) * (num_players * C.NUM_COLOURS)
+        self.starting = ((),) * num_players
+        self.wager_bottom = ()
         self.turn = start_player
         self.kind = NodeKind.CHANCE
         self.points = (0,) * num_players
-        self.unseen_memo: tuple[tuple[int, ...], dict[str, int]] | None = None
-        self._acting: tuple[int, ...] | None = None
+        self.unseen_memo = None
+        self._acting = None
         self._legal = None
-        self._outcomes: list[tuple[int, float]] | None = None
+        self._outcomes = None
         self._clear_auction()
 
     # -- value semantics --------------------------------------------------------------------
@@ -139,13 +160,13 @@ class RivalsState(OneSeatLegalMemo):
     def _clear_auction(self) -> None:
         self.high_bid = 0
         self.starter = self.high_bidder = self.to_act = NO_SEAT
-        self.still_in: tuple[int, ...] = ()
+        self.still_in = ()
 
     # -- node kind and chance ---------------------------------------------------------------
 
     def _settle_kind(self) -> RivalsState:
         """Set `kind` from the phase (after a change of phase); returns the state."""
-        self.kind = _KIND_OF_PHASE[self.phase]
+        self.kind = KIND_OF_PHASE[self.phase]
         return self
 
     def _chance_outcomes(self) -> list[tuple[int, float]]:
@@ -185,15 +206,13 @@ class RivalsState(OneSeatLegalMemo):
         return new._settle_kind()
 
     def _chance_label(self, outcome: int) -> str:
-        if self.phase == DEAL:
-            return f"seat {self._seat_dealt_to()} draws the {C.COLOUR_WORDS[outcome]} starting wager"
-        return f"revealed {C.card_words(outcome)}"
+        return chance_label(self, outcome)
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
-        return None  # rules §5: starting wagers lie face up, drawn cards go to the open display
+        return chance_visibility(self, outcome)
 
     def _hidden_chance_label(self) -> str:
-        return f"seat {self._seat_dealt_to()} draws a starting wager" if self.phase == DEAL else "a card revealed"
+        return hidden_chance_label(self)
 
     # -- dealing the starting wagers (rules §1.2 step 1, OUR CHOICE procedure) ---------------
 
@@ -216,7 +235,7 @@ class RivalsState(OneSeatLegalMemo):
         """Seat by seat, two each; a second card of the first card's colour goes under the stack."""
         if not sum(self.wager_pool()):
             self.wager_bottom = self.wager_bottom[1:]
-        seat = self._seat_dealt_to()
+        seat = self.seat_dealt_to()
         if self.starting[seat] == (colour,):
             self.wager_bottom += (colour,)
             return
@@ -227,7 +246,7 @@ class RivalsState(OneSeatLegalMemo):
         if seat == self.num_players - 1 and len(starting[seat]) == 2:
             self.phase = TURN
 
-    def _seat_dealt_to(self) -> int:
+    def seat_dealt_to(self) -> int:
         """The seat the next starting wager is drawn for: seat by seat, two each."""
         return next(s for s, got in enumerate(self.starting) if len(got) < 2)
 
@@ -277,16 +296,16 @@ class RivalsState(OneSeatLegalMemo):
         if self.phase == TURN:
             return self._turn_actions(seat)
         if self.phase == BID:
-            return [C.PASS, *range(C.bid_action(self.high_bid + 1), C.bid_action(self.coins[seat]) + 1)]
+            return [A.PASS, *range(A.bid_action(self.high_bid + 1), A.bid_action(self.coins[seat]) + 1)]
         if self.phase == TAKE:
-            return self._place_actions(seat) + [C.END_TAKE]
-        return sorted(C.BOX_BASE + k for k in set(self.display)) + [C.SKIP_BOX]
+            return self._place_actions(seat) + [A.END_TAKE]
+        return sorted(A.BOX_BASE + k for k in set(self.display)) + [A.SKIP_BOX]
 
     def _turn_actions(self, seat: int) -> list[int]:
         coins = self.coins[seat]
-        bids = list(range(C.bid_action(1), C.bid_action(coins) + 1)) if self.display else []
+        bids = list(range(A.bid_action(1), A.bid_action(coins) + 1)) if self.display else []
         forced = self.display_limit and len(self.display) >= self.display_limit and bids
-        return bids if forced else [C.UNCOVER] + bids
+        return bids if forced else [A.UNCOVER] + bids
 
     def _place_actions(self, seat: int) -> list[int]:
         """PLACE ids of the display cards `seat` may place: `can_place`, inlined for speed."""
@@ -296,7 +315,7 @@ class RivalsState(OneSeatLegalMemo):
         for kind in set(self.display):
             top, rank = highest[kind // 10], kind % 10  # top 0: no number placed yet
             if (rank and rank + 1 >= top) or (not rank and not top):
-                actions.append(C.PLACE_BASE + kind)
+                actions.append(A.PLACE_BASE + kind)
         return sorted(actions)
 
     def can_place(self, seat: int, kind: int) -> bool:
@@ -321,21 +340,21 @@ class RivalsState(OneSeatLegalMemo):
         return new._settle_kind()
 
     def _turn(self, seat: int, action: int) -> None:
-        if action == C.UNCOVER:
+        if action == A.UNCOVER:
             self.phase = REVEAL
             return
         # Opening an auction is the opening bid; everybody, the starter included, is still in.
         self.phase = BID
         self.starter = self.high_bidder = seat
-        self.high_bid = action - C.BID_BASE + 1
+        self.high_bid = action - A.BID_BASE + 1
         self.still_in = tuple(range(self.num_players))
         self.to_act = self._next_seat(seat)
 
     def _bid(self, seat: int, action: int) -> None:
-        if action == C.PASS:  # passing is final (A8)
+        if action == A.PASS:  # passing is final (A8)
             self.still_in = tuple(s for s in self.still_in if s != seat)
         else:
-            self.high_bid = action - C.BID_BASE + 1
+            self.high_bid = action - A.BID_BASE + 1
             self.high_bidder = seat
         if len(self.still_in) == 1:
             self._pay_winner()
@@ -352,25 +371,25 @@ class RivalsState(OneSeatLegalMemo):
         self.phase = TAKE
 
     def _take(self, seat: int, action: int) -> None:
-        if action == C.END_TAKE:
+        if action == A.END_TAKE:
             self.phase = BOX
             return
-        kind = action - C.PLACE_BASE
+        kind = action - A.PLACE_BASE
         self.display = _without(self.display, kind)
         slot = seat * C.NUM_COLOURS + C.colour_of(kind)
-        before = C.expedition_score(self.wagers[slot], self.numbers[slot])
+        before = expedition_score(self.wagers[slot], self.numbers[slot])
         if C.is_wager(kind):
             self.wagers = _bump(self.wagers, slot)
         else:
             numbers = list(self.numbers)
             numbers[slot] += (C.value_of(kind),)
             self.numbers = tuple(numbers)
-        gained = C.expedition_score(self.wagers[slot], self.numbers[slot]) - before
+        gained = expedition_score(self.wagers[slot], self.numbers[slot]) - before
         self.points = _bump(self.points, seat, gained)
 
     def _box(self, action: int) -> None:
-        if action != C.SKIP_BOX:
-            kind = action - C.BOX_BASE
+        if action != A.SKIP_BOX:
+            kind = action - A.BOX_BASE
             self.display = _without(self.display, kind)
             self.box += (kind,)
         self.phase = REVEAL  # the winner's compulsory reveal
@@ -389,7 +408,7 @@ class RivalsState(OneSeatLegalMemo):
         """The sum of seat's expedition scores, counted from its expeditions."""
         base = seat * C.NUM_COLOURS
         return sum(
-            C.expedition_score(self.wagers[base + c], self.numbers[base + c])
+            expedition_score(self.wagers[base + c], self.numbers[base + c])
             for c in range(C.NUM_COLOURS)
         )
 
@@ -404,15 +423,13 @@ class RivalsState(OneSeatLegalMemo):
     # -- information --------------------------------------------------------------------------
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        from engine.lost_cities_rivals.observe import observation
-
         return observation(self, seat)
 
     def _resample(self, known_to: frozenset[int], rng: random.Random) -> RivalsState:
-        return self  # nothing is hidden from one seat that another knows: future draws are chance
+        return resample(self, known_to, rng)
 
 
-_get_all = attrgetter(*_FIELDS)
+_get_all = attrgetter(*FIELDS)
 
 
 

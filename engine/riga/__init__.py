@@ -1,11 +1,12 @@
 """Riga (Stefan Risthaus, OSTIA 2017) with the Grand Master tiles, for 2 to 4 players.
 
 The rules are ../shared/rules/riga.md; this docstring is the protocol documentation for bot
-authors. Card data (goods values, the 48 city buildings, the 4 Riga buildings, the tiles) is in
-engine/riga/tables.py; the arithmetic (values, costs, payments, Grand Master check, scoring) in
-scoring.py; the state machine in state.py (its phases in phases.py); observations in
-observe.py; hidden-information redraws (State.resample) in hidden.py; Game.sample_state in
-sample.py.
+authors. The package has the layout of every game (docs/engine-layout.md): the Game in game.py;
+card data (goods values, the 48 city buildings, the 4 Riga buildings, the tiles) in
+components.py; action ids and labels in actions.py; the arithmetic (values, costs, payments,
+Grand Master check, scoring) in scoring.py; the state in state.py, its transitions in flow.py
+and its phases in phases.py; observations, chance labels and visibility in observe.py;
+hidden-information redraws (State.resample and Game.sample_state) in hidden.py.
 
 Options
 -------
@@ -87,47 +88,7 @@ all hands and money.
 Returns are the final VP totals; ranks break ties by money, then buildings built (rules §4.4).
 """
 
-from __future__ import annotations
-
-import random
-from typing import Any
-
-from engine.core import Game, GameInfo, OptionSpec
-from engine.riga import actions
-from engine.riga.sample import state_from_observation
+from engine.riga.game import Riga
 from engine.riga.state import RigaState
 
 __all__ = ["Riga", "RigaState"]
-
-
-class Riga(Game):
-    """Riga with the Grand Master tiles (registry id "riga")."""
-
-    info = GameInfo(
-        id="riga",
-        name="Riga with the Grand Master tiles",
-        version="1",
-        min_players=2,
-        max_players=4,
-        simultaneous=False,
-        hidden_info=True,
-        num_actions=actions.NUM_ACTIONS,
-        # 4 keeps + 64 turns x (take + 3 builds x (start + 8 payments) + end) + 8 winters x 92 discards
-        max_decisions=2600,
-        options={
-            "use_riga_buildings": OptionSpec(True, (True, False), "play with the brown Riga buildings"),
-            "use_grand_master": OptionSpec(True, (True, False), "play with 4 Grand Master tiles"),
-        },
-    )
-
-    def initial_state(self) -> RigaState:
-        return RigaState.initial(
-            self.num_players, self.options["use_riga_buildings"], self.options["use_grand_master"]
-        )
-
-    def action_label(self, action: int) -> str:
-        return actions.label(action)
-
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RigaState:
-        """A state consistent with one seat's observation, its hidden parts drawn with `rng`."""
-        return state_from_observation(observation, self.num_players, rng)

@@ -1,11 +1,9 @@
-"""Riga action ids: one fixed integer space (the table is in the package docstring); the labels
-of actions and of chance outcomes."""
+"""Riga action ids: one fixed integer space (the table is in the package docstring), and their
+labels."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from engine.riga import tables as t
+from engine.riga import components as t
 
 KEEP_START = 0  # + i, i in 0..1
 TAKE_ROW = 2  # + row slot, 0..5
@@ -50,37 +48,3 @@ def label(action: int) -> str:
 def card_words(card: int) -> str:
     """A building as a person reads it, with its code: "Danzig Strongbox (D05)", "Monastery (R1)"."""
     return f"{t.CARDS[card].name} ({t.CARDS[card].code})"
-
-
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
-
-
-# What each chance node draws, by phase name: what the label says and how the outcome is named.
-_CHANCE_NODES: dict[str, tuple[str, Callable[[int], str]]] = {
-    "start_player": ("start player", _seat),
-    "tile_flip": ("Grand Master tile turned over", t.TILE_NAMES.__getitem__),
-    "tile_draw": ("Grand Master tile to the supply", t.TILE_NAMES.__getitem__),
-    "setup_goods": ("starting goods card", t.GOOD_NAMES.__getitem__),
-    "spring_rows": ("goods card for a row", t.GOOD_NAMES.__getitem__),
-    "extra_draw": ("extra goods card", t.GOOD_NAMES.__getitem__),
-    "setup_buildings": ("start building card", card_words),
-    "spring_display": ("building card", card_words),
-}
-
-
-# The chance nodes whose card goes face down to the drawing seat's hand (rules §2.6).
-PRIVATE_DRAWS = frozenset({"setup_buildings", "extra_draw"})
-
-
-def hidden_chance_label(phase: str, seat: int) -> str:
-    """A chance node without its outcome, for a viewer who may not see it: "start building card
-    for seat 1"; `seat` is the seat drawing (used only where a seat draws)."""
-    what = _CHANCE_NODES[phase][0]
-    return f"{what} for seat {seat}" if phase in PRIVATE_DRAWS or phase == "setup_goods" else f"{what} drawn"
-
-
-def chance_label(phase: str, outcome: int) -> str:
-    """A short stable label for a chance outcome at a node of `phase` (its observation name)."""
-    what, name = _CHANCE_NODES[phase]
-    return f"{what}: {name(outcome)}"

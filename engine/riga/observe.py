@@ -1,15 +1,19 @@
-"""What one seat sees (rules/riga.md §2.6): the public state, its own hand, recent events.
+"""What one seat sees (rules/riga.md §2.6): the public state, its own hand, recent events; how
+chance outcomes read (`chance_label`) and who sees them and the actions (`chance_visibility`,
+`action_visibility`).
 
 The field list is documented in the package docstring (engine/riga/__init__.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.riga import components as t
 from engine.riga import scoring as sc
-from engine.riga import tables as t
-from engine.riga.phases import DISCARD, OVER, PHASE_NAMES, SEASON_NAMES
+from engine.riga.actions import card_words
+from engine.riga.phases import DISCARD, KEEP, OVER, PHASE_NAMES, SEASON_NAMES
 
 if TYPE_CHECKING:
     from engine.riga.state import RigaState
@@ -37,7 +41,7 @@ def _goods(counts: tuple[int, ...]) -> dict[str, int]:
 def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
     """Log events are flat tuples whose items may be tuples of strings (one level deep): the
     goods of "take_row" (seat, slot, goods), the goods and credits of "build" (seat, card, goods,
-    credits), as state.py logs them; every other event is flat."""
+    credits), as flow.py logs them; every other event is flat."""
     return [
         [e[0], e[1], e[2], list(e[3]), list(e[4])] if e[0] == "build"
         else [e[0], e[1], e[2], list(e[3])] if e[0] == "take_row"
@@ -129,3 +133,53 @@ def _pending(s: RigaState) -> dict[str, Any] | None:
         "paid_goods": _goods(paid[:4]),
         "paid_credits": [t.CARDS[t.CREDIT_CARDS[i]].code for i in range(4) if paid[4 + i]],
     }
+
+
+# -- chance labels and visibility --------------------------------------------------------------
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+# What each chance node draws, by phase name: what the label says and how the outcome is named.
+_CHANCE_NODES: dict[str, tuple[str, Callable[[int], str]]] = {
+    "start_player": ("start player", _seat),
+    "tile_flip": ("Grand Master tile turned over", t.TILE_NAMES.__getitem__),
+    "tile_draw": ("Grand Master tile to the supply", t.TILE_NAMES.__getitem__),
+    "setup_goods": ("starting goods card", t.GOOD_NAMES.__getitem__),
+    "spring_rows": ("goods card for a row", t.GOOD_NAMES.__getitem__),
+    "extra_draw": ("extra goods card", t.GOOD_NAMES.__getitem__),
+    "setup_buildings": ("start building card", card_words),
+    "spring_display": ("building card", card_words),
+}
+
+
+# The chance nodes whose card goes face down to the drawing seat's hand (rules §2.6).
+PRIVATE_DRAWS = frozenset({"setup_buildings", "extra_draw"})
+
+
+def hidden_chance_label(s: RigaState) -> str:
+    """A chance node without its outcome, for a viewer who may not see it: "start building card
+    for seat 1" (the seat drawing, where a seat draws)."""
+    phase, seat = PHASE_NAMES[s.phase], s.active
+    what = _CHANCE_NODES[phase][0]
+    return f"{what} for seat {seat}" if phase in PRIVATE_DRAWS or phase == "setup_goods" else f"{what} drawn"
+
+
+def chance_label(s: RigaState, outcome: int) -> str:
+    """A short stable label for a chance outcome at this node: "goods card for a row: wine"."""
+    what, name = _CHANCE_NODES[PHASE_NAMES[s.phase]]
+    return f"{what}: {name(outcome)}"
+
+
+def chance_visibility(s: RigaState, outcome: int) -> frozenset[int] | None:
+    return frozenset({s.queue[0]}) if PHASE_NAMES[s.phase] in PRIVATE_DRAWS else None
+
+
+def action_visibility(s: RigaState, seat: int, action: int) -> frozenset[int] | None:
+    return frozenset({seat}) if s.phase == KEEP else None  # which start building: §2.6
+
+
+def hidden_action_label(s: RigaState, seat: int) -> str:
+    return f"seat {seat} keeps a start building card"

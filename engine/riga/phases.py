@@ -5,6 +5,8 @@ Their own module so that the observation code can use them without importing the
 
 from __future__ import annotations
 
+from engine.core import NodeKind
+
 # phases: what happens at this node
 (START, FLIP, DRAW_TILE, SETUP_GOODS, SETUP_BUILDINGS, KEEP,
  SPRING_ROWS, SPRING_DISPLAY, TAKE, EXTRA, BUILD, DISCARD, OVER) = range(13)  # fmt: skip
@@ -16,3 +18,7 @@ PHASE_NAMES = (
 )  # fmt: skip
 SETUP, SPRING, SUMMER, AUTUMN, WINTER, GAME_OVER = range(6)
 SEASON_NAMES = ("setup", "spring", "summer", "autumn", "winter", "game_over")
+KIND_OF_PHASE = tuple(
+    NodeKind.TERMINAL if phase == OVER else NodeKind.CHANCE if phase in CHANCE_PHASES else NodeKind.DECISION
+    for phase in range(len(PHASE_NAMES))
+)

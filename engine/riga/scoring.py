@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import ge, mul
 
-from engine.riga import tables as t
+from engine.riga import components as t
 
 CARDS = t.CARDS
 NUM_ITEMS = 8
@@ -342,3 +342,8 @@ def money_tile_vp(moneys: Sequence[int], awards: Sequence[int]) -> list[int]:
         pool = sum(awards[k] for k in range(first, first + group) if k < len(awards))
         vp[p] = pool // group
     return vp
+
+
+def row_value(row: tuple[int, ...]) -> int:
+    """Base value of a goods row."""
+    return sum(t.BASE_VALUE[g] for g in row)

@@ -2,8 +2,8 @@
 
 A `RigaState` is a value: every field holds an int, a tuple or None, and a change makes a
 shallow copy and replaces whole tuples (copy on write), so `apply` never changes `self`.
-Automatic steps (reshuffles, the display shift, empty queues) run in `_settle` until the
-next chance or decision node.
+The transitions are in flow.py; automatic steps (reshuffles, the display shift, empty queues)
+run in `flow.settle` until the next chance or decision node.
 """
 
 from __future__ import annotations
@@ -11,22 +11,26 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from itertools import accumulate
-from operator import add, mul, sub
 from typing import Any
 
 from engine.core import NodeKind, OneSeatLegalMemo
+from engine.riga import flow
 from engine.riga import actions as a
+from engine.riga import components as t
 from engine.riga import scoring as sc
-from engine.riga import tables as t
-from engine.riga.hidden import redraw_buildings, redraw_goods
-from engine.riga.observe import observation
-from engine.riga.phases import (  # re-exported: tests and sample.py read them from here
-    AUTUMN, BUILD, CHANCE_PHASES, DISCARD, DRAW_TILE, EXTRA, FLIP, GAME_OVER, GOODS_DRAW_PHASES,
-    KEEP, OVER, PHASE_NAMES, SEASON_NAMES, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING,
-    SPRING_DISPLAY, SPRING_ROWS, START, SUMMER, TAKE, WINTER,
+from engine.riga.hidden import resample
+from engine.riga.observe import (
+    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
+    observation,
 )  # fmt: skip
-LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
-
+from engine.riga.phases import (
+    BUILD, DISCARD, FLIP, GOODS_DRAW_PHASES, KIND_OF_PHASE, SEASON_NAMES, SETUP, SETUP_BUILDINGS,
+    SPRING_DISPLAY, START, TAKE,
+)  # fmt: skip
+# The state's fields, once: equality, hashing and pickling go by FIELDS, `_copy` copies FIELDS
+# and DERIVED and empties MEMOS, `__slots__` is the three, and the class annotations declare
+# exactly these (for mypyc); tests/engine/test_state_fields.py checks that the lists agree, and
+# that a new game sets every field.
 FIELDS = (
     "num_players", "use_riga", "use_gm", "years",
     "phase", "season", "year", "start", "queue", "builds",
@@ -45,26 +49,6 @@ DERIVED = ("kind",)
 # (seat, legal actions) of the acting seat and the chance outcomes, each asked for twice per node
 # (by the caller, then by the check in State.apply / apply_chance).
 MEMOS = ("_legal", "_outcomes")
-_KIND_OF_PHASE = tuple(
-    NodeKind.TERMINAL if phase == OVER else NodeKind.CHANCE if phase in CHANCE_PHASES else NodeKind.DECISION
-    for phase in range(len(PHASE_NAMES))
-)
-
-
-def _put(values: tuple, index: int, value: Any) -> tuple:
-    return values[:index] + (value,) + values[index + 1 :]
-
-
-def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
-    return counts[:index] + (counts[index] + delta,) + counts[index + 1 :]
-
-
-def row_value(row: tuple[int, ...]) -> int:
-    """Base value of a goods row."""
-    return sum(map(_BASE_VALUE, row))
-
-
-_BASE_VALUE = t.BASE_VALUE.__getitem__
 
 
 class RigaState(OneSeatLegalMemo):
@@ -200,7 +184,7 @@ class RigaState(OneSeatLegalMemo):
 
     def _set_kind(self) -> RigaState:
         """Set `kind` (CHANCE, DECISION or TERMINAL) from the phase; returns the state."""
-        self.kind = _KIND_OF_PHASE[self.phase]
+        self.kind = KIND_OF_PHASE[self.phase]
         return self
 
     @property
@@ -253,60 +237,23 @@ class RigaState(OneSeatLegalMemo):
 
     def _apply_chance(self, outcome: int) -> RigaState:
         s = self._copy()
-        phase = s.phase
-        if phase == START:
-            s.start = outcome
-            s._log(("start_player", outcome))
-            if s.use_gm:
-                s.phase = FLIP
-            else:
-                s._begin_hands()
-        elif phase == FLIP:
-            s.flipped += (outcome,)
-        elif phase == DRAW_TILE:
-            s.drawn += (outcome,)
-        elif phase in GOODS_DRAW_PHASES:
-            s.gdeck = _add(s.gdeck, outcome, -1)
-            s._receive_good(outcome)
-        else:  # a building card from the shuffled part of the deck
-            drawn = s.bpool.index(outcome)  # the shuffled part holds each card once
-            s.bpool = s.bpool[:drawn] + s.bpool[drawn + 1 :]
-            if phase == SETUP_BUILDINGS:
-                s.choice += (outcome,)
-            else:
-                s.dnew += (outcome,)
-                s.need -= 1
-        s._settle()
+        flow.apply_chance(s, outcome)
         return s
 
     def _chance_label(self, outcome: int) -> str:
-        return a.chance_label(PHASE_NAMES[self.phase], outcome)
+        return chance_label(self, outcome)
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
-        return frozenset({self.queue[0]}) if PHASE_NAMES[self.phase] in a.PRIVATE_DRAWS else None
+        return chance_visibility(self, outcome)
 
     def _hidden_chance_label(self) -> str:
-        return a.hidden_chance_label(PHASE_NAMES[self.phase], self.active)
+        return hidden_chance_label(self)
 
     def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
-        return frozenset({seat}) if self.phase == KEEP else None  # which start building: §2.6
+        return action_visibility(self, seat, action)
 
     def _hidden_action_label(self, seat: int) -> str:
-        return f"seat {seat} keeps a start building card"
-
-    def _receive_good(self, good: int) -> None:
-        if self.phase == SPRING_ROWS:
-            slot = self._row_target()
-            self.rows = _put(self.rows, slot, self.rows[slot] + (good,))  # type: ignore[arg-type,index]
-            return
-        seat = self.queue[0]
-        self.hgoods = _put(self.hgoods, seat, _add(self.hgoods[seat], good, 1))
-        if self.phase == SETUP_GOODS:  # starting goods are revealed: public
-            self.kgoods = _put(self.kgoods, seat, _add(self.kgoods[seat], good, 1))
-            self._log(("start_good", seat, t.GOOD_NAMES[good]))
-        else:  # EXTRA_DRAW: hidden from the opponents
-            self.need -= 1
-            self._log(("extra_draw", seat))
+        return hidden_action_label(self, seat)
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -347,250 +294,8 @@ class RigaState(OneSeatLegalMemo):
     def _apply(self, actions: Mapping[int, int]) -> RigaState:
         seat, action = next(iter(actions.items()))
         s = self._copy()
-        if action < a.TAKE_ROW:
-            s._keep_start_building(seat, action - a.KEEP_START)
-        elif action <= a.TAKE_NOTHING:
-            s._take(seat, action)
-        elif action < a.PAY_GOOD:
-            s._start_build(seat, action - a.START_BUILD)
-        elif action < a.END_TURN:
-            s._pay(seat, action - a.PAY_GOOD)
-        elif action == a.END_TURN:
-            s._end_turn()
-        else:
-            s._discard(seat, action)
-        s._settle()
+        flow.apply_action(s, seat, action)
         return s
-
-    def _keep_start_building(self, seat: int, index: int) -> None:
-        kept = self.choice[index]
-        self.hbuild = _put(self.hbuild, seat, tuple(sorted(self.hbuild[seat] + (kept,))))
-        self.sbuild = _put(self.sbuild, seat, tuple(sorted(self.sbuild[seat] + (kept,))))
-        self.bbottom += tuple((c, seat) for i, c in enumerate(self.choice) if i != index)
-        self.choice = ()
-        self._log(("keep_start_building", seat))
-        self.queue = self.queue[1:]
-        if self.queue:
-            self.phase = SETUP_GOODS
-        else:
-            self.year = 1
-            self._begin_spring()
-
-    def _take(self, seat: int, action: int) -> None:
-        self.phase = BUILD
-        if action < a.TAKE_BUILDING:
-            slot = action - a.TAKE_ROW
-            row = self.rows[slot]
-            hand, known = list(self.hgoods[seat]), list(self.kgoods[seat])
-            for good in row:
-                hand[good] += 1
-                known[good] += 1
-            self.hgoods = _put(self.hgoods, seat, tuple(hand))
-            self.kgoods = _put(self.kgoods, seat, tuple(known))
-            self.rows = _put(self.rows, slot, ())
-            self._log(("take_row", seat, slot, tuple(t.GOOD_NAMES[g] for g in row)))
-            self.need = sc.extra_draws(self.tableau[seat])
-            if self.need:
-                self.phase = EXTRA
-        elif action < a.TAKE_NOTHING:
-            card = action - a.TAKE_BUILDING
-            self.dnew = tuple(c for c in self.dnew if c != card)
-            self.dold = tuple(c for c in self.dold if c != card)
-            self.hbuild = _put(self.hbuild, seat, tuple(sorted(self.hbuild[seat] + (card,))))
-            self._log(("take_building", seat, t.CARDS[card].code))
-        else:
-            self._log(("take_nothing", seat))
-
-    def _start_build(self, seat: int, card: int) -> None:
-        self.pending = (card, (0,) * sc.NUM_ITEMS)
-        if sc.build_cost(self.tableau[seat], card) == 0:
-            self._complete_build(seat)
-
-    def _pay(self, seat: int, item: int) -> None:
-        card, paid = self.pending  # type: ignore[misc]  # set while a build is being paid
-        paid = _add(paid, item, 1)
-        self.pending = (card, paid)
-        values_by_city, discounts = sc.build_facts(self.tableau[seat])
-        if sum(map(mul, values_by_city[t.CARDS[card].city], paid)) >= sc.cost_with(card, discounts):
-            self._complete_build(seat)
-
-    def _complete_build(self, seat: int) -> None:
-        """Pay, move the card to the tableau, count the build, run the Grand Master check."""
-        card, paid = self.pending  # type: ignore[misc]  # set while a build is being paid
-        self.pending = None
-        self._pay_goods(seat, paid[:4])
-        for index in range(4):
-            if paid[4 + index]:
-                self.used = _put(self.used, seat, self.used[seat] | 1 << index)
-        if card in self.rsupply[seat]:
-            self.rsupply = _put(self.rsupply, seat, tuple(c for c in self.rsupply[seat] if c != card))
-        else:
-            self.hbuild = _put(self.hbuild, seat, tuple(c for c in self.hbuild[seat] if c != card))
-            self.sbuild = _put(self.sbuild, seat, tuple(c for c in self.sbuild[seat] if c != card))
-        self.tableau = _put(self.tableau, seat, tuple(sorted(self.tableau[seat] + (card,))))
-        self.builds += 1
-        goods = tuple(t.GOOD_NAMES[g] for g in range(4) for _ in range(paid[g]))
-        credits = tuple(t.CARDS[t.CREDIT_CARDS[i]].code for i in range(4) if paid[4 + i])
-        self._log(("build", seat, t.CARDS[card].code, goods, credits))
-        if self.use_gm:
-            self.tiles, claims = sc.gm_check(self.tiles, seat, self.tableau)
-            for tile, previous in claims:
-                self._log(("claim", seat, t.TILE_NAMES[tile], previous))
-
-    def _pay_goods(self, seat: int, goods: tuple[int, ...]) -> None:
-        """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
-        self.hgoods = _put(self.hgoods, seat, tuple(map(sub, self.hgoods[seat], goods)))
-        self.kgoods = _put(self.kgoods, seat, tuple(max(0, k - g) for k, g in zip(self.kgoods[seat], goods)))
-        self.gdisc = tuple(map(add, self.gdisc, goods))
-
-    def _end_turn(self) -> None:
-        self.queue = self.queue[1:]
-        self.builds = 0
-        if self.queue:
-            self.phase = TAKE
-        elif self.season == SUMMER:
-            self.season = AUTUMN
-            self.queue = self._summer_order()[::-1]
-            self.phase = TAKE
-        else:
-            self._begin_winter()
-
-    def _discard(self, seat: int, action: int) -> None:
-        if action < a.DISCARD_BUILDING:
-            good = action - a.DISCARD_GOOD
-            self._pay_goods(seat, tuple(int(g == good) for g in range(4)))
-            self._log(("discard", seat, t.GOOD_NAMES[good]))
-        else:
-            card = action - a.DISCARD_BUILDING
-            self.hbuild = _put(self.hbuild, seat, tuple(c for c in self.hbuild[seat] if c != card))
-            self.sbuild = _put(self.sbuild, seat, tuple(c for c in self.sbuild[seat] if c != card))
-            self.removed += (card,)
-            self._log(("discard", seat, t.CARDS[card].code))
-
-    # -- automatic steps --------------------------------------------------------------------
-
-    def _settle(self) -> None:
-        """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
-        self._run_automatic_steps()
-        self.kind = _KIND_OF_PHASE[self.phase]  # `_set_kind`, inlined: once per step
-
-    def _run_automatic_steps(self) -> None:
-        while True:
-            phase = self.phase
-            if phase == FLIP:
-                if len(self.flipped) < min(t.TILES_FLIPPED, len(self.tile_pool())):
-                    return
-                self.phase = DRAW_TILE
-            elif phase == DRAW_TILE:
-                if len(self.drawn) < min(t.TILES_IN_PLAY, len(self.tile_pool())):
-                    return
-                self._lay_out_tiles()
-                self._begin_hands()
-            elif phase == SETUP_GOODS:
-                hand_value = sum(map(mul, t.BASE_VALUE, self.hgoods[self.queue[0]]))
-                if hand_value < t.START_GOODS_VALUE and self._goods_ready():
-                    return
-                self.phase, self.choice = SETUP_BUILDINGS, ()
-            elif phase == SETUP_BUILDINGS:
-                if len(self.choice) < t.START_BUILDING_CHOICES and self.bpool:
-                    return
-                self.phase = KEEP
-                return
-            elif phase == SPRING_ROWS:
-                if self._row_target() is not None and self._goods_ready():
-                    return
-                self._begin_display()
-            elif phase == SPRING_DISPLAY:
-                if self.need > 0 and self.bpool:
-                    return
-                if self.need > 0 and self.bbottom:  # the shuffled part is gone: the bottom cards follow
-                    self.dnew += (self.bbottom[0][0],)
-                    self.bbottom = self.bbottom[1:]
-                    self.need -= 1
-                    continue
-                self._begin_summer()
-            elif phase == EXTRA:
-                if self.need > 0 and self._goods_ready():
-                    return
-                self.need, self.phase = 0, BUILD
-            elif phase == DISCARD:
-                if not self.queue:
-                    self._end_winter()
-                    continue
-                seat = self.queue[0]
-                if self.hand_size(seat) > sc.hand_limit(self.tableau[seat]):
-                    return
-                self.queue = self.queue[1:]
-            else:
-                return
-
-    def _goods_ready(self) -> bool:
-        """True when a goods card can be drawn, reshuffling the discards into the deck if needed."""
-        if sum(self.gdeck):
-            return True
-        if not sum(self.gdisc):
-            return False
-        self.gdeck, self.gdisc = self.gdisc, (0, 0, 0, 0)
-        self._log(("reshuffle_goods",))
-        return True
-
-    def _lay_out_tiles(self) -> None:
-        order = t.TILE_CHECK_ORDER + (t.T_MONEY,)
-        tiles = []
-        for tile in sorted(self.drawn, key=order.index):
-            if tile == t.T_MONEY:
-                side = t.money_side(self.num_players)
-            else:
-                side = t.FIRST if tile in self.flipped else t.MAX
-            tiles.append((tile, side, -1))
-        self.tiles = tuple(tiles)
-
-    def _begin_hands(self) -> None:
-        self.phase, self.season = SETUP_GOODS, SETUP
-        self.queue = self._summer_order()
-
-    def _summer_order(self) -> tuple[int, ...]:
-        n = self.num_players
-        return tuple((self.start + i) % n for i in range(n))
-
-    def _row_target(self) -> int | None:
-        """The slot that gets the next spring goods card: short leftovers first, then new rows."""
-        for slot, row in enumerate(self.rows):
-            if row and sum(map(_BASE_VALUE, row)) < t.MIN_ROW_VALUE:  # row_value, inlined
-                return slot
-        for slot, row in enumerate(self.rows):
-            if not row:
-                return slot
-        return None
-
-    def _begin_spring(self) -> None:
-        self.season, self.phase = SPRING, SPRING_ROWS
-
-    def _begin_display(self) -> None:
-        self.removed += self.dold
-        self.dold, self.dnew = self.dnew, ()
-        self.need = t.new_buildings_per_spring(self.num_players)
-        self.phase = SPRING_DISPLAY
-
-    def _begin_summer(self) -> None:
-        self.need = 0
-        self.season, self.phase, self.builds = SUMMER, TAKE, 0
-        self.queue = self._summer_order()
-
-    def _begin_winter(self) -> None:
-        self.season, self.phase = WINTER, DISCARD
-        self.queue = tuple(p for p in self._summer_order() if self.hand_size(p) > sc.hand_limit(self.tableau[p]))
-
-    def _end_winter(self) -> None:
-        self.start = (self.start + 1) % self.num_players
-        if self.year == self.years:
-            self.season, self.phase = GAME_OVER, OVER
-        else:
-            self.year += 1
-            self._begin_spring()
-
-    def _log(self, event: tuple) -> None:
-        self.log = (self.log + (event,))[-LOG_KEEP:]
 
     # -- derived facts ----------------------------------------------------------------------
 
@@ -629,14 +334,5 @@ class RigaState(OneSeatLegalMemo):
     def _observation(self, seat: int) -> dict[str, Any]:
         return observation(self, seat)
 
-    # -- hidden information -----------------------------------------------------------------
-
     def _resample(self, known_to: frozenset[int], rng: random.Random) -> RigaState:
-        if self.phase == OVER:  # hands are shown for the final count
-            return self
-        hidden = [p for p in range(self.num_players) if p not in known_to]
-        s = self._copy()
-        redraw_goods(s, hidden, rng)
-        chooser = self.queue[0] if self.phase in (SETUP_BUILDINGS, KEEP) else -1
-        redraw_buildings(s, hidden, chooser, rng)
-        return s
+        return resample(self, known_to, rng)

@@ -110,12 +110,13 @@ Settled points beyond the rules file (see also its §7)
   action, so that its legal actions reveal nothing to others (they are private anyway).
 - resample() and Riviera.sample_state() keep "card c is in place x" knowledge only: they do not
   condition on "that player had no legal card" (Last Chance, crash, first-roll rerolls) nor on
-  the deal's colour-spread rule; see resample.py.
+  the deal's colour-spread rule; see hidden.py.
 
-Package layout: cards.py (tables, action ids, labels), phases.py, state.py (the value object and
-dispatch), flow.py (transitions), queries.py (legality and other read-only questions), view.py
-(observations, chance labels), resample.py / rebuild.py (hidden-information redraws), game.py
-(options).
+Package layout (docs/engine-layout.md, the same in every game): game.py (the Game class, options),
+state.py (the value object and dispatch), components.py (colours, cards, stars, dice), actions.py
+(action ids, labels), phases.py (phases, seat status), flow.py (transitions), queries.py
+(legality and other read-only questions), observe.py (observations, chance labels, visibility),
+hidden.py (hidden-information redraws: resample and sample_state).
 """
 
 from engine.riviera.game import Riviera

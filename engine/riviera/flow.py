@@ -11,54 +11,18 @@ from typing import TYPE_CHECKING
 from bisect import bisect_left
 from collections.abc import Mapping
 
-from engine.riviera.cards import (
-    ACTIVATE,
-    ADJUST,
-    CRASH,
-    CRASHED,
-    DISCARD,
-    GIVE,
-    HAND_SIZE,
-    IN,
-    LAST_CHANCE,
-    NUM_COLOURS,
-    PASS,
-    PLAY,
-    STARS,
-    STOP,
-    STOPPED,
-    SWAP_WITH,
-    VALUES,
-    mask_of,
-    turned,
-)
+from engine.riviera.actions import (
+    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, PASS, PLAY, STOP, SWAP_WITH,
+)  # fmt: skip
+from engine.riviera.components import HAND_SIZE, NUM_COLOURS, STARS, VALUES, mask_of, turned
 from engine.riviera.phases import (
-    ADJUST_DICE,
-    BONUS,
-    CHOOSE,
-    DEAL,
-    DRAW,
-    FALLBACK_DISCARD,
-    GAME_OVER,
-    HOLDER_DRAW,
-    POWERS,
-    REMOVED_DRAW,
-    ROLL,
-    STOP_OR_MORE,
-    SWAP_GIVE,
-    SWAP_PICK,
-)
+    ADJUST_DICE, BONUS, CHOOSE, CRASHED, DEAL, DRAW, FALLBACK_DISCARD, GAME_OVER, HOLDER_DRAW, IN,
+    POWERS, REMOVED_DRAW, ROLL, STOPPED, STOP_OR_MORE, SWAP_GIVE, SWAP_PICK,
+)  # fmt: skip
 from engine.riviera.queries import (
-    colours_in_use,
-    dice_to_roll,
-    draw_pile,
-    fallback_size,
-    in_from_holder,
-    legal_cards,
-    power_available,
-    power_card,
-    swap_size,
-)
+    colours_in_use, dice_to_roll, draw_pile, fallback_size, in_from_holder, legal_cards,
+    power_available, power_card, swap_size,
+)  # fmt: skip
 
 if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
     from engine.riviera.state import RivieraState

@@ -6,8 +6,9 @@ import random
 from typing import Any
 
 from engine.core import Game, GameInfo, OptionSpec
-from engine.riviera.cards import COLOURS, MAX_SEATS, NUM_ACTIONS, action_label
-from engine.riviera.rebuild import sample_state
+from engine.riviera.actions import NUM_ACTIONS, action_label
+from engine.riviera.components import COLOURS, MAX_SEATS
+from engine.riviera.hidden import sample_state
 from engine.riviera.state import RivieraState, Rules
 
 # A game has no round limit in the rules (§5.6), but the contract needs a finite
@@ -108,4 +109,4 @@ class Riviera(Game):
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivieraState:
         """A state that gives `observation` to its seat, with every hidden card drawn by `rng`."""
-        return sample_state(self.rules, observation, rng)
+        return sample_state(RivieraState(self.rules), observation, rng)

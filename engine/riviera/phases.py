@@ -1,4 +1,5 @@
-"""Riviera's internal phases (rules §2.2) and the names observations show for them."""
+"""Riviera's internal phases (rules §2.2) and a seat's status in a round (§0), with the names
+observations show for them."""
 
 from __future__ import annotations
 
@@ -37,3 +38,7 @@ PHASE_NAMES = (
 )
 
 CHANCE_PHASES = frozenset({REMOVED_DRAW, HOLDER_DRAW, DEAL, ROLL, SWAP_PICK, DRAW})
+
+# Player status within a round (§0).
+IN, STOPPED, CRASHED = 0, 1, 2
+STATUS_NAMES = ("IN", "STOPPED", "CRASHED")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.riviera.cards import GOLD, HAND_SIZE, IN, NUM_COLOURS, VALUES
+from engine.riviera.components import GOLD, HAND_SIZE, NUM_COLOURS, VALUES
+from engine.riviera.phases import IN
 
 if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
     from engine.riviera.state import RivieraState

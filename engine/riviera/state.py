@@ -1,9 +1,9 @@
 """The Riviera state: a flat value object, copied once per step and changed only on the copy.
 
 `flow.py` holds the phase transitions, `queries.py` the read-only rules questions (legality,
-powers, piles), `view.py` the observation, `resample.py` and `rebuild.py` the redraw of hidden
-cards. This module only dispatches: node kind, chance outcomes, acting seats, legal actions,
-and which transition an action triggers.
+powers, piles), `observe.py` the observation, labels and visibility, `hidden.py` the redraw of
+hidden cards. This module only dispatches: node kind, chance outcomes, acting seats, legal
+actions, and which transition an action triggers.
 """
 
 from __future__ import annotations
@@ -18,36 +18,19 @@ from typing import Any
 
 from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.riviera import flow, queries
-from engine.riviera.cards import (
-    ACTIVATE,
-    ADJUST,
-    CRASH,
-    DISCARD,
-    GIVE,
-    IN,
-    LAST_CHANCE,
-    MORE,
-    PASS,
-    PLAY,
-    STOP,
-    SWAP_WITH,
-    bits,
-    value_of,
-)
+from engine.riviera.actions import (
+    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, PASS, PLAY, STOP, SWAP_WITH,
+)  # fmt: skip
+from engine.riviera.components import bits, value_of
+from engine.riviera.hidden import resample
+from engine.riviera.observe import (
+    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
+    observation, voided_chance_steps,
+)  # fmt: skip
 from engine.riviera.phases import (
-    ADJUST_DICE,
-    BONUS,
-    CHANCE_PHASES,
-    CHOOSE,
-    DEAL,
-    FALLBACK_DISCARD,
-    GAME_OVER,
-    POWERS,
-    REMOVED_DRAW,
-    ROLL,
-    STOP_OR_MORE,
-    SWAP_GIVE,
-)
+    ADJUST_DICE, BONUS, CHANCE_PHASES, CHOOSE, DEAL, FALLBACK_DISCARD, GAME_OVER, IN, POWERS,
+    REMOVED_DRAW, ROLL, STOP_OR_MORE, SWAP_GIVE,
+)  # fmt: skip
 
 
 _DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
@@ -87,30 +70,75 @@ class Rules:
     max_rounds: int  # the effective round cap (always finite, see game.py)
 
 
+# The state's fields, once: equality compares FIELDS, `copy` copies FIELDS and DERIVED and
+# empties MEMOS, and the class annotations below declare exactly these (for mypyc);
+# tests/engine/test_state_fields.py checks that the four lists agree, and that a new game sets
+# every field.
+FIELDS = (
+    "num_players", "rules", "phase", "removed", "in_use", "holder", "scores", "lc_used",
+    "round_no", "turn_no", "hands", "columns", "status", "discard", "dice", "gold_on", "reserved",
+    "modified", "rerolls", "adjusters", "played", "eligible", "queue", "pend_gold", "pend_res",
+    "pend_adj", "target", "picked", "taken", "draws_left", "known", "known_disc", "events",
+    "winners", "slam", "colours", "in_deck", "deck",
+)  # fmt: skip
+# Copied, not compared: the node kind, set from the phase by `settle_kind` (a field, not a
+# property: every node is asked its kind several times, a property costs a call each).
+DERIVED = ("kind",)
+# Neither copied nor compared: `_legal` memoises `_legal_actions` per seat (a state is a value,
+# so they never change): `apply` checks each action against the list its caller has just listed.
+MEMOS = ("_legal",)
+
+
 class RivieraState(State):
     """One position. Every field is an int, a bool or a tuple, so copies are cheap and `==` exact.
 
-    Fields (per seat p; masks are ints with one bit per card, seat or die):
-      rules, phase, removed (colour or -1), in_use (card mask of the colours in use),
-      holder (Token, -1 before it is drawn), scores, lc_used, round_no, turn_no,
-      hands (sorted card tuples), columns (play order), status (IN/STOPPED/CRASHED),
-      discard (card mask), dice (6 values, index 5 = gold, 0 = not rolled), gold_on,
-      reserved (5 seat masks), modified (die mask), rerolls, adjusters (seats left to adjust),
-      played (cards played this turn per seat), eligible (bonus seat mask), queue (seats still
-      to act in a one-at-a-time phase), pend_gold / pend_res / pend_adj (deferred 11 / 2 / 9
-      owners), target, picked (cards the power owner chose to give or discard), taken (cards
-      drawn at random from the swap target), draws_left, known (n*n card masks: known[s*n+q]
-      = cards s knows q holds), known_disc (cards each seat knows are in the discard pile),
-      events (this turn's public log), winners (seat mask when the game is over).
+    Per seat p; masks are ints with one bit per card, seat or die.
     """
 
-    # `_legal` memoises `_legal_actions` per seat (a state is a value, so they never change):
-    # `apply` checks each action against the list its caller has just listed. Equality and
-    # `copy` leave it out.
+    num_players: int
+    rules: Rules
+    phase: int
+    removed: int  # colour or -1
+    in_use: int  # card mask of the colours in use
+    holder: int  # the Start token, -1 before it is drawn
+    scores: tuple[int, ...]
+    lc_used: tuple[bool, ...]
+    round_no: int
+    turn_no: int
+    hands: tuple[tuple[int, ...], ...]  # sorted card tuples
+    columns: tuple[tuple[int, ...], ...]  # play order
+    status: tuple[int, ...]  # IN / STOPPED / CRASHED
+    discard: int  # card mask
+    dice: tuple[int, ...]  # 6 values, index 5 = gold, 0 = not rolled
+    gold_on: bool
+    reserved: tuple[int, ...]  # 5 seat masks
+    modified: int  # die mask
+    rerolls: int
+    adjusters: tuple[int, ...]  # seats left to adjust
+    played: tuple[tuple[int, ...], ...]  # cards played this turn per seat
+    eligible: int  # bonus seat mask
+    queue: tuple[int, ...]  # seats still to act in a one-at-a-time phase
+    pend_gold: int  # deferred 11 owners
+    pend_res: tuple[int, ...]  # deferred 2 owners per colour
+    pend_adj: int  # deferred 9 owners
+    target: int
+    picked: tuple[int, ...]  # cards the power owner chose to give or discard
+    taken: tuple[int, ...]  # cards drawn at random from the swap target
+    draws_left: int
+    known: tuple[int, ...]  # n*n card masks: known[s*n+q] = cards s knows q holds
+    known_disc: tuple[int, ...]  # cards each seat knows are in the discard pile
+    events: tuple[tuple[Any, ...], ...]  # this turn's public log
+    winners: int  # seat mask when the game is over
+    slam: bool
+    colours: tuple[int, ...]
+    in_deck: tuple[int, ...]  # every card in use, sorted
+    deck: tuple[int, ...]  # cards not yet dealt (sorted), during the deal only
+    kind: NodeKind = NodeKind.CHANCE
+    _legal: dict[int, tuple[int, ...]] | None
 
     def __init__(self, rules: Rules | None = None) -> None:
         """A new game with `rules`; without, a blank state for `copy` and pickle to fill in."""
-        self._legal: dict[int, tuple[int, ...]] | None = None
+        self._legal = None
         if rules is None:
             return
         n = rules.num_players
@@ -124,34 +152,34 @@ class RivieraState(State):
         self.lc_used = (False,) * n
         self.round_no = 0
         self.turn_no = 0
-        self.hands: tuple[tuple[int, ...], ...] = ((),) * n
-        self.columns: tuple[tuple[int, ...], ...] = ((),) * n
+        self.hands = ((),) * n
+        self.columns = ((),) * n
         self.status = (IN,) * n
         self.discard = 0
-        self.dice: tuple[int, ...] = (0,) * 6
+        self.dice = (0,) * 6
         self.gold_on = False
-        self.reserved: tuple[int, ...] = (0,) * 5
+        self.reserved = (0,) * 5
         self.modified = 0
         self.rerolls = 0
-        self.adjusters: tuple[int, ...] = ()
-        self.played: tuple[tuple[int, ...], ...] = ((),) * n
+        self.adjusters = ()
+        self.played = ((),) * n
         self.eligible = 0
-        self.queue: tuple[int, ...] = ()
+        self.queue = ()
         self.pend_gold = 0
-        self.pend_res: tuple[int, ...] = (0,) * 5
+        self.pend_res = (0,) * 5
         self.pend_adj = 0
         self.target = -1
-        self.picked: tuple[int, ...] = ()
-        self.taken: tuple[int, ...] = ()
+        self.picked = ()
+        self.taken = ()
         self.draws_left = 0
         self.known = (0,) * (n * n)
         self.known_disc = (0,) * n
-        self.events: tuple[tuple[Any, ...], ...] = ()
+        self.events = ()
         self.winners = 0
         self.slam = False
-        self.colours: tuple[int, ...] = ()
-        self.in_deck: tuple[int, ...] = ()  # every card in use, sorted
-        self.deck: tuple[int, ...] = ()  # cards not yet dealt (sorted), during the deal only
+        self.colours = ()
+        self.in_deck = ()
+        self.deck = ()
         flow.start_game(self)
         self.settle_kind()
 
@@ -160,8 +188,8 @@ class RivieraState(State):
     def copy(self) -> RivieraState:
         """A shallow copy; callers replace fields (all immutable) instead of mutating them.
 
-        Field by field, every field of `__init__` and `kind` (the compiled engine has no
-        `__dict__` to copy at once); a blank state, not one `__init__` deals."""
+        Field by field, FIELDS and DERIVED, MEMOS emptied (the compiled engine has no `__dict__`
+        to copy at once); a blank state, not one `__init__` deals."""
         new = RivieraState.__new__(RivieraState)
         new.num_players = self.num_players
         new.rules = self.rules
@@ -209,7 +237,7 @@ class RivieraState(State):
         return isinstance(other, RivieraState) and self._values() == other._values()
 
     def _values(self) -> tuple[Any, ...]:
-        """Every field but the memo, for equality (written out: the compiled engine has no `__dict__`)."""
+        """The FIELDS, for equality (written out: the compiled engine has no `__dict__`)."""
         return (
             self.num_players, self.rules, self.phase, self.removed, self.in_use,
             self.holder, self.scores, self.lc_used, self.round_no, self.turn_no, self.hands,
@@ -217,17 +245,12 @@ class RivieraState(State):
             self.modified, self.rerolls, self.adjusters, self.played, self.eligible,
             self.queue, self.pend_gold, self.pend_res, self.pend_adj, self.target,
             self.picked, self.taken, self.draws_left, self.known, self.known_disc,
-            self.events, self.winners, self.slam, self.colours, self.in_deck, self.deck,
-            self.kind
+            self.events, self.winners, self.slam, self.colours, self.in_deck, self.deck
         )
 
     __hash__ = None  # type: ignore[assignment]
 
     # -- node kind and chance -----------------------------------------------------------------
-
-    # `kind` is a field, set from the phase by `settle_kind` whenever a state is made or a
-    # transition ends: every node is asked its kind several times, a property costs a call each.
-    kind: NodeKind = NodeKind.CHANCE
 
     def settle_kind(self) -> None:
         """Set `kind` from `phase`: call it after changing the phase outside a transition."""
@@ -264,33 +287,21 @@ class RivieraState(State):
         return s
 
     def _chance_label(self, outcome: int) -> str:
-        from engine.riviera.view import chance_label
-
         return chance_label(self, outcome)
 
     def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
-        from engine.riviera.view import chance_visibility
-
         return chance_visibility(self, outcome)
 
     def _hidden_chance_label(self) -> str:
-        from engine.riviera.view import hidden_chance_label
-
         return hidden_chance_label(self)
 
     def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
-        from engine.riviera.view import action_visibility
-
         return action_visibility(self, seat, action)
 
     def _hidden_action_label(self, seat: int) -> str:
-        from engine.riviera.view import hidden_action_label
-
         return hidden_action_label(self, seat)
 
     def _voided_chance_steps(self, outcome: int) -> int:
-        from engine.riviera.view import voided_chance_steps
-
         return voided_chance_steps(self, self._apply_chance(outcome))
 
     # -- decisions ----------------------------------------------------------------------------
@@ -372,13 +383,9 @@ class RivieraState(State):
         return scores
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        from engine.riviera.view import observation
-
         return observation(self, seat)
 
     def _resample(self, known_to: frozenset[int], rng: random.Random) -> RivieraState:
-        from engine.riviera.resample import resample
-
         return resample(self, known_to, rng)
 
     def __repr__(self) -> str:

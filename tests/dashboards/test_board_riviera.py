@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.riviera.cards import card_name
+from engine.riviera.components import card_name
 from tests.dashboards.stored import Stored, served
 from tests.dashboards.test_browser import page  # noqa: F401 - fixture
 

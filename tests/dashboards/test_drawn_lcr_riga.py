@@ -19,7 +19,7 @@ from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import PUBLIC, Replay
 from dashboards.screenshot import serve
-from engine.riga import tables
+from engine.riga import components as tables
 from tests.dashboards.test_browser import page  # noqa: F401  (the fixture: fails on any console error)
 
 pytestmark = pytest.mark.browser

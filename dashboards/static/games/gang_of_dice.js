@@ -38,7 +38,7 @@
   const score = (counts) => (counts ? [1, 2, 3, 4, 5].reduce((sum, v) => sum + v * Number(counts[v] || 0), 0) : 0);
   const countDice = (counts) => (counts ? counts.reduce((a, b) => a + Number(b || 0), 0) : 0);
 
-  // What sets the card off, in words (cards.py: the predicate and its parameter).
+  // What sets the card off, in words (engine/gang_of_dice/components.py: the predicate and its parameter).
   function trigger(card) {
     const k = card.param;
     const anyOf = (vs) => (vs.length === 1 ? `any ${vs[0]}` : `any ${vs.slice(0, -1).join(", ")} or ${vs[vs.length - 1]}`);

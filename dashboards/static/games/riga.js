@@ -9,7 +9,7 @@
   const CITIES = { V: "Visby", T: "Tallinn", S: "Stockholm", D: "Danzig", R: "Riga" };
   const GOODS = { cloth: ["Cl", 5], glass: ["Gl", 4], wine: ["Wi", 3], grain: ["Gr", 2] };  // letters, base value
   const SYMBOLS = { knight: ["⚔", "knight"], merchant: ["⚖", "merchant"] };
-  // The building cards of engine/riga/tables.py (the test compares them): every city shares the
+  // The building cards of engine/riga/components.py (the test compares them): every city shares the
   // template of 12 (name, cost, VP, symbol, benefit); the Factor goods differ by city.
   const TEMPLATE = [
     ["Factor A", 4, 0, null, "factor_a"], ["Factor B", 4, 0, null, "factor_b"], ["Builders' Guild", 5, 0, null, "−2 cost here"],

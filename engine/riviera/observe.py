@@ -9,32 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.riviera import queries
-from engine.riviera.cards import (
-    COLOUR_NAMES,
-    COLOURS,
-    DIE_LONG_NAMES,
-    DIE_NAMES,
-    GIVE,
-    GOLD,
-    HAND_SIZE,
-    STARS,
-    STATUS_NAMES,
-    VALUES,
-    bits,
+from engine.riviera.actions import GIVE
+from engine.riviera.components import (
+    COLOURS, COLOUR_NAMES, DIE_LONG_NAMES, DIE_NAMES, GOLD, HAND_SIZE, STARS, VALUES, bits,
     card_words,
-)
+)  # fmt: skip
 from engine.riviera.phases import (
-    DEAL,
-    DRAW,
-    FALLBACK_DISCARD,
-    HOLDER_DRAW,
-    PHASE_NAMES,
-    POWERS,
-    REMOVED_DRAW,
-    ROLL,
-    SWAP_GIVE,
-    SWAP_PICK,
-)
+    DEAL, DRAW, FALLBACK_DISCARD, HOLDER_DRAW, PHASE_NAMES, POWERS, REMOVED_DRAW, ROLL,
+    STATUS_NAMES, SWAP_GIVE, SWAP_PICK,
+)  # fmt: skip
 
 if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
     from engine.riviera.state import RivieraState

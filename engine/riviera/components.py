@@ -1,4 +1,4 @@
-"""Riviera's fixed tables: colours, cards, stars, dice and the action ids (rules §0, §1.2, §2.4).
+"""Riviera's components as data: colours, cards, stars, dice, seats (rules §0, §1.2).
 
 A card id is `colour * 12 + value - 1` (0..59), so `R1` = 0, `R12` = 11, `G1` = 12, `O12` = 59.
 A die index is the colour (0..4) for a coloured die and GOLD (5) for the golden die.
@@ -20,23 +20,6 @@ HAND_SIZE = 10
 STARS_BY_VALUE = (2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 3, 5)
 STARS = tuple(STARS_BY_VALUE[card % VALUES] for card in range(NUM_CARDS))
 
-# Player status within a round (§0).
-IN, STOPPED, CRASHED = 0, 1, 2
-STATUS_NAMES = ("IN", "STOPPED", "CRASHED")
-
-# -- action ids (the protocol table is in the package docstring) -----------------------------
-PLAY = 0  # PLAY + card: play that card (main card in CHOOSE, bonus card in BONUS)
-LAST_CHANCE = 60
-CRASH = 61
-PASS = 62  # no bonus card / no die change / power not used
-STOP = 63
-MORE = 64
-ADJUST = 65  # ADJUST + 2*die (+1) or ADJUST + 2*die + 1 (-1), die 0..5
-ACTIVATE = 77  # switch on card 2 (reserve) or card 11 (golden die)
-SWAP_WITH = 78  # SWAP_WITH + seat: card 10, swap with that seat
-GIVE = 84  # GIVE + card: card 10 swap, a card to give
-DISCARD = 144  # DISCARD + card: card 10 fallback, a card to throw away
-NUM_ACTIONS = 204
 MAX_SEATS = 6
 
 
@@ -63,11 +46,6 @@ def parse_card(name: str) -> int:
     return card_id(COLOURS.index(name[0]), int(name[1:]))
 
 
-def adjust_action(die: int, delta: int) -> int:
-    """The action that turns `die` by `delta` (+1 or -1)."""
-    return ADJUST + 2 * die + (0 if delta > 0 else 1)
-
-
 def turned(value: int, delta: int) -> int:
     """A die face turned by ±1: 6 goes up to 1, 1 goes down to 6 (§4.3)."""
     return (value - 1 + delta) % 6 + 1
@@ -76,26 +54,6 @@ def turned(value: int, delta: int) -> int:
 def card_words(card: int) -> str:
     """A card as a person reads it: `red 7`, `orange 12`."""
     return f"{COLOUR_NAMES[card // VALUES]} {card % VALUES + 1}"
-
-
-def action_label(action: int) -> str:
-    """What an action does, in words that follow the seat's name: "plays red 7", "stops"."""
-    if 0 <= action < LAST_CHANCE:
-        return f"plays {card_words(action)}"
-    fixed = {LAST_CHANCE: "uses Last Chance", CRASH: "crashes", PASS: "passes", STOP: "stops",
-             MORE: "goes on (more)", ACTIVATE: "switches the power on"}
-    if action in fixed:
-        return fixed[action]
-    if ADJUST <= action < ACTIVATE:
-        die, down = divmod(action - ADJUST, 2)
-        return f"turns the {DIE_LONG_NAMES[die]} {'down' if down else 'up'} one"
-    if SWAP_WITH <= action < GIVE:
-        return f"swaps with seat {action - SWAP_WITH}"
-    if GIVE <= action < DISCARD:
-        return f"gives {card_words(action - GIVE)}"
-    if DISCARD <= action < NUM_ACTIONS:
-        return f"discards {card_words(action - DISCARD)}"
-    raise ValueError(f"riviera has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
 
 
 def bits(mask: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Riga data tables (rules/riga.md §1.2 to §1.7).
+"""Riga's components as data tables: goods, cities, buildings, tiles (rules/riga.md §1.2 to §1.7).
 
 Everything marked [RECON] or [OUR CHOICE] in the rules file lives here as plain data, so a
 corrected card list replaces these tables without touching the state machine. The flow code

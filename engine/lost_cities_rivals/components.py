@@ -1,4 +1,4 @@
-"""Cards, footprints, action ids and labels of Lost Cities: Rivals (data tables, no rules logic).
+"""The cards and coins of Lost Cities: Rivals, and how cards are written (data, no rules logic).
 
 A card *kind* is an integer `10 * colour + rank`: rank 0 is a wager, rank r in 1..9 is the number
 r + 1 (2..10). Copies of the same kind (R3a, R3b, the three R*) are interchangeable, so the engine
@@ -23,8 +23,6 @@ STARTING_WAGERS_PER_COLOUR = 2
 
 TOTAL_COINS = 36
 STARTING_COINS = {2: 18, 3: 12, 4: 9}
-BONUS_MIN_NUMBERS = 4
-BONUS_POINTS = 8
 
 
 def colour_of(kind: int) -> int:
@@ -67,30 +65,6 @@ def parse_card(label: str) -> int:
     return 10 * colour + rank
 
 
-def expedition_score(wagers: int, numbers: tuple[int, ...]) -> int:
-    """(1 + wagers) x footprints, plus 8 for at least four number cards (never multiplied)."""
-    score = (1 + wagers) * sum(footprints(n) for n in numbers)
-    return score + (BONUS_POINTS if len(numbers) >= BONUS_MIN_NUMBERS else 0)
-
-
-# -- action ids (documented as a table in the package docstring) ------------------------------
-
-UNCOVER = 0
-PASS = 1
-BID_BASE = 2  # BID(b) = BID_BASE + b - 1 for b in 1..36: opening bid or raise to b coins
-MAX_BID = TOTAL_COINS
-PLACE_BASE = BID_BASE + MAX_BID  # 38: PLACE(kind) = 38 + kind
-END_TAKE = PLACE_BASE + NUM_KINDS  # 88
-BOX_BASE = END_TAKE + 1  # 89: BOX(kind) = 89 + kind
-SKIP_BOX = BOX_BASE + NUM_KINDS  # 139
-NUM_ACTIONS = SKIP_BOX + 1  # 140
-
-
-def bid_action(coins: int) -> int:
-    """The action id of bidding `coins` (opening an auction or raising to that amount)."""
-    return BID_BASE + coins - 1
-
-
 COLOUR_WORDS = ("red", "green", "blue", "yellow", "white")  # what the log says for R G B Y W
 
 
@@ -98,22 +72,3 @@ def card_words(kind: int) -> str:
     """A card as a person reads it: "red 7", "green wager"."""
     colour = COLOUR_WORDS[colour_of(kind)]
     return f"{colour} wager" if is_wager(kind) else f"{colour} {value_of(kind)}"
-
-
-def action_label(action: int) -> str:
-    """Stable label of an action id in words: "uncover a card", "bid 3", "place red 7", ..."""
-    if action == UNCOVER:
-        return "uncover a card"
-    if action == PASS:
-        return "pass"
-    if BID_BASE <= action < PLACE_BASE:
-        return f"bid {action - BID_BASE + 1}"
-    if PLACE_BASE <= action < END_TAKE:
-        return f"place {card_words(action - PLACE_BASE)}"
-    if action == END_TAKE:
-        return "take no more cards"
-    if BOX_BASE <= action < SKIP_BOX:
-        return f"box {card_words(action - BOX_BASE)}"
-    if action == SKIP_BOX:
-        return "box nothing"
-    raise ValueError(f"action {action!r} is not in range(0, {NUM_ACTIONS})")

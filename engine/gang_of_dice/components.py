@@ -1,4 +1,4 @@
-"""The 18 warning cards of Gang of Dice, kept as data (rules §4.3).
+"""The dice, the 18 warning cards and the round table of Gang of Dice, kept as data (rules §1, §4.3).
 
 A card is one row of `CARD_TABLE`: id, art (what is printed), colour, back, predicate name and
 parameter. Correcting a card (its colour, its combination, which pile its back puts it in) means
@@ -131,3 +131,17 @@ def counts(dice: Sequence[int]) -> tuple[int, ...]:
     for face in dice:
         result[face] += 1
     return tuple(result)
+
+
+NO_FACES = (0, 0, 0, 0, 0, 0)  # face counts of no dice
+
+# -- rounds and the deck's piles (rules §1.3, §2) ---------------------------------------------
+
+ROUNDS = 12
+BONUS = {10: 3, 11: 6, 12: 9}  # bonus dice added to the pot at the start of these rounds
+REMOVED_PER_PILE = 3  # physical deck: 3 unseen cards leave each pile (rules §1.3)
+BRIGHT_CARDS = tuple(card.number for card in CARDS if card.back == BRIGHT)
+DARK_CARDS = tuple(card.number for card in CARDS if card.back == DARK)
+# two_deck: the bright pile sits on top, so its cards are the first rounds.
+BRIGHT_ROUNDS = len(BRIGHT_CARDS) - REMOVED_PER_PILE
+assert BRIGHT_ROUNDS + len(DARK_CARDS) - REMOVED_PER_PILE == ROUNDS, "the two piles must make 12 rounds"

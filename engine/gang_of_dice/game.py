@@ -1,0 +1,73 @@
+"""The Gang of Dice `Game`: options (the variants), static facts, the initial state."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Game, GameInfo, OptionSpec
+from engine.gang_of_dice import actions
+from engine.gang_of_dice.components import ROUNDS
+from engine.gang_of_dice.hidden import sample_state
+from engine.gang_of_dice.state import Config, GangOfDiceState
+
+START_POOL = {2: 48, 3: 48, 4: 36}  # dice (or dice-equivalents) each (rules §1.1, §1.2)
+PHYSICAL_DEFAULTS = {"deck_mode": "two_deck", "hide_pools": True}
+# Per turn: stake, then twice (REROLL + one PICK per face) = 1 + 2 * (1 + 6).
+MAX_DECISIONS_PER_TURN = 15
+
+
+class GangOfDice(Game):
+    """Gang of Dice: `registry.make("gang_of_dice", num_players, **options)`."""
+
+    info = GameInfo(
+        id="gang_of_dice",
+        name="Gang of Dice",
+        version="1",
+        min_players=2,
+        max_players=4,
+        simultaneous=False,
+        hidden_info=False,
+        num_actions=actions.NUM_ACTIONS,
+        max_decisions=ROUNDS * 4 * MAX_DECISIONS_PER_TURN,
+        options={
+            "variant": OptionSpec("bga", ("bga", "physical"),
+                                  "bga (default) or the physical box; physical implies "
+                                  "deck_mode=two_deck and hide_pools=True unless given"),
+            "deck_mode": OptionSpec("uniform", ("uniform", "two_deck"),
+                                    "uniform: 12 of 18 cards at random; two_deck: 9 bright then 3 dark"),
+            "hide_pools": OptionSpec(False, (False, True), "hide other seats' dice counts"),
+            "g_counts_as_distinct": OptionSpec(False, (False, True),
+                                               "each G counts as a different value (W08/W09)"),
+            "start_rule": OptionSpec("rotate", ("rotate", "winner_starts", "fixed"),
+                                     "who starts the next round"),
+        },
+    )
+
+    def __init__(self, num_players: int, **options: Any) -> None:
+        super().__init__(num_players, **options)
+        if self.options["variant"] == "physical":
+            for name, value in PHYSICAL_DEFAULTS.items():
+                if name not in options:
+                    self.options[name] = value
+        self.config = Config(
+            num_players=self.num_players,
+            start_pool=START_POOL[self.num_players],
+            deck_mode=self.options["deck_mode"],
+            hide_pools=self.options["hide_pools"],
+            g_distinct=self.options["g_counts_as_distinct"],
+            start_rule=self.options["start_rule"],
+            options=tuple(sorted(self.options.items())),
+        )
+
+    def initial_state(self) -> GangOfDiceState:
+        """Round 1, before its warning card is revealed (a chance node)."""
+        return GangOfDiceState.initial(self.config)
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> GangOfDiceState:
+        """The state an observation describes: Gang of Dice hides nothing that exists yet."""
+        return sample_state(GangOfDiceState.initial(self.config), observation, rng)
+
+    def action_label(self, action: int) -> str:
+        """"stops", "re-rolls some dice", "stakes 7 dice" or "re-rolls 2 dice showing 5"."""
+        return actions.label(action)

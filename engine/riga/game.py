@@ -1,0 +1,48 @@
+"""The Riga `Game`: options, static facts, the initial state and sample_state."""
+
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Game, GameInfo, OptionSpec
+from engine.riga import actions
+from engine.riga.hidden import sample_state
+from engine.riga.state import RigaState
+
+
+class Riga(Game):
+    """Riga with the Grand Master tiles (registry id "riga")."""
+
+    info = GameInfo(
+        id="riga",
+        name="Riga with the Grand Master tiles",
+        version="1",
+        min_players=2,
+        max_players=4,
+        simultaneous=False,
+        hidden_info=True,
+        num_actions=actions.NUM_ACTIONS,
+        # 4 keeps + 64 turns x (take + 3 builds x (start + 8 payments) + end) + 8 winters x 92 discards
+        max_decisions=2600,
+        options={
+            "use_riga_buildings": OptionSpec(True, (True, False), "play with the brown Riga buildings"),
+            "use_grand_master": OptionSpec(True, (True, False), "play with 4 Grand Master tiles"),
+        },
+    )
+
+    def initial_state(self) -> RigaState:
+        return RigaState.initial(
+            self.num_players, self.options["use_riga_buildings"], self.options["use_grand_master"]
+        )
+
+    def action_label(self, action: int) -> str:
+        return actions.label(action)
+
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RigaState:
+        """A state consistent with one seat's observation, its hidden parts drawn with `rng`."""
+        options = observation["options"]
+        initial = RigaState.initial(self.num_players, options["use_riga_buildings"],
+                                    options["use_grand_master"])
+        return sample_state(initial, observation, rng)
