@@ -1,7 +1,7 @@
 """Riga (Stefan Risthaus, OSTIA 2017) with the Grand Master tiles, for 2 to 4 players.
 
 The rules are ../shared/rules/riga.md; this docstring is the protocol documentation for bot
-authors. The package has the layout of every game (docs/engine-layout.md): the Game in game.py;
+authors. The package has the layout of every game (docs/architecture.md, "The engine"): the Game in game.py;
 card data (goods values, the 48 city buildings, the 4 Riga buildings, the tiles) in
 components.py; action ids and labels in actions.py; the arithmetic (values, costs, payments,
 Grand Master check, scoring) in scoring.py; the state in state.py, its transitions in flow.py

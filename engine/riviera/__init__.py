@@ -112,7 +112,7 @@ Settled points beyond the rules file (see also its §7)
   condition on "that player had no legal card" (Last Chance, crash, first-roll rerolls) nor on
   the deal's colour-spread rule; see hidden.py.
 
-Package layout (docs/engine-layout.md, the same in every game): game.py (the Game class, options),
+Package layout (docs/architecture.md, "The engine", the same in every game): game.py (the Game class, options),
 state.py (the value object and dispatch), components.py (colours, cards, stars, dice), actions.py
 (action ids, labels), phases.py (phases, seat status), flow.py (transitions), queries.py
 (legality and other read-only questions), observe.py (observations, chance labels, visibility),
