@@ -6,36 +6,10 @@ never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import entry_points
-from typing import Any
 
-from arena.cli import author, bot, check_bot, demo, leaderboard, play, serve, sprt, tournament
 from arena.errors import UsageError
-
-# `arena`'s own sub-commands, in the order of its help; packages above arena/ add theirs as entry
-# points of this group (pyproject.toml: `arena dashboard` comes from dashboards/cli.py).
-COMMANDS = [play, demo, tournament, sprt, leaderboard, serve, bot, author, check_bot]
-PLUGIN_GROUP = "arena.commands"
-
-
-def plugin_commands() -> list[Any]:
-    """The `register(subparsers)` functions of the sub-commands installed under PLUGIN_GROUP."""
-    return [point.load() for point in sorted(entry_points(group=PLUGIN_GROUP), key=lambda point: point.name)]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="arena", description="Tournaments and a bot arena for four tabletop games."
-    )
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in COMMANDS:
-        command.register(subparsers)
-    for register in plugin_commands():
-        register(subparsers)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -44,6 +18,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (RuntimeError, ValueError) as error:
         print(f"arena: error: {error}", file=sys.stderr)
         return 2
+    # Only now the commands, which import the engine: a bad ARENA_ENGINE is the one line above.
+    from arena.cli.commands import build_parser
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

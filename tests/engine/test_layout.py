@@ -1,4 +1,4 @@
-"""The engine's layout, checked on the source (docs/architecture.md, "The engine"): one set of file names for
+"""The engine's layout, checked on the source (docs/architecture.md, The engine): one set of file names for
 the same jobs in every game package, no import inside a function, and no import circle.
 
 Imports under `if TYPE_CHECKING:` are for types only (mypyc and mypy read them, Python does not):
@@ -162,7 +162,7 @@ def test_every_game_package_has_the_same_files_for_the_same_jobs(package: Path) 
     renamed = {f: FORMER_NAMES[f] for f in files if f in FORMER_NAMES}
     assert renamed == {}, f"{package.name}: these jobs have their own file names now: {renamed}"
     unknown = sorted(files - set(REQUIRED) - set(OPTIONAL))
-    assert unknown == [], (f"{package.name}: {unknown} is no file of the layout (docs/architecture.md, "The engine"); "
+    assert unknown == [], (f"{package.name}: {unknown} is no file of the layout (docs/architecture.md, The engine); "
                            f"allowed: {sorted(REQUIRED) + sorted(OPTIONAL)}")
 
 
