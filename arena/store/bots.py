@@ -49,12 +49,22 @@ class BotAccess:
         return token
 
     def set_disabled(self, name: str, disabled: bool) -> None:
-        """Disable (may not connect or be seated) or enable a bot; UsageError when nothing changes."""
+        """Disable (may not connect or be seated) or enable a bot; UsageError when nothing changes.
+        Enabling also lifts the suspension of every version of the bot (Versions.suspend_version)."""
         with Session(self.engine) as session:
             row = _live_row(session, name)
-            if row.disabled == disabled:
+            if row.disabled == disabled and (disabled or not _suspended(session, row)):
                 raise UsageError(f"bot {name!r} is {'already' if disabled else 'not'} disabled")
+        if not disabled:
+            self._lift_suspensions(name)
         self._change_bot(name, disabled=disabled)
+
+    def _lift_suspensions(self, name: str) -> None:
+        with self._writing() as session:
+            bot = _live_row(session, name)
+            session.execute(update(SubmissionRow).where(col(SubmissionRow.bot_id) == bot.id)
+                            .values(suspended_reason=None, suspended_at=None))
+            session.commit()
 
     def remove_bot(self, name: str) -> None:
         """Forget the bot's token and command; its name stays, with its match history."""
@@ -77,6 +87,11 @@ class BotAccess:
             session.commit()
 
 
+def _suspended(session: Session, bot: BotRow) -> bool:
+    query = select(SubmissionRow.id).where(SubmissionRow.bot_id == bot.id, col(SubmissionRow.suspended_reason).is_not(None))
+    return session.exec(query.limit(1)).first() is not None
+
+
 def _live_row(session: Session, name: str) -> BotRow:
     row = session.exec(select(BotRow).where(BotRow.name == name, col(BotRow.removed_at).is_(None))).first()
     if row is None:
@@ -88,13 +103,14 @@ ATTEMPTS = 5  # two submissions of one bot at once: the loser of a number takes 
 
 
 def _version(row: SubmissionRow, bot: str) -> BotVersion:
-    return BotVersion(bot, row.number, row.sha256, row.command, row.files, row.created_at)
+    return BotVersion(bot, row.number, row.sha256, row.command, row.files, row.created_at, row.suspended_reason)
 
 
 class Versions:
     """Reads and writes of bot versions over the Store's `engine`."""
 
     engine: Engine
+    _writing: Callable[[], AbstractContextManager[Session]]
 
     def add_version(self, name: str, command: str, files: str | None, sha256: str) -> BotVersion:
         """Store the next version of the registered bot `name` and make it the bot's command."""
@@ -118,6 +134,18 @@ class Versions:
             session.commit()
             session.refresh(row)
             return _version(row, name)
+
+    def suspend_version(self, name: str, number: int, reason: str) -> None:
+        """Stop seating `NAME@number` (the ladder's call when its last matches all ended in its own
+        crash) with a reason for its author; a new version or `arena bot enable` lifts it."""
+        with self._writing() as session:
+            bot = _live_row(session, name)
+            changed = session.execute(
+                update(SubmissionRow).where(col(SubmissionRow.bot_id) == bot.id, col(SubmissionRow.number) == number)
+                .values(suspended_reason=reason, suspended_at=now()))
+            if changed.rowcount == 0:  # type: ignore[attr-defined]
+                raise UsageError(f"bot {name!r} has no version {number}")
+            session.commit()
 
     def versions(self, name: str) -> list[BotVersion]:
         """Every stored version of a bot, oldest first (none for a bot that only dials in)."""

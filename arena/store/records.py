@@ -6,6 +6,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+# A rating is provisional while its 95 % interval is wider than ±PROVISIONAL_HALF_WIDTH Elo: about
+# 45 games against opponents of like strength (the half-width falls as ~680/sqrt(games)). The
+# ladder gives provisional versions their games first; the leaderboard and the dashboard mark them.
+PROVISIONAL_HALF_WIDTH = 100.0
+
+
+def is_provisional(low: float, high: float) -> bool:
+    """True while the interval [low, high] is wider than ±PROVISIONAL_HALF_WIDTH (or unbounded)."""
+    return (high - low) / 2 > PROVISIONAL_HALF_WIDTH
+
 
 @dataclass(frozen=True)
 class BotInfo:
@@ -37,6 +47,7 @@ class BotVersion:
     command: str
     files: str | None
     created_at: datetime
+    suspended: str | None = None  # why it may not play until a new version or `arena bot enable`
 
     @property
     def entrant(self) -> str:
@@ -154,6 +165,10 @@ class RatingEntry:
     strikes: int  # faulty decisions in all its rated matches
     forfeits: int  # rated matches it forfeited (timeouts past max strikes, disconnects, crashes)
 
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.low, self.high)
+
 
 @dataclass(frozen=True)
 class LeaderboardRow:
@@ -172,6 +187,10 @@ class LeaderboardRow:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.low, self.high)
 
 
 @dataclass(frozen=True)

@@ -62,6 +62,8 @@ class SubmissionRow(SQLModel, table=True):
     command: str
     files: str | None = None  # the stored read-only folder it runs from
     created_at: datetime = Field(default_factory=now)
+    suspended_reason: str | None = None  # why the ladder stopped seating it (None: it may play)
+    suspended_at: datetime | None = None
 
 
 class BotVersionRow(SQLModel, table=True):
