@@ -1,0 +1,454 @@
+"""The author pages: sign in with the author key, my bots, upload a version, read my bot's logs,
+rotate its token, disable and enable it (docs/dashboard.md, "Author pages").
+
+Every action is a call to the gateway's authors' service with the signed-in author's key
+(dashboards/author_client.py), so it passes the service's own checks, quotas and rate limits and
+fails with its one-line error, shown on the page. What the service does not send — a version's
+suspension, the bot's recent and running matches — is read from the dashboard's database,
+for the bots the service listed as the author's.
+
+A bot that is not the author's (another author's, the operator's, or none at all) is "no such
+page" (404), in the same words as any unknown address, whatever the page. Every POST needs the
+session's form token; a request without a live session changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from arena.gateway.authoring import Authoring, AuthorConfig, Unauthenticated
+from arena.link.tls import is_loopback
+from arena.store import Store
+from arena.store.records import is_provisional
+from arena.store import dashboard_queries as dq
+from dashboards import author_sessions as auth
+from dashboards.author_client import AuthorsClient, ServiceError, Upload
+from dashboards.pages import _game_name as game_name
+from dashboards.pages import render
+from dashboards.params import BadRequest
+
+ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
+FORM_SLACK = 64 * 1024  # a form's fields and multipart framing besides the archive
+RECENT = 20
+NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
+
+
+class AuthorPages:
+    """What the author pages need: the authors' service, the sessions, the upload limit."""
+
+    def __init__(self, client: AuthorsClient, max_upload_bytes: int = AuthorConfig().max_archive_bytes,
+                 sessions: auth.Sessions | None = None) -> None:
+        self.client = client
+        self.max_upload_bytes = max_upload_bytes
+        self.sessions = sessions or auth.Sessions()
+
+
+class SignIn(Exception):
+    """The request needs a live session and has none: GETs go to the sign-in page."""
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _pages(request: Request) -> AuthorPages:
+    pages = request.app.state.authors
+    if pages is None:
+        raise BadRequest("author sign-in is off on this dashboard: it was started without TLS on a network "
+                         "address (see docs/dashboard.md, Author pages)", 404)
+    return pages
+
+
+def _session(request: Request) -> auth.Session:
+    session = _pages(request).sessions.get(request)
+    if session is None:
+        raise SignIn
+    return session
+
+
+async def _form(request: Request, session: auth.Session, max_files: int = 0) -> FormData:
+    """The POSTed form, once its token is the session's (403 otherwise: nothing is done)."""
+    form = await request.form(max_files=max_files, max_fields=8, max_part_size=FORM_SLACK)
+    if not session.token_matches(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
+        raise BadRequest("this form did not come from your session's page (its token is missing or stale); "
+                         "reload the page and send it again", 403)
+    return form
+
+
+def _text(form: FormData, name: str) -> str:
+    value = form.get(name)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _not_found(request: Request) -> BadRequest:
+    """The same words as any unknown address: nothing says whether the bot exists."""
+    return BadRequest(f"no such page: {request.url.path}", 404)
+
+
+async def _call(request: Request, session: auth.Session, method: str, *args: Any) -> Any:
+    """One call of the authors' service with the session's key (on the thread pool)."""
+    pages = _pages(request)
+    try:
+        return await run_in_threadpool(getattr(pages.client, method), session.key, *args)
+    except ServiceError as error:
+        if error.status == 401:  # the key was rotated or the author disabled: every session ends
+            pages.sessions.end_all(session.author)
+            raise SignIn from None
+        raise
+
+
+async def _owned(request: Request, session: auth.Session, bot: str) -> Any:
+    """The bot as the service lists it (AuthorBot), when it is the author's; 404 otherwise."""
+    try:
+        [listed] = await _call(request, session, "list_bots", bot)
+    except ServiceError as error:
+        if error.not_yours:
+            raise _not_found(request) from None
+        raise
+    session.bots.add(bot)
+    return listed
+
+
+def _page(request: Request, template: str, data: dict[str, Any], title: str, status: int = 200) -> Response:
+    response = render(request, template, data, "mine", title, status)
+    response.headers.update(NO_STORE)
+    return response
+
+
+def _redirect(url: str) -> Response:
+    return RedirectResponse(url, status_code=303, headers=NO_STORE)
+
+
+def _bot_url(bot: str) -> str:
+    return f"/my/bots/{bot}"  # bot names are letters, digits, '_', '.', '-': nothing to quote
+
+
+# -- sign in and out -------------------------------------------------------------------------
+
+
+async def signin_page(request: Request) -> Response:
+    pages = _pages(request)
+    if pages.sessions.get(request) is not None:
+        return _redirect("/my")
+    return _signin_form(request, "", 200)
+
+
+def _signin_form(request: Request, error: str, status: int) -> Response:
+    token = auth.signin_token(request)
+    response = _page(request, "author_signin.html", {"csrf": token, "error": error}, "Sign in", status)
+    auth.set_signin_cookie(response, request, token)
+    return response
+
+
+async def signin(request: Request) -> Response:
+    """Check the key (per-address limit, the store, then the service) and start a session."""
+    pages = _pages(request)
+    form = await request.form(max_files=0, max_fields=4, max_part_size=4096)
+    if not auth.signin_token_matches(request, form.get("csrf")):
+        return _signin_form(request, "the sign-in form expired or came from another site; sign in again", 403)
+    address = request.client.host if request.client else "unknown"
+    if (wait := pages.sessions.failures.refused_for(address)) > 0:
+        return _signin_form(request, f"too many failed sign-ins from your address; try again in {wait:.0f} s", 429)
+    key = _text(form, "key")
+    try:
+        author = await run_in_threadpool(_check_key, request.app.state.store, key)
+        await run_in_threadpool(pages.client.list_bots, key)  # the service must take it too
+    except Unauthenticated as error:
+        pages.sessions.failures.failed(address)
+        return _signin_form(request, error.detail, 401)
+    except ServiceError as error:
+        if error.status == 401:
+            pages.sessions.failures.failed(address)
+        return _signin_form(request, error.message, error.status)
+    session = pages.sessions.start(author, key)
+    response = _redirect("/my")
+    auth.set_session_cookie(response, request, session)
+    response.delete_cookie(auth.SIGNIN_COOKIE, path="/signin")
+    return response
+
+
+def _check_key(store: Store, key: str) -> str:
+    """The author's name, or Unauthenticated in the service's words. Checked in the database first
+    so that wrong keys never reach the gateway: it counts failures per peer, and for the gateway
+    the dashboard is one peer for every author; 10 wrong keys there would lock out everyone."""
+    if not key:
+        raise Unauthenticated("no author key: paste the key that the arena's operator gave you "
+                              "(`arena author add NAME` printed it)")
+    return Authoring(store, AuthorConfig()).author(key).name
+
+
+async def signout(request: Request) -> Response:
+    pages = _pages(request)
+    session = pages.sessions.get(request)
+    if session is not None:
+        await _form(request, session)
+        pages.sessions.end(session)
+    response = _redirect("/signin")
+    auth.clear_session_cookie(response, request)
+    return response
+
+
+# -- my bots -------------------------------------------------------------------------------------
+
+
+async def my_bots(request: Request) -> Response:
+    session = _session(request)
+    listed = await _call(request, session, "list_bots")
+    session.bots = {bot.name for bot in listed}
+    store: Store = request.app.state.store
+    bots = [await run_in_threadpool(bot_view, store, bot) for bot in listed]
+    data = {"author": session.author, "bots": bots, "csrf": session.csrf, "notice": _notice(session)}
+    return _page(request, "author_bots.html", data, "My bots")
+
+
+async def bot_page(request: Request) -> Response:
+    session = _session(request)
+    listed = await _owned(request, session, request.path_params["name"])
+    store: Store = request.app.state.store
+    view = await run_in_threadpool(bot_view, store, listed)
+    recent = await run_in_threadpool(recent_matches, store, listed.name, [v["entrant"] for v in view["versions"]])
+    data = {"author": session.author, "bot": view, "recent": recent, "csrf": session.csrf, "notice": _notice(session)}
+    return _page(request, "author_bot.html", data, listed.name)
+
+
+def _notice(session: auth.Session) -> dict[str, str | None] | None:
+    """What the last action left to say (shown once: a token is never shown twice)."""
+    notice, session.notice = session.notice, None
+    return {"message": notice[0], "token": notice[1]} if notice else None
+
+
+def bot_view(store: Store, listed: Any) -> dict[str, Any]:
+    """One of the author's bots for its pages: versions (newest first) with ratings and state."""
+    suspended = {v.number: v.suspended for v in store.versions(listed.name)}
+    versions = []
+    for v in listed.versions:
+        ratings = [{"game": r.game_id, "ruleset": r.ruleset, "elo": r.elo, "games": r.games, "place": r.place,
+                    "low95": r.low if abs(r.low) != float("inf") else None,
+                    "high95": r.high if abs(r.high) != float("inf") else None,
+                    "provisional": is_provisional(r.low, r.high)} for r in v.ratings]
+        versions.append({"entrant": f"{v.bot}@{v.number}", "number": v.number, "sha256": v.sha256,
+                         "command": v.command, "submitted_at": v.submitted_at, "ratings": ratings,
+                         "suspended": suspended.get(v.number)})
+    return {"name": listed.name, "disabled": listed.disabled, "registered_at": listed.registered_at,
+            "versions": versions[::-1], "state": state(listed.disabled, versions[-1] if versions else None)}
+
+
+def state(disabled: bool, latest: dict[str, Any] | None) -> dict[str, str]:
+    """The bot's state as its author sees it: disabled, suspended (why), provisional or active."""
+    if disabled:
+        return {"name": "disabled", "text": "disabled: it may not connect or be seated (enable lifts it)"}
+    if latest is None:
+        return {"name": "active", "text": "active: it dials in with its token (no version submitted)"}
+    if latest["suspended"]:
+        return {"name": "suspended", "text": f"suspended: {latest['suspended']}"}
+    if not latest["ratings"] or any(r["provisional"] for r in latest["ratings"]):
+        return {"name": "provisional", "text": f"provisional: {latest['entrant']} is still being placed "
+                                               "(its rating's 95 % interval is wider than ±100 Elo)"}
+    return {"name": "active", "text": f"active: {latest['entrant']} plays"}
+
+
+def recent_matches(store: Store, bot: str, entrants: list[str]) -> dict[str, Any]:
+    """The bot's latest matches (its seats, with a link to each seat's log) and those playing now."""
+    names = [bot, *entrants]
+    rows = []
+    for match in dq.matches_of(store, names, limit=RECENT):
+        mine = [s for s in match.seats if s.entrant in names]
+        rows.append({"id": match.id, "url": f"/matches/{match.id}", "game": match.game_id,
+                     "game_name": game_name(match.game_id), "status": match.status,
+                     "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+                     "opponents": [s.entrant for s in match.seats if s.entrant not in names],
+                     "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "termination": s.termination,
+                                "reason": s.reason, "log": f"{_bot_url(bot)}/logs/{match.id}"} for s in mine]})
+    live = [{"url": f"/tournaments/{t}/live/{i}", "tournament": t, "index": i, "seats": seats}
+            for t, i, seats in dq.live_seats_of(store, names)]
+    return {"matches": rows, "live": live}
+
+
+async def recent_json(request: Request) -> Response:
+    """The bot page's recent and running matches, polled by static/author.js."""
+    session = _pages(request).sessions.get(request)
+    name = request.path_params["name"]
+    if session is None:
+        return JSONResponse({"error": "signed out: sign in again", "status": 401}, 401, headers=NO_STORE)
+    if name not in session.bots:  # listed as the author's by the service when the page was loaded
+        raise _not_found(request)
+    store: Store = request.app.state.store
+    entrants = [v.entrant for v in await run_in_threadpool(store.versions, name)]
+    return JSONResponse(await run_in_threadpool(recent_matches, store, name, entrants), headers=NO_STORE)
+
+
+async def log_page(request: Request) -> Response:
+    session = _session(request)
+    name, match = request.path_params["name"], request.path_params["match"]
+    if not match.isdigit():
+        raise _not_found(request)
+    try:
+        logs = await _call(request, session, "read_log", name, int(match))
+    except ServiceError as error:
+        if error.not_yours:
+            raise _not_found(request) from None
+        raise
+    if not logs:
+        raise BadRequest(f"no stored output of {name} in match {match}: the arena keeps the output of the bots "
+                         "it launched, for matches stored since", 404)
+    data = {"bot": name, "match": int(match), "logs": [
+        {"seat": e.seat, "entrant": f"{e.bot}@{e.version}" if e.version else e.bot, "termination": e.termination,
+         "reason": e.reason, "text": e.text} for e in logs]}
+    return _page(request, "author_log.html", data, f"{name} in match {match}")
+
+
+# -- actions -----------------------------------------------------------------------------------
+
+
+async def upload_page(request: Request) -> Response:
+    session = _session(request)
+    name = request.path_params.get("name")
+    if name is not None:
+        await _owned(request, session, name)
+    return _upload_form(request, session, name, "", "", 200)
+
+
+def _upload_form(request: Request, session: auth.Session, bot: str | None, command: str, error: str,
+                 status: int, new_name: str = "") -> Response:
+    data = {"bot": bot, "new_name": new_name, "command": command, "error": error, "csrf": session.csrf,
+            "max_mb": _pages(request).max_upload_bytes / (1024 * 1024)}
+    return _page(request, "author_upload.html", data, f"Upload a version of {bot}" if bot else "New bot", status)
+
+
+async def upload(request: Request) -> Response:
+    """An archive and its command, streamed to the service's SubmitVersion."""
+    session = _session(request)
+    pages = _pages(request)
+    name = request.path_params.get("name")
+    size = request.headers.get("content-length", "")
+    if not size.isdigit():
+        raise BadRequest("an upload must say its size (Content-Length); send it from the upload form", 411)
+    if name is not None:  # a version of an existing bot of mine (a new one comes through /my/new)
+        await _owned(request, session, name)
+    if int(size) > pages.max_upload_bytes + FORM_SLACK:  # refused before a byte of it is read
+        return _upload_form(request, session, name, "", _too_large(pages), 413)
+    form = await _form(request, session, max_files=1)
+    bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
+    try:
+        reply = await _call(request, session, "submit", _upload_of(pages, bot, command, archive))
+    except ServiceError as error:
+        if error.not_yours and name is not None:
+            raise _not_found(request) from None
+        return _upload_form(request, session, name, command, error.message, error.status, bot)
+    except ValueError as error:
+        return _upload_form(request, session, name, command, str(error), 400, bot)
+    finally:
+        if isinstance(archive, UploadFile):
+            await archive.close()
+    version = reply.version
+    session.bots.add(version.bot)
+    message = f"stored {version.bot}@{version.number} (sha256 {version.sha256[:12]}): `{version.bot}` plays it in new matches"
+    session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""), reply.token or None)
+    return _redirect(_bot_url(version.bot))
+
+
+def _upload_of(pages: AuthorPages, bot: str, command: str, archive: Any) -> Upload:
+    """The form's archive as an Upload; ValueError (one line) for a missing or unknown file."""
+    if not isinstance(archive, UploadFile) or not archive.filename:
+        raise ValueError("no archive: choose your bot's folder packed as .tar.gz, .tgz or .zip")
+    lower = archive.filename.lower()
+    formats = [fmt for suffix, fmt in ARCHIVES.items() if lower.endswith(suffix)]
+    if not formats:
+        raise ValueError(f"{archive.filename!r} is not a .tar.gz, .tgz or .zip archive; pack your bot's folder as one")
+    size = archive.size if archive.size is not None else 0
+    if size > pages.max_upload_bytes:
+        raise ValueError(_too_large(pages))
+    return Upload(bot, command, formats[0], archive.file, size)
+
+
+def _too_large(pages: AuthorPages) -> str:
+    return (f"limit reached: the archive is larger than {pages.max_upload_bytes / (1024 * 1024):g} MiB, the most "
+            "one submission may send; leave out what the bot does not need to run")
+
+
+async def register(request: Request) -> Response:
+    """A bot that dials in: its token, shown once on its page."""
+    session = _session(request)
+    form = await _form(request, session)
+    bot = _text(form, "bot")
+    try:
+        token = await _call(request, session, "register", bot)
+    except ServiceError as error:
+        return _upload_form(request, session, None, "", error.message, error.status, bot)
+    session.bots.add(bot)
+    session.notice = (f"registered {bot}: it dials in with its token, which follows, shown only this once", token)
+    return _redirect(_bot_url(bot))
+
+
+async def rotate(request: Request) -> Response:
+    session = _session(request)
+    name = request.path_params["name"]
+    await _form(request, session)
+    token = await _owned_call(request, session, "rotate", name)
+    session.notice = (f"a new token for {name}: the old one no longer works (its open stream was closed); "
+                      "shown only this once", token)
+    return _redirect(_bot_url(name))
+
+
+async def set_state(request: Request) -> Response:
+    session = _session(request)
+    name = request.path_params["name"]
+    form = await _form(request, session)
+    disabled = _text(form, "disabled") == "1"
+    await _owned_call(request, session, "set_disabled", name, disabled)
+    session.notice = (f"{name} is {'disabled: it may not connect or be seated' if disabled else 'enabled again'}", None)
+    return _redirect(_bot_url(name))
+
+
+async def _owned_call(request: Request, session: auth.Session, method: str, *args: Any) -> Any:
+    try:
+        return await _call(request, session, method, *args)
+    except ServiceError as error:
+        if error.not_yours:
+            raise _not_found(request) from None
+        raise
+
+
+def service_error(request: Request, error: Exception) -> Response:
+    """A refusal the page has no form for (or the gateway unreachable): its one line."""
+    assert isinstance(error, ServiceError)
+    return _page(request, "error.html", {"status": error.status, "message": error.message},
+                 f"Error {error.status}", error.status)
+
+
+def sign_in_first(request: Request, error: Exception) -> Response:
+    if request.method == "GET":
+        return _redirect("/signin")
+    response = _page(request, "error.html", {"status": 401, "message": "your session has ended (signed out or "
+                     "expired): nothing was done; sign in again"}, "Signed out", 401)
+    auth.clear_session_cookie(response, request)
+    return response
+
+
+def signin_allowed(host: str, tls: bool, proxy: bool, insecure: bool) -> bool:
+    """Author pages are on unless the key would cross a network in the clear."""
+    return tls or proxy or insecure or is_loopback(host)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/signin", signin_page, methods=["GET"]),
+        Route("/signin", signin, methods=["POST"]),
+        Route("/signout", signout, methods=["POST"]),
+        Route("/my", my_bots, methods=["GET"]),
+        Route("/my/new", upload_page, methods=["GET"]),
+        Route("/my/new", upload, methods=["POST"]),
+        Route("/my/register", register, methods=["POST"]),
+        Route("/my/bots/{name}", bot_page, methods=["GET"]),
+        Route("/my/bots/{name}/recent", recent_json, methods=["GET"]),
+        Route("/my/bots/{name}/upload", upload_page, methods=["GET"]),
+        Route("/my/bots/{name}/upload", upload, methods=["POST"]),
+        Route("/my/bots/{name}/token", rotate, methods=["POST"]),
+        Route("/my/bots/{name}/state", set_state, methods=["POST"]),
+        Route("/my/bots/{name}/logs/{match}", log_page, methods=["GET"]),
+    ]
