@@ -7,7 +7,7 @@
   const section = document.getElementById("recent");
   if (!section) return;
   const rows = document.getElementById("recent-rows");
-  const live = document.getElementById("live");
+  const live = document.getElementById("playing-now");
 
   function cell(tr, text, className) {
     const td = document.createElement("td");
