@@ -25,17 +25,14 @@ from starlette.routing import Route
 from arena.gateway.authoring import Authoring, AuthorConfig, Unauthenticated
 from arena.link.tls import is_loopback
 from arena.store import Store
-from arena.store.records import is_provisional
-from arena.store import dashboard_queries as dq
 from dashboards import author_sessions as auth
 from dashboards.author_client import AuthorsClient, ServiceError, Upload
-from dashboards.pages import _game_name as game_name
+from dashboards.author_views import bot_url, bot_view, recent_matches
 from dashboards.pages import render
 from dashboards.params import BadRequest
 
 ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
 FORM_SLACK = 64 * 1024  # a form's fields and multipart framing besides the archive
-RECENT = 20
 NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
 
 
@@ -74,7 +71,8 @@ def _session(request: Request) -> auth.Session:
 async def _form(request: Request, session: auth.Session, max_files: int = 0) -> FormData:
     """The POSTed form, once its token is the session's (403 otherwise: nothing is done)."""
     form = await request.form(max_files=max_files, max_fields=8, max_part_size=FORM_SLACK)
-    if not session.token_matches(form.get("csrf") if isinstance(form.get("csrf"), str) else None):
+    sent = form.get("csrf")
+    if not session.token_matches(sent if isinstance(sent, str) else None):
         raise BadRequest("this form did not come from your session's page (its token is missing or stale); "
                          "reload the page and send it again", 403)
     return form
@@ -102,14 +100,19 @@ async def _call(request: Request, session: auth.Session, method: str, *args: Any
         raise
 
 
-async def _owned(request: Request, session: auth.Session, bot: str) -> Any:
-    """The bot as the service lists it (AuthorBot), when it is the author's; 404 otherwise."""
+async def _owned_call(request: Request, session: auth.Session, method: str, *args: Any) -> Any:
+    """A call on one bot (args[0]): 404, as for any unknown address, when it is not the author's."""
     try:
-        [listed] = await _call(request, session, "list_bots", bot)
+        return await _call(request, session, method, *args)
     except ServiceError as error:
         if error.not_yours:
             raise _not_found(request) from None
         raise
+
+
+async def _owned(request: Request, session: auth.Session, bot: str) -> Any:
+    """The bot as the service lists it (AuthorBot), when it is the author's; 404 otherwise."""
+    [listed] = await _owned_call(request, session, "list_bots", bot)
     session.bots.add(bot)
     return listed
 
@@ -122,10 +125,6 @@ def _page(request: Request, template: str, data: dict[str, Any], title: str, sta
 
 def _redirect(url: str) -> Response:
     return RedirectResponse(url, status_code=303, headers=NO_STORE)
-
-
-def _bot_url(bot: str) -> str:
-    return f"/my/bots/{bot}"  # bot names are letters, digits, '_', '.', '-': nothing to quote
 
 
 # -- sign in and out -------------------------------------------------------------------------
@@ -222,53 +221,6 @@ def _notice(session: auth.Session) -> dict[str, str | None] | None:
     return {"message": notice[0], "token": notice[1]} if notice else None
 
 
-def bot_view(store: Store, listed: Any) -> dict[str, Any]:
-    """One of the author's bots for its pages: versions (newest first) with ratings and state."""
-    suspended = {v.number: v.suspended for v in store.versions(listed.name)}
-    versions = []
-    for v in listed.versions:
-        ratings = [{"game": r.game_id, "ruleset": r.ruleset, "elo": r.elo, "games": r.games, "place": r.place,
-                    "low95": r.low if abs(r.low) != float("inf") else None,
-                    "high95": r.high if abs(r.high) != float("inf") else None,
-                    "provisional": is_provisional(r.low, r.high)} for r in v.ratings]
-        versions.append({"entrant": f"{v.bot}@{v.number}", "number": v.number, "sha256": v.sha256,
-                         "command": v.command, "submitted_at": v.submitted_at, "ratings": ratings,
-                         "suspended": suspended.get(v.number)})
-    return {"name": listed.name, "disabled": listed.disabled, "registered_at": listed.registered_at,
-            "versions": versions[::-1], "state": state(listed.disabled, versions[-1] if versions else None)}
-
-
-def state(disabled: bool, latest: dict[str, Any] | None) -> dict[str, str]:
-    """The bot's state as its author sees it: disabled, suspended (why), provisional or active."""
-    if disabled:
-        return {"name": "disabled", "text": "disabled: it may not connect or be seated (enable lifts it)"}
-    if latest is None:
-        return {"name": "active", "text": "active: it dials in with its token (no version submitted)"}
-    if latest["suspended"]:
-        return {"name": "suspended", "text": f"suspended: {latest['suspended']}"}
-    if not latest["ratings"] or any(r["provisional"] for r in latest["ratings"]):
-        return {"name": "provisional", "text": f"provisional: {latest['entrant']} is still being placed "
-                                               "(its rating's 95 % interval is wider than ±100 Elo)"}
-    return {"name": "active", "text": f"active: {latest['entrant']} plays"}
-
-
-def recent_matches(store: Store, bot: str, entrants: list[str]) -> dict[str, Any]:
-    """The bot's latest matches (its seats, with a link to each seat's log) and those playing now."""
-    names = [bot, *entrants]
-    rows = []
-    for match in dq.matches_of(store, names, limit=RECENT):
-        mine = [s for s in match.seats if s.entrant in names]
-        rows.append({"id": match.id, "url": f"/matches/{match.id}", "game": match.game_id,
-                     "game_name": game_name(match.game_id), "status": match.status,
-                     "finished_at": match.finished_at.isoformat() if match.finished_at else None,
-                     "opponents": [s.entrant for s in match.seats if s.entrant not in names],
-                     "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "termination": s.termination,
-                                "reason": s.reason, "log": f"{_bot_url(bot)}/logs/{match.id}"} for s in mine]})
-    live = [{"url": f"/tournaments/{t}/live/{i}", "tournament": t, "index": i, "seats": seats}
-            for t, i, seats in dq.live_seats_of(store, names)]
-    return {"matches": rows, "live": live}
-
-
 async def recent_json(request: Request) -> Response:
     """The bot page's recent and running matches, polled by static/author.js."""
     session = _pages(request).sessions.get(request)
@@ -287,12 +239,7 @@ async def log_page(request: Request) -> Response:
     name, match = request.path_params["name"], request.path_params["match"]
     if not match.isdigit():
         raise _not_found(request)
-    try:
-        logs = await _call(request, session, "read_log", name, int(match))
-    except ServiceError as error:
-        if error.not_yours:
-            raise _not_found(request) from None
-        raise
+    logs = await _owned_call(request, session, "read_log", name, int(match))
     if not logs:
         raise BadRequest(f"no stored output of {name} in match {match}: the arena keeps the output of the bots "
                          "it launched, for matches stored since", 404)
@@ -349,7 +296,7 @@ async def upload(request: Request) -> Response:
     session.bots.add(version.bot)
     message = f"stored {version.bot}@{version.number} (sha256 {version.sha256[:12]}): `{version.bot}` plays it in new matches"
     session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""), reply.token or None)
-    return _redirect(_bot_url(version.bot))
+    return _redirect(bot_url(version.bot))
 
 
 def _upload_of(pages: AuthorPages, bot: str, command: str, archive: Any) -> Upload:
@@ -361,6 +308,8 @@ def _upload_of(pages: AuthorPages, bot: str, command: str, archive: Any) -> Uplo
     if not formats:
         raise ValueError(f"{archive.filename!r} is not a .tar.gz, .tgz or .zip archive; pack your bot's folder as one")
     size = archive.size if archive.size is not None else 0
+    if size == 0:
+        raise ValueError(f"{archive.filename!r} is empty; choose the archive of your bot's folder")
     if size > pages.max_upload_bytes:
         raise ValueError(_too_large(pages))
     return Upload(bot, command, formats[0], archive.file, size)
@@ -382,7 +331,7 @@ async def register(request: Request) -> Response:
         return _upload_form(request, session, None, "", error.message, error.status, bot)
     session.bots.add(bot)
     session.notice = (f"registered {bot}: it dials in with its token, which follows, shown only this once", token)
-    return _redirect(_bot_url(bot))
+    return _redirect(bot_url(bot))
 
 
 async def rotate(request: Request) -> Response:
@@ -392,7 +341,7 @@ async def rotate(request: Request) -> Response:
     token = await _owned_call(request, session, "rotate", name)
     session.notice = (f"a new token for {name}: the old one no longer works (its open stream was closed); "
                       "shown only this once", token)
-    return _redirect(_bot_url(name))
+    return _redirect(bot_url(name))
 
 
 async def set_state(request: Request) -> Response:
@@ -402,16 +351,7 @@ async def set_state(request: Request) -> Response:
     disabled = _text(form, "disabled") == "1"
     await _owned_call(request, session, "set_disabled", name, disabled)
     session.notice = (f"{name} is {'disabled: it may not connect or be seated' if disabled else 'enabled again'}", None)
-    return _redirect(_bot_url(name))
-
-
-async def _owned_call(request: Request, session: auth.Session, method: str, *args: Any) -> Any:
-    try:
-        return await _call(request, session, method, *args)
-    except ServiceError as error:
-        if error.not_yours:
-            raise _not_found(request) from None
-        raise
+    return _redirect(bot_url(name))
 
 
 def service_error(request: Request, error: Exception) -> Response:

@@ -64,9 +64,10 @@ def dashboard_command(args: argparse.Namespace) -> int:
     scheme = "https" if tls else "http"
     print(f"Arena dashboard: {scheme}://{args.host}:{args.port}/  (database {url}; authors' service "
           f"{args.gateway}; Ctrl-C stops it)", flush=True)
-    ssl = {"ssl_certfile": tls.cert_file, "ssl_keyfile": tls.key_file} if tls else {}
-    proxy = {"proxy_headers": True, "forwarded_allow_ips": args.proxy} if args.proxy else {"proxy_headers": False}
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **ssl, **proxy)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                ssl_certfile=tls.cert_file if tls else None, ssl_keyfile=tls.key_file if tls else None,
+                # X-Forwarded-For/-Proto only from the named proxy: anybody else could forge them
+                proxy_headers=args.proxy is not None, forwarded_allow_ips=args.proxy)
     return 0
 
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 import pytest
 
 from arena.link.tls import is_loopback
+from arena.store.live import LiveMatch
+from arena.tournament.schedule import TournamentConfig
+from dashboards.author_sessions import COOKIE, IDLE_S, LIFETIME_S, Sessions
 from dashboards.authors import signin_allowed
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.dashboards.author_fixtures import CSRF, PYTHON_EXAMPLE, AuthorArena, dump, pack, store_match_with_logs
@@ -168,6 +171,7 @@ def test_an_upload_the_service_refuses_shows_its_one_line_error_and_stores_nothi
     csrf = author_arena.sign_in(client, "alice")
     before = dump(author_arena.store)
     for archive, name, says in [(b"not a tar", "bot.tar.gz", "not a readable archive"),
+                                (b"", "bot.tar.gz", "bot.tar.gz&#39; is empty"),
                                 (pack(PYTHON_EXAMPLE), "bot.rar", "is not a .tar.gz, .tgz or .zip archive")]:
         refused = upload(client, csrf, "/my/new", archive, "python3 random_bot.py", name=name, bot="pybot")
         assert refused.status_code == 400 and says in refused.text and 'id="form-error"' in refused.text
@@ -183,3 +187,47 @@ def test_sign_in_is_off_where_a_key_would_cross_a_network_in_the_clear(host: str
                                                                        insecure: bool, allowed: bool) -> None:
     assert is_loopback("127.0.0.1")
     assert signin_allowed(host, tls, proxy, insecure) == allowed
+
+
+def test_the_bot_page_shows_suspended_provisional_and_disabled_and_the_matches_playing_now(
+        author_arena: AuthorArena) -> None:
+    client = author_arena.client()
+    csrf = author_arena.sign_in(client, "alice")
+    for _ in range(2):
+        assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py", bot="pybot").status_code == 303
+    page = client.get("/my/bots/pybot").text
+    assert 'data-state="provisional"' in page and "not rated yet" in page
+    author_arena.store.suspend_version("pybot", 2, "its last 3 matches all ended in its own crash")
+    page = client.get("/my/bots/pybot").text
+    assert 'data-state="suspended"' in page and "suspended: its last 3 matches all ended in its own crash" in page
+    assert 'data-state="suspended"' in client.get("/my").text
+    author_arena.store.set_disabled("pybot", True)
+    assert 'data-state="disabled"' in client.get("/my/bots/pybot").text and 'id="enable"' in client.get("/my/bots/pybot").text
+
+    config = TournamentConfig("gang_of_dice", 2, ("random", "pybot"))
+    running = author_arena.store.create_tournament("gang_of_dice", "gang_of_dice@1", "round_robin", config.to_json(), 4)
+    author_arena.store.put_live([LiveMatch(running, 3, 1, 0, 0, ["random", "pybot@2"], [])])
+    recent = client.get("/my/bots/pybot/recent").json()
+    assert recent["live"] == [{"url": f"/tournaments/{running}/live/3", "tournament": running, "index": 3,
+                               "seats": ["random", "pybot@2"]}]
+    assert f'href="/tournaments/{running}/live/3"' in client.get("/my/bots/pybot").text
+
+
+def test_a_session_ends_an_hour_after_its_last_request_and_eight_after_sign_in() -> None:
+    clock = [1000.0]
+    sessions = Sessions(clock=lambda: clock[0])
+
+    class Asking:  # a request carrying the session's cookie
+        def __init__(self, sid: str) -> None:
+            self.cookies = {COOKIE: sid}
+
+    session = sessions.start("alice", "arena_author_x")
+    for _ in range(7):  # active: each request moves the idle end on
+        clock[0] += IDLE_S - 1
+        assert sessions.get(Asking(session.id)) is session
+    clock[0] = session.started + LIFETIME_S
+    assert sessions.get(Asking(session.id)) is None, "8 hours after sign-in, however active"
+    other = sessions.start("bob", "arena_author_y")
+    clock[0] += IDLE_S
+    assert sessions.get(Asking(other.id)) is None, "an hour idle"
+    assert sessions.get(Asking("forged")) is None
