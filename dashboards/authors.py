@@ -33,7 +33,12 @@ from dashboards.params import BadRequest
 
 ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
 FORM_SLACK = 64 * 1024  # a form's fields and multipart framing besides the archive
-NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}
+# Private pages: never cached, never framed; and should an author's or a bot's text ever slip past
+# the escaping, no inline or foreign script may run (only the dashboard's own files).
+NO_STORE = {"Cache-Control": "no-store", "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin",
+            "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                                       "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                                       "form-action 'self'; frame-ancestors 'none'"}
 
 
 class AuthorPages:
@@ -164,6 +169,8 @@ async def signin(request: Request) -> Response:
         if error.status == 401:
             pages.sessions.failures.failed(address)
         return _signin_form(request, error.message, error.status)
+    if (previous := pages.sessions.get(request)) is not None:  # one session per browser
+        pages.sessions.end(previous)
     session = pages.sessions.start(author, key)
     response = _redirect("/my")
     auth.set_session_cookie(response, request, session)
