@@ -73,8 +73,19 @@ def _session(request: Request) -> auth.Session:
     return session
 
 
+def _check_length(request: Request, limit: int) -> None:
+    """Refuse a body that does not say its size, or says more than `limit`, before reading it."""
+    size = request.headers.get("content-length", "")
+    if not size.isdigit():
+        raise BadRequest("a form must say its size (Content-Length); send it from the dashboard's page", 411)
+    if int(size) > limit:
+        raise BadRequest(f"this form sent {int(size)} bytes, more than the {limit} it may; nothing was done", 413)
+
+
 async def _form(request: Request, session: auth.Session, max_files: int = 0) -> FormData:
     """The POSTed form, once its token is the session's (403 otherwise: nothing is done)."""
+    if not max_files:  # an upload's size is checked against the upload limit by its page
+        _check_length(request, FORM_SLACK)
     form = await request.form(max_files=max_files, max_fields=8, max_part_size=FORM_SLACK)
     sent = form.get("csrf")
     if not session.token_matches(sent if isinstance(sent, str) else None):
@@ -152,6 +163,7 @@ def _signin_form(request: Request, error: str, status: int) -> Response:
 async def signin(request: Request) -> Response:
     """Check the key (per-address limit, the store, then the service) and start a session."""
     pages = _pages(request)
+    _check_length(request, FORM_SLACK)
     form = await request.form(max_files=0, max_fields=4, max_part_size=4096)
     if not auth.signin_token_matches(request, form.get("csrf")):
         return _signin_form(request, "the sign-in form expired or came from another site; sign in again", 403)
@@ -279,13 +291,13 @@ async def upload(request: Request) -> Response:
     session = _session(request)
     pages = _pages(request)
     name = request.path_params.get("name")
-    size = request.headers.get("content-length", "")
-    if not size.isdigit():
-        raise BadRequest("an upload must say its size (Content-Length); send it from the upload form", 411)
     if name is not None:  # a version of an existing bot of mine (a new one comes through /my/new)
         await _owned(request, session, name)
-    if int(size) > pages.max_upload_bytes + FORM_SLACK:  # refused before a byte of it is read
-        return _upload_form(request, session, name, "", _too_large(pages), 413)
+    try:
+        _check_length(request, pages.max_upload_bytes + FORM_SLACK)  # before a byte of it is read
+    except BadRequest as error:
+        return _upload_form(request, session, name, "", _too_large(pages) if error.status == 413 else error.message,
+                            error.status)
     form = await _form(request, session, max_files=1)
     bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
     try:

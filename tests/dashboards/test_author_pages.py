@@ -5,13 +5,17 @@ sign-out, `<script>` in a command and a log, guessing keys."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from starlette.testclient import TestClient
 
 from arena.link.tls import is_loopback
 from arena.store.live import LiveMatch
 from arena.tournament.schedule import TournamentConfig
 from dashboards.author_sessions import COOKIE, IDLE_S, LIFETIME_S, Sessions
-from dashboards.authors import signin_allowed
+from dashboards.app import create_app
+from dashboards.authors import AuthorPages, signin_allowed
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.dashboards.author_fixtures import CSRF, PYTHON_EXAMPLE, AuthorArena, dump, pack, store_match_with_logs
 
@@ -231,3 +235,29 @@ def test_a_session_ends_an_hour_after_its_last_request_and_eight_after_sign_in()
     clock[0] += IDLE_S
     assert sessions.get(Asking(other.id)) is None, "an hour idle"
     assert sessions.get(Asking("forged")) is None
+
+
+def test_a_body_too_large_or_of_unknown_size_is_refused_before_it_is_read(author_arena: AuthorArena) -> None:
+    small = AuthorArena(author_arena.store, author_arena.gateway, author_arena.keys,
+                        create_app(author_arena.store, AuthorPages(author_arena.app.state.authors.client,
+                                                                   max_upload_bytes=100 * 1024)), author_arena.root)
+    client = small.client()
+    csrf = small.sign_in(client, "alice")
+    before = dump(author_arena.store)
+    big = upload(client, csrf, "/my/new", os.urandom(300 * 1024), "python3 x.py", bot="pybot")
+    assert big.status_code == 413 and "larger than 0.0976562 MiB" in big.text, big.text[-600:]
+    padded = client.post("/signin", data={"key": "x" * 100_000, "csrf": "x"})
+    assert padded.status_code == 413
+    chunked = client.post("/my/register", content=iter([b"csrf=", csrf.encode(), b"&bot=other"]),
+                          headers={"content-type": "application/x-www-form-urlencoded"})
+    assert chunked.status_code == 411
+    assert dump(author_arena.store) == before
+
+
+def test_without_author_pages_sign_in_says_it_is_off(author_arena: AuthorArena) -> None:
+    client = TestClient(create_app(author_arena.store), follow_redirects=False)
+    for url in ("/signin", "/my", "/my/bots/pybot"):
+        answer = client.get(url)
+        assert answer.status_code == 404 and "author sign-in is off on this dashboard" in answer.text, url
+    answer = client.post("/signin", data={"key": author_arena.keys["alice"]})
+    assert answer.status_code == 404 and "arena_session" not in answer.headers.get("set-cookie", "")
