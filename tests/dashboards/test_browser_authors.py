@@ -1,6 +1,6 @@
 """An author in a real browser (Debian's headless Chromium, driven by Playwright), against a real
 gateway whose authors' service the dashboard uses: sign in, upload the Python example as a new
-bot, see it listed, watch its first matches arrive (a real tournament, the bot launched in its
+bot and then as its new version, see it listed, watch its first matches arrive (a real tournament, the bot launched in its
 sandbox), read its log, rotate its token, sign out. And `<script>` in a command and a log runs
 nowhere."""
 
@@ -83,6 +83,16 @@ def test_an_author_signs_in_uploads_watches_reads_the_log_rotates_and_signs_out(
     assert page.get_attribute("#versions tbody tr", "data-version") == "pybot@1"
     first_token = page.inner_text("#token")
     assert site.store.bot_by_token(first_token).name == "pybot"
+
+    page.click("#upload-link")  # a new version of the bot: listed at once, on top
+    page.wait_for_url("**/my/bots/pybot/upload")
+    page.set_input_files("#archive", str(archive))
+    page.fill("#command", "python3 random_bot.py")
+    page.click("#upload")
+    page.wait_for_url("**/my/bots/pybot")
+    assert page.eval_on_selector_all("#versions tbody tr", "rows => rows.map(r => r.dataset.version)") == \
+        ["pybot@2", "pybot@1"]
+    assert "stored pybot@2" in page.inner_text("#notice") and page.locator("#token").count() == 0
     assert page.locator("#recent-rows tr.none").count() == 1
 
     config = TournamentConfig("gang_of_dice", 2, ("pybot", "random"), seed=3, gateway=site.gateway.address)
@@ -93,13 +103,14 @@ def test_an_author_signs_in_uploads_watches_reads_the_log_rotates_and_signs_out(
     # the page follows the new matches without a reload (it polls every 5 s)
     page.wait_for_function(f"() => document.querySelectorAll('#recent-rows tr[data-match]').length === {len(played)}",
                            timeout=15_000)
-    assert page.locator("#token").count() == 1, "no reload happened: the token is still on the page"
+    assert page.locator("#notice").count() == 1, "no reload happened: the notice is still on the page"
+    assert set(page.eval_on_selector_all("#recent-rows code", "cells => cells.map(c => c.textContent)")) == {"pybot@2"}
 
     page.click(f"#recent-rows tr[data-match='{played[0]}'] a.log-link")
     page.wait_for_url(f"**/my/bots/pybot/logs/{played[0]}")
     [log] = site.store.bot_logs(played[0], "pybot")
     assert log.text.strip() and page.inner_text(".log-text").strip() == log.text.strip()
-    assert "pybot@1" in page.inner_text("h2")
+    assert "pybot@2" in page.inner_text("h2")
 
     page.go_back()
     page.wait_for_url("**/my/bots/pybot")
