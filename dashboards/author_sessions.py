@@ -66,13 +66,15 @@ class Sessions:
         self._sessions[session.id] = session
         return session
 
-    def get(self, request: Request) -> Session | None:
-        """The request's live session (its end moved on), or None."""
+    def get(self, request: Request, touch: bool = True) -> Session | None:
+        """The request's live session, or None; `touch`: the request counts as activity (the bot
+        page's polling does not, so an open tab left alone still ends after IDLE)."""
         session = self._sessions.get(request.cookies.get(COOKIE, ""))
         now = self.clock()
         if session is None or session.ends_at() <= now:
             return None
-        session.seen = now
+        if touch:
+            session.seen = now
         return session
 
     def end(self, session: Session) -> None:

@@ -242,7 +242,7 @@ def _notice(session: auth.Session) -> dict[str, str | None] | None:
 
 async def recent_json(request: Request) -> Response:
     """The bot page's recent and running matches, polled by static/author.js."""
-    session = _pages(request).sessions.get(request)
+    session = _pages(request).sessions.get(request, touch=False)
     name = request.path_params["name"]
     if session is None:
         return JSONResponse({"error": "signed out: sign in again", "status": 401}, 401, headers=NO_STORE)

@@ -15,7 +15,9 @@ from arena.store.live import LiveMatch
 from arena.tournament.schedule import TournamentConfig
 from dashboards.author_sessions import COOKIE, IDLE_S, LIFETIME_S, Sessions
 from dashboards.app import create_app
+from dashboards.author_client import AuthorsClient
 from dashboards.authors import AuthorPages, signin_allowed
+from dashboards.screenshot import free_port
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.dashboards.author_fixtures import CSRF, PYTHON_EXAMPLE, AuthorArena, dump, pack, store_match_with_logs
 
@@ -261,3 +263,20 @@ def test_without_author_pages_sign_in_says_it_is_off(author_arena: AuthorArena) 
         assert answer.status_code == 404 and "author sign-in is off on this dashboard" in answer.text, url
     answer = client.post("/signin", data={"key": author_arena.keys["alice"]})
     assert answer.status_code == 404 and "arena_session" not in answer.headers.get("set-cookie", "")
+
+
+def test_a_key_the_operator_rotated_ends_the_session_and_a_gateway_away_is_one_line(author_arena: AuthorArena) -> None:
+    client = author_arena.client()
+    author_arena.sign_in(client, "alice")
+    author_arena.store.rotate_author_key("alice")
+    assert client.get("/my").headers["location"] == "/signin"
+    assert client.get("/my/bots/pybot/recent").status_code == 401, "the session ended with the key"
+
+    away = AuthorArena(author_arena.store, author_arena.gateway, author_arena.keys,
+                       create_app(author_arena.store, AuthorPages(AuthorsClient(f"127.0.0.1:{free_port()}"))),
+                       author_arena.root)
+    client = away.client()
+    form = client.get("/signin")
+    answer = client.post("/signin", data={"key": author_arena.keys["mallory"], "csrf": CSRF.search(form.text).group(1)})
+    assert answer.status_code == 503 and "cannot be reached now" in answer.text
+    assert "arena_session" not in answer.headers.get("set-cookie", "")
