@@ -18,24 +18,28 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from arena.store import Store
-from dashboards import api, pages
+from dashboards import api, authors, pages
+from dashboards.author_client import ServiceError
 from dashboards.params import BadRequest
 from dashboards.replay import ReplayCache
 
 HERE = Path(__file__).parent
 
 
-def create_app(store: Store) -> Starlette:
-    """The dashboard for one database."""
+def create_app(store: Store, author_pages: authors.AuthorPages | None = None) -> Starlette:
+    """The dashboard for one database; with `author_pages`, authors may sign in (dashboards/authors.py)."""
     app = Starlette(
         routes=[
             *api.routes(),
             *pages.routes(),
+            *authors.routes(),
             Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
         ],
-        exception_handlers={BadRequest: _bad_request, HTTPException: _http_error},
+        exception_handlers={BadRequest: _bad_request, HTTPException: _http_error,
+                            authors.SignIn: authors.sign_in_first, ServiceError: authors.service_error},
     )
     app.state.store = store
+    app.state.authors = author_pages
     app.state.replays = ReplayCache()
     return app
 

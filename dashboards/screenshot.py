@@ -27,12 +27,13 @@ CHROMIUM_ARGS = [
 
 
 @contextmanager
-def serve(store: Store, port: int = 0) -> Iterator[str]:
-    """The dashboard of `store` on 127.0.0.1 (a free port when 0) in a thread; yields its URL."""
+def serve(store: Store, port: int = 0, app: Any = None) -> Iterator[str]:
+    """The dashboard of `store` (or `app`) on 127.0.0.1 (a free port when 0) in a thread; yields its URL."""
     import uvicorn
 
     port = port or free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning"))
+    app = app if app is not None else create_app(store)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, name="dashboard", daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

@@ -7,6 +7,7 @@ part of the schema (arena/store/tables.py and its migrations).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +20,15 @@ from sqlmodel import Session, col, select
 from arena.store.database import Store
 from arena.store.queries import _seats_of
 from arena.store.records import LeaderboardRow, MatchSummary
-from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
+from arena.store.tables import (
+    BotVersionRow,
+    LiveMatchRow,
+    MatchRow,
+    RatingHistoryRow,
+    RatingRow,
+    SeatRow,
+    TournamentRow,
+)
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
@@ -300,3 +309,28 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
     )
     with Session(store.engine) as session:
         return _summaries(session, query)
+
+
+# -- an author's own bot (dashboards/authors.py) -------------------------------------------------
+
+
+def matches_of(store: Store, entrants: list[str], *, limit: int = 20) -> list[MatchSummary]:
+    """The latest stored matches any of `entrants` played (a bot's versions: `mybot`, `mybot@1`, ...),
+    newest first, with their seats."""
+    if not entrants:
+        return []
+    played = select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants))
+    query = (select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
+             .order_by(col(MatchRow.id).desc()).limit(limit))
+    with Session(store.engine) as session:
+        return _summaries(session, query)
+
+
+def live_seats_of(store: Store, entrants: list[str]) -> list[tuple[int, int, list[str]]]:
+    """The matches being played now with one of `entrants` at the table: (tournament id, match
+    index, the seats' entrants), as the live rows were last written."""
+    wanted = set(entrants)
+    with Session(store.engine) as session:
+        rows = session.exec(select(LiveMatchRow.tournament_id, LiveMatchRow.match_index, LiveMatchRow.seats)).all()
+    found = [(tournament, index, json.loads(seats)) for tournament, index, seats in rows]
+    return sorted(entry for entry in found if wanted & set(entry[2]))

@@ -22,6 +22,8 @@ from arena.store import Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
+from dashboards.author_client import AuthorsClient
+from dashboards.authors import AuthorPages
 from tests.arena.gateway.test_bot_logs import register_log_bot
 from tests.arena.gateway_fixtures import HOST_KEY
 
@@ -59,6 +61,10 @@ def public_urls(store: Store, tournament_id: int) -> list[str]:
                  f"/api/tournaments/{tournament_id}/live/{match.match_index}"]
         for view in ("public", *map(str, range(len(match.seats)))):
             urls += [f"/matches/{match.id}?view={view}", f"/api/matches/{match.id}?view={view}"]
+        for bot in ("logger", "crasher"):  # the author pages' log address, and guesses at one under /api
+            urls += [f"/my/bots/{bot}/logs/{match.id}", f"/my/bots/{bot}/recent", f"/api/my/bots/{bot}/logs/{match.id}",
+                     f"/api/bots/{bot}/logs/{match.id}", f"/api/bots/{bot}@1/logs/{match.id}",
+                     f"/api/matches/{match.id}/logs", f"/matches/{match.id}/logs"]
     return urls
 
 
@@ -86,12 +92,15 @@ def test_no_public_page_api_or_record_shows_a_launched_bots_output(played: tuple
     assert any(f"{MARKER} crashing before it connects" in log.text for log in crashed)
     assert all(log.termination == "crash" for log in crashed)
 
-    with TestClient(create_app(store)) as client:
+    # the author pages on, as `arena dashboard` serves them: nobody is signed in here
+    pages = AuthorPages(AuthorsClient("127.0.0.1:9"))
+    with TestClient(create_app(store, pages), follow_redirects=False) as client:
         urls = public_urls(store, tournament_id) + frame_urls(client, store, tournament_id)
         answered = 0
         for url in urls:
             response = client.get(url)
-            assert response.status_code in (200, 404), (url, response.status_code, response.text[:300])
+            assert response.status_code in (200, 303, 401, 404), (url, response.status_code, response.text[:300])
+            assert response.status_code != 303 or response.headers["location"] == "/signin", url
             answered += response.status_code == 200
             assert "QX7" not in response.text, f"{url} shows a bot's output"
     assert answered > 100, "the pages answered: searching error pages would prove nothing"
