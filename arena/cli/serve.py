@@ -25,9 +25,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=50051, help="port bots and tools dial, gRPC (default 50051)")
     parser.add_argument("--host-leg-port", type=int, metavar="PORT",
-                        help="TCP port of the match runners' host leg, on the same --host (default: --port + 1, "
-                             "so 50052; a free port when --port is 0); runners on other machines need to reach "
-                             "both ports, and learn this one from the gateway itself")
+                        help="TCP port of the match runners' host leg, on the same --host (default: any free "
+                             "port, printed at start); runners on other machines need to reach both ports (give "
+                             "one here to open it in a firewall), and learn this one from the gateway itself")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the host leg over TLS with this "
                         "certificate chain (docs/tls.md); needs --tls-key")
     parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key (mode 0600)")
