@@ -2,6 +2,8 @@
 
 - `launcher`: start, watch (output tail, output cap) and stop a launched bot
 - `sandbox`: the bubblewrap command line that runs a launched bot in its sandbox (docs/sandbox.md)
-- `limits`: the exec wrapper that joins a launched bot's cgroups and sets its rlimits
+- `seccomp`: the sandbox's system-call filter (libseccomp, compiled once, loaded by bwrap)
+- `files_view`: the bot's files copied onto a private tmpfs, so the sandbox's mounts name no host path
+- `limits`: the exec wrapper that stages a launched bot's files, joins its cgroups and sets its rlimits
 - `cgroups`: a memory and pids cgroup per launched bot, where the machine allows one
 """

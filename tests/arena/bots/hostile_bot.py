@@ -155,6 +155,54 @@ def allocate_together(limit_mb: int, children: int = 3) -> None:
            f"{len(held)} of {children} got their share")
 
 
+def libc_call(name: str, *args: object) -> None:
+    """A system call through the C library: OSError when it is refused."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if getattr(libc, name)(*args) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number))
+
+
+def run_refused(argv: list[str]) -> None:
+    """A program that must fail: OSError (with what it printed) when it does."""
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+    if done.returncode != 0:
+        raise OSError(f"exit {done.returncode}: {(done.stderr or done.stdout).strip()[-200:]}")
+
+
+def ptrace_a_sibling() -> None:
+    """Attach to another process of the bot (a child: allowed by ptrace's own rules to its uid)."""
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    try:
+        libc_call("ptrace", 16, pid, None, None)  # PTRACE_ATTACH
+    finally:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def host_path_in_view(host_path: str) -> None:
+    """Its own mounts may not tell where its files are on the host (the arena user's home...)."""
+    with open("/proc/self/mountinfo") as file:
+        mounts = file.read()
+    if host_path in mounts:
+        return
+    raise OSError(f"{host_path} is not in /proc/self/mountinfo")
+
+
+def kernel_reach() -> None:
+    attempt("create a user namespace (unshare -Ur)", lambda: run_refused(["unshare", "-Ur", "true"]))
+    attempt("unshare(CLONE_NEWUSER)", lambda: libc_call("unshare", 0x10000000))
+    attempt("mount a tmpfs in a user namespace", lambda: run_refused(
+        ["unshare", "-Urm", "mount", "-t", "tmpfs", "none", "/tmp"]))
+    attempt("mount(2) a tmpfs", lambda: libc_call("mount", b"none", b"/tmp", b"tmpfs", 0, None))
+    attempt("ptrace a sibling process", ptrace_a_sibling)
+
+
 def environment() -> None:
     extra = sorted(set(os.environ) - ALLOWED_ENV)
     report(bool(extra), f"see arena variables {extra}" if extra else "see arena variables", "only the bot's own")
@@ -167,6 +215,8 @@ def probe(args: argparse.Namespace) -> None:
         attempt(what, lambda path=path: read(path))
     attempt("list the home folder", lambda: os.listdir(args.home))
     attempt("write into its own files", lambda: open("written-by-the-bot", "w").close())
+    attempt("see its files' path on the host", lambda: host_path_in_view(args.files_host))
+    kernel_reach()
     attempt("open TCP to the gateway's port", lambda: tcp("127.0.0.1", args.port))
     attempt("open TCP to the test's listener", lambda: tcp("127.0.0.1", args.listener))
     attempt("route to another address", lambda: route("192.0.2.1"))
@@ -231,7 +281,7 @@ def main() -> None:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "setsid"])
-    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker"):
+    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker", "--files-host"):
         parser.add_argument(name, default="/nonexistent")
     for name in ("--port", "--listener", "--gateway-pid"):
         parser.add_argument(name, type=int, default=1)
