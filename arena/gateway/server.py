@@ -146,6 +146,7 @@ async def serve(store: Store, host: str, port: int, host_key: str, limits: Launc
     over = "" if tls is None else " (TLS)"
     print(f"arena gateway listening on {running.address}{over}, match runners' host leg on port "
           f"{running.host_leg_port}{over} (Ctrl-C to stop)", flush=True)
+    print(f"launched bots' whole-bot limits: {running.gateway.launcher.whole_bot_words()}", flush=True)
     try:
         await stop.wait()
         print("arena gateway stopping", flush=True)

@@ -38,6 +38,7 @@ from arena.launch.sandbox import (
     sandbox_env,
     unsandboxed,
 )
+from arena.launch.watchdog import TICK_S, Watchdog
 
 log = logging.getLogger("arena.gateway")
 # The protocol a launched bot speaks, for bots that load it at run time (the Node.js example):
@@ -57,13 +58,24 @@ class LaunchLimits:
     """Limits on a launched bot's process, and how long it lives without matches."""
 
     cpu_seconds: int = 600  # per process
-    memory_mb: int = 2048  # per process (RLIMIT_AS), and for the whole bot where a cgroup can be made
+    memory_mb: int = 2048  # per process (RLIMIT_AS), and for the whole bot (a cgroup, or the watchdog)
     processes: int = 128  # processes and threads, all of the bot's together
     open_files: int = 256  # per process
     tmp_mb: int = 64  # its /tmp, and its /dev/shm
     output_bytes: int = 64 * 1024  # kept (the last ones): the most a match's bot log holds
     output_cap_bytes: int = 64 * 1024 * 1024  # printed in all, after which the bot is stopped
     linger_s: float = 2.0
+    # How the whole bot's memory and processes are capped: "auto", a cgroup (v2, else v1) where the
+    # machine allows one and else the memory watchdog (watchdog.py); "watchdog", the watchdog always.
+    whole_bot: str = "auto"
+
+
+WHOLE_BOT = {  # what `arena serve` says at start
+    "v2": "cgroup v2 (memory and processes of the whole bot)",
+    "v1": "cgroup v1 (memory and processes of the whole bot)",
+    "watchdog": "the memory watchdog (the sum of the bot's processes' memory, checked every "
+                f"{TICK_S:g} s; processes: RLIMIT_NPROC of its own uid), as no cgroup can be made here",
+}
 
 
 @dataclass
@@ -142,8 +154,21 @@ class Launcher:
         self.users: dict[str, int] = {}
         self._stoppers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()  # stops under way, kept until done (see stop_all)
+        self.watchdog = Watchdog(self._over_memory)
+        self.whole_bot = "none"  # "v2", "v1" or "watchdog" when sandboxed
         if not self.sandboxed:
             print(UNSANDBOXED_WARNING, file=sys.stderr, flush=True)
+        elif limits.whole_bot == "watchdog":
+            self.whole_bot = "watchdog"
+        else:
+            self.whole_bot = cgroups.mechanism()
+        log.info("launched bots' whole-bot limits: %s", self.whole_bot_words())
+
+    def whole_bot_words(self) -> str:
+        """Which whole-bot limits apply here, in words (`arena serve` says it at start)."""
+        if not self.sandboxed:
+            return "none: launched bots run unsandboxed, under per-process rlimits only"
+        return WHOLE_BOT[self.whole_bot]
 
     def bot_for_token(self, token: str) -> str | None:
         """The name of the running launched bot that was given this token."""
@@ -181,6 +206,7 @@ class Launcher:
                                memory_mb=self.limits.memory_mb)
         launched.reader = asyncio.create_task(self._capture(launched))
         self.bots[name] = launched
+        self._watch(launched)
         log.info("launched bot %r (pid %d, %s): %s", name, process.pid,
                  f"sandboxed as uid {launched.uid}" if launched.uid else "UNSANDBOXED", command)
         return launched
@@ -195,7 +221,7 @@ class Launcher:
         staged = Path(tempfile.mkdtemp(prefix="arena-files-")) if files else None  # 0700: root's alone
         try:
             sandbox = bwrap_argv(SandboxSpec(uid, self.socket, staged, self.limits.tmp_mb, filter_fd), command)
-            cgroup = cgroups.create(f"arena-{name}-{uid}", self.limits.memory_mb, self.limits.processes)
+            cgroup = self._cgroup(f"arena-{name}-{uid}")
         except BaseException:
             os.close(filter_fd)
             _remove_folder(staged)
@@ -211,6 +237,31 @@ class Launcher:
                "ARENA_PROTO": str(BOT_PROTO)}
         argv = [*self._wrapper(None), "/bin/sh", "-c", command]
         return _Start(argv, env, str(files) if files else None, None, None)
+
+    def _cgroup(self, name: str) -> cgroups.BotCgroup | None:
+        """The bot's cgroup, or None when the watchdog guards it instead."""
+        if self.whole_bot == "watchdog":
+            return None
+        cgroup = cgroups.create(name, self.limits.memory_mb, self.limits.processes)
+        if cgroup is None:
+            log.warning("no cgroup could be made for %s (%s worked at start): the memory watchdog guards it",
+                        name, self.whole_bot)
+        return cgroup
+
+    def _watch(self, bot: LaunchedBot) -> None:
+        """Stop the whole bot past its memory limit: its cgroup's OOM kills, or the watchdog's sum."""
+        if bot.uid is None:
+            return
+        if bot.cgroup is not None:
+            self.watchdog.watch_cgroup(bot.uid, bot.cgroup)
+        else:
+            self.watchdog.watch_memory(bot.uid, self.limits.memory_mb * 1024 * 1024)
+
+    def _over_memory(self, uid: int) -> None:
+        for bot in self.bots.values():
+            if bot.uid == uid and bot.process.returncode is None:
+                bot.oom_killed = True
+                _signal_group(bot.process.pid, signal.SIGKILL)  # at once, as the kernel would
 
     def _wrapper(self, cgroup: cgroups.BotCgroup | None, extra: list[str] | None = None) -> list[str]:
         limits = self.limits
@@ -239,8 +290,10 @@ class Launcher:
                 bot.stopped_for = f"printed more than its output limit of {cap} bytes and was stopped"
                 self._background(self._stop(bot))
         await bot.process.wait()
+        if bot.uid is not None:
+            self.watchdog.forget(bot.uid)
         if bot.cgroup is not None:
-            bot.oom_killed = bot.cgroup.oom_killed()
+            bot.oom_killed = bot.oom_killed or bot.cgroup.oom_killed()
             await asyncio.to_thread(bot.cgroup.remove)
         _remove_folder(bot.staged)  # empty on the host: the tmpfs was in the bot's namespace only
         log.info("launched bot %r (pid %d) ended: %s; last output: %s", bot.name, bot.process.pid,
@@ -305,6 +358,7 @@ class Launcher:
                 task.cancel()
             await asyncio.gather(*late, return_exceptions=True)
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.watchdog.close()
 
     def _background(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a stop as a task of its own, referenced until it is done."""

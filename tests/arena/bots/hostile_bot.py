@@ -10,6 +10,8 @@ the bot dials in (and before any thread starts, so forking is safe). Other modes
   setsid    leave `setsid sleep` and a double-forked sleeper behind, then play
   oom       a child holds 40 % of --memory-mb while the bot itself grows: only the memory
             cgroup (all of the bot's processes together) stops it, by killing the bot
+  hogs      20 children of 200 MB each, one after the other (each under every per-process
+            limit): only a whole-bot limit (cgroup or watchdog) stops it
 Uses only the standard library and the SDK of the sandbox's runtime.
 """
 
@@ -128,33 +130,6 @@ def allocate(limit_mb: int) -> None:
     report(managed, f"allocate more than {limit_mb} MB", how)
 
 
-def allocate_together(limit_mb: int, children: int = 3) -> None:
-    """Children that each stay under `limit_mb` but together go over it (what only a cgroup stops)."""
-    share = limit_mb // 2 + 64
-    reader, writer = os.pipe()
-    pids = []
-    for _ in range(children):
-        if (pid := os.fork()) == 0:
-            os.close(reader)
-            hoard = b"x" * (share * MB)  # noqa: F841 - held until killed
-            os.write(writer, b"+")
-            time.sleep(60)
-            os._exit(0)
-        pids.append(pid)
-    os.close(writer)
-    held, deadline = b"", time.monotonic() + 8
-    while len(held) < children and select.select([reader], [], [], max(0.0, deadline - time.monotonic()))[0]:
-        if not (chunk := os.read(reader, 1)):
-            break
-        held += chunk
-    for pid in pids:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    os.close(reader)
-    report(len(held) == children, f"allocate {children} x {share} MB at once (over {limit_mb} MB together)",
-           f"{len(held)} of {children} got their share")
-
-
 def libc_call(name: str, *args: object) -> None:
     """A system call through the C library: OSError when it is refused."""
     import ctypes
@@ -203,6 +178,21 @@ def kernel_reach() -> None:
     attempt("ptrace a sibling process", ptrace_a_sibling)
 
 
+def hogs(children: int, share_mb: int) -> None:
+    """Children that each hold `share_mb`, started one by one as each has its share (no race)."""
+    reader, writer = os.pipe()
+    for _ in range(children):
+        if os.fork() == 0:
+            hoard = b"x" * (share_mb * MB)  # noqa: F841 - held until killed
+            os.write(writer, b"+")
+            time.sleep(120)
+            os._exit(0)
+        if not os.read(reader, 1):
+            break
+    print(f"MANAGED hold {children} x {share_mb} MB", flush=True)
+    time.sleep(120)
+
+
 def environment() -> None:
     extra = sorted(set(os.environ) - ALLOWED_ENV)
     report(bool(extra), f"see arena variables {extra}" if extra else "see arena variables", "only the bot's own")
@@ -227,7 +217,6 @@ def probe(args: argparse.Namespace) -> None:
     fork_many(args.processes)
     open_many(args.open_files)
     allocate(args.memory_mb)
-    allocate_together(args.memory_mb)
 
 
 def leave_sleepers(marker: str) -> None:
@@ -256,6 +245,8 @@ def misbehave(mode: str, limit_mb: int) -> None:
         while len(hoard) < limit_mb:  # 1 MB at a time: always under the per-process limit
             hoard.append(b"x" * MB)
         print("MANAGED outgrow the memory cgroup", flush=True)
+    if mode == "hogs":
+        hogs(20, 200)
     if mode == "forkbomb":
         while True:
             try:
@@ -280,7 +271,7 @@ def main() -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "setsid"])
+    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "hogs", "setsid"])
     for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker", "--files-host"):
         parser.add_argument(name, default="/nonexistent")
     for name in ("--port", "--listener", "--gateway-pid"):

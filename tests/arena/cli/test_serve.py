@@ -168,6 +168,9 @@ def test_serve_takes_any_free_host_leg_port_when_the_next_port_is_taken(env: dic
             prefix = f"arena gateway listening on 127.0.0.1:{port}, match runners' host leg on port "
             assert line.startswith(prefix) and line.rstrip().endswith(" (Ctrl-C to stop)"), (line, server.stderr)
             leg = int(line[len(prefix):].split()[0])
+            limits = server.stdout.readline()  # which whole-bot limits apply on this host, said at start
+            assert limits.startswith("launched bots' whole-bot limits: "), limits
+            assert any(words in limits for words in ("cgroup v2", "cgroup v1", "the memory watchdog")), limits
             assert leg not in (0, port, port + 1)
             socket.create_connection(("127.0.0.1", leg), 5).close()  # it listens there
         finally:
