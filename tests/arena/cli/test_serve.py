@@ -178,6 +178,18 @@ def test_serve_takes_any_free_host_leg_port_when_the_next_port_is_taken(env: dic
             server.wait(10)
 
 
+def test_serve_says_the_watchdog_applies_when_forced(env: dict[str, str]) -> None:
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--whole-bot-limits",
+                               "watchdog"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert server.stdout is not None
+        server.stdout.readline()
+        assert server.stdout.readline().startswith("launched bots' whole-bot limits: the memory watchdog (")
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(10)
+
+
 def test_serve_refuses_a_taken_host_leg_port_in_one_line(env: dict[str, str]) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:
         busy = taken.getsockname()[1]
