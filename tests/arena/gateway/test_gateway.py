@@ -145,7 +145,9 @@ def test_a_second_gateway_on_a_taken_port_is_refused(gateway: GatewayThread, sto
     second.stop()
 
 
-def test_an_orderly_stop_aborts_running_matches_and_blames_no_bot(gateway: GatewayThread, store: Store) -> None:
+@pytest.mark.parametrize("leg", ["host-leg", "stream", "unary"])
+def test_an_orderly_stop_aborts_running_matches_and_blames_no_bot(gateway: GatewayThread, store: Store,
+                                                                  leg: str) -> None:
     """Ctrl-C / SIGTERM of the gateway mid-match: the match aborts arena-side (unrated), and the bot
     whose decision was waiting is not recorded as a disconnect forfeit."""
     import threading
@@ -166,7 +168,7 @@ def test_an_orderly_stop_aborts_running_matches_and_blames_no_bot(gateway: Gatew
     outcome: queue.Queue[object] = queue.Queue()
 
     def play() -> None:
-        with GatewayClient(gateway.address, key=HOST_KEY) as client:
+        with GatewayClient(gateway.address, key=HOST_KEY, leg=leg) as client:
             try:
                 outcome.put(run_match("toy", ["patient", "random"], 1, gateway=client,
                                       time_control=TimeControl(decision_ms=60_000)))
