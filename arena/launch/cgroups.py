@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import secrets
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -77,7 +78,7 @@ def create(name: str, memory_mb: int, processes: int) -> BotCgroup | None:
 def mechanism(memory_mb: int = 64, processes: int = 8) -> str:
     """"v2" or "v1", the cgroups a bot gets on this machine (a probe group is made and removed), or
     "watchdog" when neither can be made."""
-    probe = create(f"arena-probe-{os.getpid()}", memory_mb, processes)
+    probe = create(f"arena-probe-{os.getpid()}-{secrets.token_hex(4)}", memory_mb, processes)
     if probe is None:
         return "watchdog"
     probe.remove()
