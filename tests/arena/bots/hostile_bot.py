@@ -147,6 +147,20 @@ def run_refused(argv: list[str]) -> None:
         raise OSError(f"exit {done.returncode}: {(done.stderr or done.stdout).strip()[-200:]}")
 
 
+SYSCALLS = {"x86_64": {"keyctl": 250, "io_uring_setup": 425}, "aarch64": {"keyctl": 219, "io_uring_setup": 425}}
+
+
+def raw_syscall(name: str, *args: object) -> None:
+    """A system call by number (the C library has no wrapper for these): OSError when refused."""
+    import ctypes
+    import platform
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(SYSCALLS[platform.machine()][name], *args) < 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number))
+
+
 def ptrace_a_sibling() -> None:
     """Attach to another process of the bot (a child: allowed by ptrace's own rules to its uid)."""
     pid = os.fork()
@@ -176,6 +190,8 @@ def kernel_reach() -> None:
         ["unshare", "-Urm", "mount", "-t", "tmpfs", "none", "/tmp"]))
     attempt("mount(2) a tmpfs", lambda: libc_call("mount", b"none", b"/tmp", b"tmpfs", 0, None))
     attempt("ptrace a sibling process", ptrace_a_sibling)
+    attempt("keyctl (the session keyring's id)", lambda: raw_syscall("keyctl", 0, -3, 1))
+    attempt("io_uring_setup", lambda: raw_syscall("io_uring_setup", 1, bytes(120)))
 
 
 def hogs(children: int, share_mb: int) -> None:

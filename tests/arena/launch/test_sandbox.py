@@ -96,7 +96,7 @@ def test_the_hostile_bot_manages_none_of_its_break_outs(gateway: GatewayThread, 
     output = output_of(gateway, "hostile")
     assert record.seats[0].termination is Termination.NORMAL, (record.seats[0].reason, output)
     assert "MANAGED" not in output, output
-    assert output.count("BLOCKED") == 22, output
+    assert output.count("BLOCKED") == 24, output
     uid = int(output.split("INFO uid=")[1].split()[0])
     assert uid not in (0, os.getuid()) and uid >= 1_000_000, "a uid of its own, not the arena's"
 
