@@ -187,7 +187,7 @@ class Launcher:
         Raises SandboxUnavailable (an arena-side error) when the sandbox cannot be made.
         """
         token = "launch_" + secrets.token_urlsafe(24)
-        folder = Path(files) if files else None
+        folder = Path(os.path.abspath(files)) if files else None  # the wrapper runs in /
         how = (self._sandboxed if self.sandboxed else self._unsandboxed)(name, token, command, folder)
         try:
             process = await asyncio.create_subprocess_exec(
