@@ -73,7 +73,7 @@ def main(argv: list[str]) -> None:
         target = root / name
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o755)
         if Path(source).is_dir():
-            shutil.copytree(source, target, symlinks=True)  # with __pycache__: the bots cannot write one
+            shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, target)
     sys.stdout.buffer.write(READY)
