@@ -27,28 +27,13 @@ MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
 
 def stage(files: Path, mountpoint: Path) -> None:
     """In a new private mount namespace, a tmpfs on `mountpoint` holding a copy of `files`."""
-    private_tmpfs(mountpoint)
-    shutil.copytree(files, mountpoint, symlinks=True, ignore=_special, dirs_exist_ok=True)
-    os.chmod(mountpoint, stat.S_IMODE(files.stat().st_mode))
-
-
-def private_tmpfs(mountpoint: Path) -> None:
-    """Move into a new mount namespace whose mounts do not propagate, and mount a tmpfs there."""
     libc = ctypes.CDLL(None, use_errno=True)
     _call(libc.unshare(CLONE_NEWNS), "unshare the mount namespace")
     _call(libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make the mounts private")
     _call(libc.mount(b"tmpfs", bytes(mountpoint), b"tmpfs", MS_NOSUID | MS_NODEV, b"mode=0755"),
           f"mount a tmpfs on {mountpoint}")
-
-
-def join_namespace(namespace: str) -> None:
-    """Join the mount namespace at `namespace` (/proc/PID/ns/mnt); this process must have one thread."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = os.open(namespace, os.O_RDONLY)
-    try:
-        _call(libc.setns(fd, CLONE_NEWNS), f"join the mount namespace {namespace}")
-    finally:
-        os.close(fd)
+    shutil.copytree(files, mountpoint, symlinks=True, ignore=_special, dirs_exist_ok=True)
+    os.chmod(mountpoint, stat.S_IMODE(files.stat().st_mode))
 
 
 def _special(folder: str, names: list[str]) -> set[str]:

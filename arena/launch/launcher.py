@@ -29,15 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from arena.launch import cgroups, seccomp
-from arena.launch.runtime_view import RuntimeView
 from arena.launch.sandbox import (
     SOCKET,
     SandboxSpec,
     SandboxUnavailable,
     bwrap_argv,
-    bwrap_path,
     check_files,
-    runtime_sources,
     sandbox_env,
     unsandboxed,
 )
@@ -158,8 +155,6 @@ class Launcher:
         self._stoppers: dict[str, asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()  # stops under way, kept until done (see stop_all)
         self.watchdog = Watchdog(self._over_memory)
-        self._runtime: RuntimeView | None = None  # started at the first sandboxed launch
-        self._runtime_lock = asyncio.Lock()
         self.whole_bot = "none"  # "v2", "v1" or "watchdog" when sandboxed
         if not self.sandboxed:
             print(UNSANDBOXED_WARNING, file=sys.stderr, flush=True)
@@ -193,10 +188,7 @@ class Launcher:
         """
         token = "launch_" + secrets.token_urlsafe(24)
         folder = Path(os.path.abspath(files)) if files else None  # the wrapper runs in /
-        if self.sandboxed:
-            how = self._sandboxed(name, token, command, folder, await self._runtime_view())
-        else:
-            how = self._unsandboxed(name, token, command, folder)
+        how = (self._sandboxed if self.sandboxed else self._unsandboxed)(name, token, command, folder)
         try:
             process = await asyncio.create_subprocess_exec(
                 *how.argv, env=how.env, cwd=how.cwd, stdin=asyncio.subprocess.DEVNULL, pass_fds=how.pass_fds,
@@ -219,15 +211,7 @@ class Launcher:
                  f"sandboxed as uid {launched.uid}" if launched.uid else "UNSANDBOXED", command)
         return launched
 
-    async def _runtime_view(self) -> RuntimeView:
-        """The keeper of the sandboxes' runtime copy, started at the first launch (again if it died)."""
-        bwrap_path()  # no sandbox at all: say why first
-        async with self._runtime_lock:
-            if self._runtime is None or self._runtime.process.returncode is not None:
-                self._runtime = await RuntimeView.start(runtime_sources())
-            return self._runtime
-
-    def _sandboxed(self, name: str, token: str, command: str, files: Path | None, runtime: RuntimeView) -> _Start:
+    def _sandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
         """How to start the bot in its sandbox: bwrap under the limits wrapper, and its own cgroup."""
         check_files(files)
         if self.socket is None:
@@ -236,16 +220,14 @@ class Launcher:
         filter_fd = seccomp.program_fd()
         staged = Path(tempfile.mkdtemp(prefix="arena-files-")) if files else None  # 0700: root's alone
         try:
-            spec = SandboxSpec(uid, self.socket, staged, self.limits.tmp_mb, filter_fd, runtime.root)
-            sandbox = bwrap_argv(spec, command)
+            sandbox = bwrap_argv(SandboxSpec(uid, self.socket, staged, self.limits.tmp_mb, filter_fd), command)
             cgroup = self._cgroup(f"arena-{name}-{uid}")
         except BaseException:
             os.close(filter_fd)
             _remove_folder(staged)
             raise
         env = sandbox_env({"ARENA_ADDRESS": f"unix:{SOCKET}", "ARENA_TOKEN": token, "ARENA_BOT_NAME": name})
-        stage = ["--stage-files", str(files), str(staged)] if files else []
-        wrapper = self._wrapper(cgroup, ["--mount-ns", runtime.namespace, *stage])
+        wrapper = self._wrapper(cgroup, ["--stage-files", str(files), str(staged)] if files else [])
         return _Start([*wrapper, *sandbox], env, "/", uid, cgroup, (filter_fd,), staged)
 
     def _unsandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
@@ -377,9 +359,6 @@ class Launcher:
             await asyncio.gather(*late, return_exceptions=True)
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self.watchdog.close()
-        if self._runtime is not None:
-            await self._runtime.close()
-            self._runtime = None
 
     def _background(self, coroutine: Coroutine[Any, Any, None]) -> None:
         """Run a stop as a task of its own, referenced until it is done."""

@@ -2,8 +2,7 @@
 
 Inside, the bot has its own network (loopback only), PID, IPC and UTS namespaces; a filesystem of
 the read-only system paths (/usr and its /bin, /lib links), the read-only runtime (the Python SDK
-and its gRPC packages at /arena/python, the .proto files at /arena/proto; bound from the copy
-runtime_view.py keeps, so no mount names a host path), its own files read-only
+and its gRPC packages at /arena/python, the .proto files at /arena/proto), its own files read-only
 at /bot (its working folder), a private /tmp and /dev/shm of `tmp_mb` each, and the gateway's Unix
 socket at /run/arena/gateway.sock; it runs as a uid of its own that owns nothing outside, with no
 capabilities and no way to gain any, under a system-call filter (seccomp.py: no new namespaces,
@@ -24,9 +23,8 @@ from pathlib import Path
 UNSANDBOXED_ENV = "ARENA_UNSANDBOXED"  # "1": launched bots run unsandboxed (trusted local bots only)
 SOCKET = "/run/arena/gateway.sock"
 FILES = "/bot"
-RUNTIME = "/arena"
-PYTHON_RUNTIME = f"{RUNTIME}/python"
-PROTO = f"{RUNTIME}/proto/arena/v1"
+PYTHON_RUNTIME = "/arena/python"
+PROTO = "/arena/proto/arena/v1"
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib64")  # symlinks into /usr on Debian 12 (merged /usr)
 SYSTEM_FILES = ("/etc/ld.so.cache",)
 # The third-party packages of the Python runtime, from the arena's own environment (same versions):
@@ -44,15 +42,13 @@ class SandboxUnavailable(Exception):
 class SandboxSpec:
     """What one sandboxed bot gets: its uid, the gateway socket, its own files, its /tmp size, and
     the file descriptor bwrap reads its system-call filter from (seccomp.program_fd(); the caller
-    passes it to the child and closes it; None only for a bare command line in tests), and where
-    the runtime's copy is in the mount namespace bwrap runs in (runtime_view.py)."""
+    passes it to the child and closes it; None only for a bare command line in tests)."""
 
     uid: int
     socket: Path
     files: Path | None
     tmp_mb: int
     seccomp_fd: int | None = None
-    runtime: Path | None = None  # the runtime's copy (runtime_view.py); None: bound from the arena's files
 
 
 def unsandboxed() -> bool:
@@ -78,7 +74,7 @@ def bwrap_path() -> str:
 
 def bwrap_argv(spec: SandboxSpec, command: str) -> list[str]:
     """The full command line: bwrap, its namespaces and mounts, then the uid drop, then `sh -c command`."""
-    return [bwrap_path(), *_namespaces(), *_system_view(), *_runtime_view(spec.runtime), *_bot_view(spec),
+    return [bwrap_path(), *_namespaces(), *_system_view(), *_runtime_view(), *_bot_view(spec),
             *_filter(spec.seccomp_fd), *_drop_privileges(spec.uid), "/bin/sh", "-c", command]
 
 
@@ -121,27 +117,18 @@ def _system_view() -> list[str]:
     return argv
 
 
-def runtime_sources() -> dict[str, Path]:
-    """The runtime, by its path under /arena in the sandbox: the Python runtime at /arena/python (the
-    SDK kit and its stubs, arena/v1, gRPC, protobuf) and the .proto files at /arena/proto."""
+def _runtime_view() -> list[str]:
+    """The Python runtime at /arena/python (the SDK kit and its stubs, arena/v1, gRPC, protobuf) and the .proto files."""
     site = Path(sysconfig.get_paths()["purelib"])
-    sources = {f"python/{name}": site / name for name in RUNTIME_PACKAGES}
-    sources["python/arena/v1"] = _package_folder("arena.v1")
-    sources["python/arena_sdk"] = _package_folder("arena_sdk")  # the bot kit (bots/sdk/arena_sdk)
-    sources["python/bots/sdk"] = _package_folder("bots.sdk")  # its re-export, for bots that import bots.sdk
-    proto = _package_folder("arena").parent / "proto" / "arena" / "v1"
-    if proto.is_dir():  # a source tree: the Node.js example loads bot.proto at run time
-        sources["proto/arena/v1"] = proto
-    return sources
-
-
-def _runtime_view(runtime: Path | None) -> list[str]:
-    """Bound from `runtime` (the copy runtime_view.py made) when given, else from the sources."""
-    sources = runtime_sources()
-    argv = _folders(RUNTIME, sources)
+    sources = {name: site / name for name in RUNTIME_PACKAGES}
+    sources["arena/v1"] = _package_folder("arena.v1")
+    sources["arena_sdk"] = _package_folder("arena_sdk")  # the bot kit (bots/sdk/arena_sdk)
+    sources["bots/sdk"] = _package_folder("bots.sdk")  # its re-export, for bots that import bots.sdk
+    argv = _folders(PYTHON_RUNTIME, sources)
     for name, source in sources.items():
-        argv += ["--ro-bind", str(runtime / name if runtime else source), f"{RUNTIME}/{name}"]
-    return argv
+        argv += ["--ro-bind", str(source), f"{PYTHON_RUNTIME}/{name}"]
+    proto = _package_folder("arena").parent / "proto" / "arena" / "v1"
+    return [*argv, *_folders(PROTO, {}), "--ro-bind-try", str(proto), PROTO]
 
 
 def _bot_view(spec: SandboxSpec) -> list[str]:

@@ -222,7 +222,6 @@ def probe(args: argparse.Namespace) -> None:
     attempt("list the home folder", lambda: os.listdir(args.home))
     attempt("write into its own files", lambda: open("written-by-the-bot", "w").close())
     attempt("see its files' path on the host", lambda: host_path_in_view(args.files_host))
-    attempt("see where the arena is installed", lambda: host_path_in_view(args.arena_root))
     kernel_reach()
     attempt("open TCP to the gateway's port", lambda: tcp("127.0.0.1", args.port))
     attempt("open TCP to the test's listener", lambda: tcp("127.0.0.1", args.listener))
@@ -289,7 +288,7 @@ def main() -> None:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "hogs", "setsid"])
-    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker", "--files-host", "--arena-root"):
+    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker", "--files-host"):
         parser.add_argument(name, default="/nonexistent")
     for name in ("--port", "--listener", "--gateway-pid"):
         parser.add_argument(name, type=int, default=1)
