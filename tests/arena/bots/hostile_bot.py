@@ -183,12 +183,24 @@ def host_path_in_view(host_path: str) -> None:
     raise OSError(f"{host_path} is not in /proc/self/mountinfo")
 
 
+def mount_a_tmpfs() -> None:
+    """On an empty folder of its own (and undone at once): harmless where it is not refused (unsandboxed)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp()
+    try:
+        libc_call("mount", b"none", folder.encode(), b"tmpfs", 0, None)
+        libc_call("umount2", folder.encode(), 0)
+    finally:
+        os.rmdir(folder)
+
+
 def kernel_reach() -> None:
     attempt("create a user namespace (unshare -Ur)", lambda: run_refused(["unshare", "-Ur", "true"]))
     attempt("unshare(CLONE_NEWUSER)", lambda: libc_call("unshare", 0x10000000))
     attempt("mount a tmpfs in a user namespace", lambda: run_refused(
         ["unshare", "-Urm", "mount", "-t", "tmpfs", "none", "/tmp"]))
-    attempt("mount(2) a tmpfs", lambda: libc_call("mount", b"none", b"/tmp", b"tmpfs", 0, None))
+    attempt("mount(2) a tmpfs", mount_a_tmpfs)
     attempt("ptrace a sibling process", ptrace_a_sibling)
     attempt("keyctl (the session keyring's id)", lambda: raw_syscall("keyctl", 0, -3, 1))
     attempt("io_uring_setup", lambda: raw_syscall("io_uring_setup", 1, bytes(120)))
