@@ -10,6 +10,9 @@ missing=()
 command -v node >/dev/null || missing+=(nodejs npm)
 command -v bwrap >/dev/null || missing+=(bubblewrap)  # the sandbox of launched bots (docs/sandbox.md)
 [ -x /usr/bin/setpriv ] || missing+=(util-linux)  # setpriv: the sandbox drops to its own uid
+# libseccomp compiles the sandbox's system-call filter (arena/launch/seccomp.py reaches its C API
+# through ctypes: its Python binding, python3-seccomp, is built for Debian's own Python only).
+ldconfig -p | grep -q 'libseccomp\.so\.2 ' || missing+=(libseccomp2)
 [ -x /usr/lib/postgresql/15/bin/initdb ] || missing+=(postgresql)
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || missing+=(chromium chromium-driver)
 command -v openssl >/dev/null || missing+=(openssl)  # the TLS tests make their certificates with it

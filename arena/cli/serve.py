@@ -25,9 +25,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=50051, help="port bots and tools dial, gRPC (default 50051)")
     parser.add_argument("--host-leg-port", type=int, metavar="PORT",
-                        help="TCP port of the match runners' host leg, on the same --host (default: --port + 1, "
-                             "so 50052; a free port when --port is 0); runners on other machines need to reach "
-                             "both ports, and learn this one from the gateway itself")
+                        help="TCP port of the match runners' host leg, on the same --host (default: any free "
+                             "port, printed at start); runners on other machines need to reach both ports (give "
+                             "one here to open it in a firewall), and learn this one from the gateway itself")
     parser.add_argument("--tls-cert", metavar="PEM", help="serve gRPC and the host leg over TLS with this "
                         "certificate chain (docs/tls.md); needs --tls-key")
     parser.add_argument("--tls-key", metavar="PEM", help="the certificate's private key (mode 0600)")
@@ -36,6 +36,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--bot-cpu-seconds", type=int, default=600, help="CPU-time limit of a launched bot")
     parser.add_argument("--bot-memory-mb", type=int, default=2048, help="memory limit of a launched bot")
+    parser.add_argument("--whole-bot-limits", choices=["auto", "watchdog"], default="auto",
+                        help="how a launched bot's processes are capped together: auto (a cgroup, v2 or v1, "
+                             "where this host allows one, else the memory watchdog) or watchdog (docs/sandbox.md)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     authors = parser.add_argument_group("bot authors' limits (docs/authors.md)")
     authors.add_argument("--author-max-bots", type=positive, default=5, metavar="N",
@@ -62,7 +65,8 @@ def serve_command(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), handlers=[handler])
     if tls is None and not is_loopback(args.host):
         print(f"arena: {INSECURE_WARNING.format(host=args.host)}", file=sys.stderr, flush=True)  # whatever --log-level
-    limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb)
+    limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb,
+                          whole_bot=args.whole_bot_limits)
     authors = AuthorConfig(max_bots=args.author_max_bots, submissions_per_hour=args.author_submissions_per_hour,
                            max_archive_bytes=args.author_max_archive_mb * 1024 * 1024)
     asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls, authors))

@@ -23,6 +23,7 @@ from arena.errors import StoreError, UsageError
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
 from arena.tournament.driver import (
+    GatewayGone,
     Progress,
     TournamentPlan,
     plan_tournament,
@@ -187,6 +188,10 @@ def stops_reported(line: ProgressLine, store: Store, tournament_id: int, what: s
         line.end()
         print(f"stopped; resume with: {resume}", file=sys.stderr)
         raise
+    except GatewayGone as error:  # the matches it cut short are not stored: resume plays them
+        line.end()
+        raise GatewayGone(f"{error}; {stopped_note(store, tournament_id, what)}: once the gateway runs again, "
+                          f"`{resume}` {resume_does}") from None
     except StoreError as error:  # what was stored is kept, resume plays the rest
         line.end()
         raise StoreError(f"{error}; {stopped_note(store, tournament_id, what)}: once that is fixed, "

@@ -41,6 +41,14 @@ class AlreadyConnected(Exception):
     """A second stream for a bot that already has one (refused: one connection per token)."""
 
 
+class GatewayStopping(Exception):
+    """The gateway is stopping in an orderly way (Ctrl-C, SIGTERM): the matches it hosts abort as an
+    arena-side error, unrated, and are played again later; their bots are not to blame."""
+
+
+STOPPING = "the gateway is stopping (an orderly stop of the arena, not the bots' fault)"
+
+
 class BotDisabled(Exception):
     """A stream for a bot that the organiser disabled (`arena bot disable NAME`)."""
 
@@ -62,6 +70,7 @@ class Gateway:
         self.retry = LaunchRetry()  # launched bots whose last launch did not connect
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
+        self.stopping = False  # close() began: every fault from here on is the arena's stop
 
     # -- connections ------------------------------------------------------------------------
 
@@ -187,6 +196,15 @@ class Gateway:
     # -- the match host ---------------------------------------------------------------------
 
     async def open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
+        """`_open_seat`, but GatewayStopping instead of a fault once the gateway is stopping."""
+        if self.stopping:
+            raise GatewayStopping(STOPPING)
+        fault = await self._open_seat(request)
+        if fault is not None and self.stopping:
+            raise GatewayStopping(STOPPING)
+        return fault
+
+    async def _open_seat(self, request: host_pb2.OpenSeatRequest) -> BotFault | None:
         """Make sure the bot is connected (launching it if it has a command); send MatchStart.
 
         `NAME@N` is version N of a submitted bot: launched from that version's files, as a
@@ -290,6 +308,16 @@ class Gateway:
         return bot.output_since(printed)
 
     async def decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
+        """`_decide`, but GatewayStopping instead of a fault once the gateway is stopping: a bot whose
+        stream the stop ended (or whose launched process it stopped) forfeits nothing."""
+        if self.stopping:
+            raise GatewayStopping(STOPPING)
+        reply = await self._decide(request)
+        if reply.fault != pb.TERMINATION_NORMAL and self.stopping:
+            raise GatewayStopping(STOPPING)
+        return reply
+
+    async def _decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
         """Send one DecisionRequest to the bot and wait for its Action until the deadline; a bot that
         is away (redialling) is waited for within the same deadline."""
         started = time.perf_counter()
@@ -342,7 +370,8 @@ class Gateway:
         return host_pb2.DecideReply(elapsed_ms=elapsed_ms, **fields)  # type: ignore[arg-type]
 
     async def close(self) -> None:
-        """End every session and stop every launched bot."""
+        """End every session and stop every launched bot; the matches still running abort (GatewayStopping)."""
+        self.stopping = True
         for session in list(self.sessions.values()):
             session.end(BotFault(pb.TERMINATION_DISCONNECT, "the gateway is shutting down"))
             await self.disconnect(session, "the gateway is shutting down")

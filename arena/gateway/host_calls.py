@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
-from arena.gateway.core import Gateway
+from arena.gateway.core import Gateway, GatewayStopping
 from arena.gateway.sessions import BotFault
 from arena.launch.sandbox import SandboxUnavailable
 from arena.v1 import bot_pb2 as pb
@@ -55,6 +55,8 @@ class HostStream:
             reply = await self._handle(call)
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             reply = _error(call, "FAILED_PRECONDITION", str(error))
+        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
+            reply = _error(call, "UNAVAILABLE", str(error))
         except Exception as error:  # noqa: BLE001 - one call's bug must not end the other matches' connection
             log.exception("host call %d failed", call.call_id)
             reply = _error(call, "INTERNAL", f"{type(error).__name__}: {error}")

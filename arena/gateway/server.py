@@ -74,8 +74,8 @@ async def start_gateway(
     With `tls`, gRPC and the host leg are served over TLS (arena/link/tls.py); the Unix socket of
     the launched bots never is.
 
-    The host leg listens on `host_leg_port`, by default the gRPC port + 1 (a free port when the
-    gRPC port is 0); runners learn it from `MatchHost.HostLeg`."""
+    The host leg listens on `host_leg_port`, by default any free port (never a guess such as the
+    gRPC port + 1, which may be taken); runners learn it from `MatchHost.HostLeg`."""
     # Ping every bot stream every 20 s (unlimited pings on an idle stream) so a bot that vanished
     # without closing its connection is noticed within ~30 s and can dial in again.
     # No SO_REUSEPORT (gRPC's default on Linux): a second gateway on a taken port must fail, not
@@ -100,7 +100,7 @@ async def start_gateway(
     gateway = Gateway(store, address, limits, stream_limits, socket)
     host_leg = HostLegServer(gateway, host_key, None if tls is None else tls.ssl_context())
     try:
-        leg_port = await host_leg.start(host, default_host_leg_port(port) if host_leg_port is None else host_leg_port)
+        leg_port = await host_leg.start(host, 0 if host_leg_port is None else host_leg_port)
     except UsageError:
         shutil.rmtree(socket.parent, ignore_errors=True)
         await server.stop(0)
@@ -119,11 +119,6 @@ async def start_gateway(
              address, "" if tls is None else " (TLS)", socket, leg_port)
     return RunningGateway(server, gateway, address, socket, asyncio.create_task(gateway.watch_access()),
                           host_leg, leg_port)
-
-
-def default_host_leg_port(grpc_port: int) -> int:
-    """The host leg's port when none is given: the gRPC port + 1, easy to open beside it in a firewall."""
-    return grpc_port + 1 if 0 < grpc_port < 65535 else 0
 
 
 def _add_unix_socket(server: grpc.aio.Server) -> Path:
@@ -151,6 +146,7 @@ async def serve(store: Store, host: str, port: int, host_key: str, limits: Launc
     over = "" if tls is None else " (TLS)"
     print(f"arena gateway listening on {running.address}{over}, match runners' host leg on port "
           f"{running.host_leg_port}{over} (Ctrl-C to stop)", flush=True)
+    print(f"launched bots' whole-bot limits: {running.gateway.launcher.whole_bot_words()}", flush=True)
     try:
         await stop.wait()
         print("arena gateway stopping", flush=True)

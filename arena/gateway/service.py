@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
-from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
+from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway, GatewayStopping
 from arena.gateway.host_calls import HostStream, close_reply, open_reply
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
@@ -150,10 +150,17 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
             raise  # unreachable: abort raises
+        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+            raise  # unreachable: abort raises
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
-        return await self.gateway.decide(request)
+        try:
+            return await self.gateway.decide(request)
+        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
+            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
+            raise  # unreachable: abort raises
 
     async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)

@@ -22,10 +22,13 @@ import os
 import secrets
 import signal
 import sys
+import tempfile
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from arena.launch import cgroups
+from arena.launch import cgroups, seccomp
 from arena.launch.sandbox import (
     SOCKET,
     SandboxSpec,
@@ -35,12 +38,14 @@ from arena.launch.sandbox import (
     sandbox_env,
     unsandboxed,
 )
+from arena.launch.watchdog import TICK_S, Watchdog
 
 log = logging.getLogger("arena.gateway")
 # The protocol a launched bot speaks, for bots that load it at run time (the Node.js example):
 # a submitted bot's files are stored apart from the arena's, so it cannot find it beside itself.
 BOT_PROTO = Path(__file__).resolve().parents[2] / "proto" / "arena" / "v1" / "bot.proto"
 
+READER_WAIT_S = 5.0  # how long stop_all waits for a stopped bot's output to be read to its end
 UID_BASE, UID_SPAN = 1_500_000_000, 1 << 24  # each sandboxed bot runs as a random uid from here
 UNSANDBOXED_WARNING = (
     "arena: WARNING: ARENA_UNSANDBOXED=1: launched bots run UNSANDBOXED, as this user, with its files, "
@@ -53,13 +58,24 @@ class LaunchLimits:
     """Limits on a launched bot's process, and how long it lives without matches."""
 
     cpu_seconds: int = 600  # per process
-    memory_mb: int = 2048  # per process (RLIMIT_AS), and for the whole bot where a cgroup can be made
+    memory_mb: int = 2048  # per process (RLIMIT_AS), and for the whole bot (a cgroup, or the watchdog)
     processes: int = 128  # processes and threads, all of the bot's together
     open_files: int = 256  # per process
     tmp_mb: int = 64  # its /tmp, and its /dev/shm
     output_bytes: int = 64 * 1024  # kept (the last ones): the most a match's bot log holds
     output_cap_bytes: int = 64 * 1024 * 1024  # printed in all, after which the bot is stopped
     linger_s: float = 2.0
+    # How the whole bot's memory and processes are capped: "auto", a cgroup (v2, else v1) where the
+    # machine allows one and else the memory watchdog (watchdog.py); "watchdog", the watchdog always.
+    whole_bot: str = "auto"
+
+
+WHOLE_BOT = {  # what `arena serve` says at start
+    "v2": "cgroup v2 (memory and processes of the whole bot)",
+    "v1": "cgroup v1 (memory and processes of the whole bot)",
+    "watchdog": "the memory watchdog (the sum of the bot's processes' memory, checked every "
+                f"{TICK_S:g} s; processes: RLIMIT_NPROC of its own uid), as no cgroup can be made here",
+}
 
 
 @dataclass
@@ -73,6 +89,7 @@ class LaunchedBot:
     reader: asyncio.Task[None] | None = None
     uid: int | None = None  # its own uid in the sandbox; None when unsandboxed
     cgroup: cgroups.BotCgroup | None = None
+    staged: Path | None = None  # the empty folder its files' tmpfs is mounted on, in its namespace only
     memory_mb: int = 0
     printed: int = 0  # bytes of output in all
     stopped_for: str | None = None  # why the launcher stopped it on its own (too much output)
@@ -120,6 +137,8 @@ class _Start:
     cwd: str | None
     uid: int | None
     cgroup: cgroups.BotCgroup | None
+    pass_fds: tuple[int, ...] = ()  # the system-call filter's, closed here once the process started
+    staged: Path | None = None  # where the wrapper mounts the copy of its files (files_view.py)
 
 
 class Launcher:
@@ -134,8 +153,22 @@ class Launcher:
         self.bots: dict[str, LaunchedBot] = {}
         self.users: dict[str, int] = {}
         self._stoppers: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()  # stops under way, kept until done (see stop_all)
+        self.watchdog = Watchdog(self._over_memory)
+        self.whole_bot = "none"  # "v2", "v1" or "watchdog" when sandboxed
         if not self.sandboxed:
             print(UNSANDBOXED_WARNING, file=sys.stderr, flush=True)
+        elif limits.whole_bot == "watchdog":
+            self.whole_bot = "watchdog"
+        else:
+            self.whole_bot = cgroups.mechanism()
+        log.info("launched bots' whole-bot limits: %s", self.whole_bot_words())
+
+    def whole_bot_words(self) -> str:
+        """Which whole-bot limits apply here, in words (`arena serve` says it at start)."""
+        if not self.sandboxed:
+            return "none: launched bots run unsandboxed, under per-process rlimits only"
+        return WHOLE_BOT[self.whole_bot]
 
     def bot_for_token(self, token: str) -> str | None:
         """The name of the running launched bot that was given this token."""
@@ -154,20 +187,26 @@ class Launcher:
         Raises SandboxUnavailable (an arena-side error) when the sandbox cannot be made.
         """
         token = "launch_" + secrets.token_urlsafe(24)
-        folder = Path(files) if files else None
+        folder = Path(os.path.abspath(files)) if files else None  # the wrapper runs in /
         how = (self._sandboxed if self.sandboxed else self._unsandboxed)(name, token, command, folder)
         try:
             process = await asyncio.create_subprocess_exec(
-                *how.argv, env=how.env, cwd=how.cwd, stdin=asyncio.subprocess.DEVNULL,
+                *how.argv, env=how.env, cwd=how.cwd, stdin=asyncio.subprocess.DEVNULL, pass_fds=how.pass_fds,
                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, start_new_session=True,
             )
         except BaseException:
             if how.cgroup is not None:
                 how.cgroup.remove()
+            _remove_folder(how.staged)
             raise
-        launched = LaunchedBot(name, token, process, uid=how.uid, cgroup=how.cgroup, memory_mb=self.limits.memory_mb)
+        finally:
+            for fd in how.pass_fds:
+                os.close(fd)
+        launched = LaunchedBot(name, token, process, uid=how.uid, cgroup=how.cgroup, staged=how.staged,
+                               memory_mb=self.limits.memory_mb)
         launched.reader = asyncio.create_task(self._capture(launched))
         self.bots[name] = launched
+        self._watch(launched)
         log.info("launched bot %r (pid %d, %s): %s", name, process.pid,
                  f"sandboxed as uid {launched.uid}" if launched.uid else "UNSANDBOXED", command)
         return launched
@@ -178,10 +217,18 @@ class Launcher:
         if self.socket is None:
             raise SandboxUnavailable("this gateway serves no Unix socket, the only way out of a sandbox")
         uid = self._free_uid()
-        sandbox = bwrap_argv(SandboxSpec(uid, self.socket, files, self.limits.tmp_mb), command)
-        cgroup = cgroups.create(f"arena-{name}-{uid}", self.limits.memory_mb, self.limits.processes)
+        filter_fd = seccomp.program_fd()
+        staged = Path(tempfile.mkdtemp(prefix="arena-files-")) if files else None  # 0700: root's alone
+        try:
+            sandbox = bwrap_argv(SandboxSpec(uid, self.socket, staged, self.limits.tmp_mb, filter_fd), command)
+            cgroup = self._cgroup(f"arena-{name}-{uid}")
+        except BaseException:
+            os.close(filter_fd)
+            _remove_folder(staged)
+            raise
         env = sandbox_env({"ARENA_ADDRESS": f"unix:{SOCKET}", "ARENA_TOKEN": token, "ARENA_BOT_NAME": name})
-        return _Start([*self._wrapper(cgroup), *sandbox], env, "/", uid, cgroup)
+        wrapper = self._wrapper(cgroup, ["--stage-files", str(files), str(staged)] if files else [])
+        return _Start([*wrapper, *sandbox], env, "/", uid, cgroup, (filter_fd,), staged)
 
     def _unsandboxed(self, name: str, token: str, command: str, files: Path | None) -> _Start:
         """The opt-out: the arena's own user and environment, in the bot's folder, rlimits only."""
@@ -191,9 +238,34 @@ class Launcher:
         argv = [*self._wrapper(None), "/bin/sh", "-c", command]
         return _Start(argv, env, str(files) if files else None, None, None)
 
-    def _wrapper(self, cgroup: cgroups.BotCgroup | None) -> list[str]:
+    def _cgroup(self, name: str) -> cgroups.BotCgroup | None:
+        """The bot's cgroup, or None when the watchdog guards it instead."""
+        if self.whole_bot == "watchdog":
+            return None
+        cgroup = cgroups.create(name, self.limits.memory_mb, self.limits.processes)
+        if cgroup is None:
+            log.warning("no cgroup could be made for %s (%s worked at start): the memory watchdog guards it",
+                        name, self.whole_bot)
+        return cgroup
+
+    def _watch(self, bot: LaunchedBot) -> None:
+        """Stop the whole bot past its memory limit: its cgroup's OOM kills, or the watchdog's sum."""
+        if bot.uid is None:
+            return
+        if bot.cgroup is not None:
+            self.watchdog.watch_cgroup(bot.uid, bot.cgroup)
+        else:
+            self.watchdog.watch_memory(bot.uid, self.limits.memory_mb * 1024 * 1024)
+
+    def _over_memory(self, uid: int) -> None:
+        for bot in self.bots.values():
+            if bot.uid == uid and bot.process.returncode is None:
+                bot.oom_killed = True
+                _signal_group(bot.process.pid, signal.SIGKILL)  # at once, as the kernel would
+
+    def _wrapper(self, cgroup: cgroups.BotCgroup | None, extra: list[str] | None = None) -> list[str]:
         limits = self.limits
-        argv = [sys.executable, "-m", "arena.launch.limits", "--cpu", str(limits.cpu_seconds),
+        argv = [sys.executable, "-m", "arena.launch.limits", *(extra or []), "--cpu", str(limits.cpu_seconds),
                 "--memory", str(limits.memory_mb), "--processes", str(limits.processes),
                 "--open-files", str(limits.open_files), "--file-mb", str(limits.tmp_mb)]
         for folder in cgroup.folders if cgroup else ():
@@ -216,11 +288,14 @@ class Launcher:
             del bot.output[: max(0, len(bot.output) - self.limits.output_bytes)]
             if bot.printed > cap and bot.stopped_for is None:
                 bot.stopped_for = f"printed more than its output limit of {cap} bytes and was stopped"
-                asyncio.ensure_future(self._stop(bot))
+                self._background(self._stop(bot))
         await bot.process.wait()
+        if bot.uid is not None:
+            self.watchdog.forget(bot.uid)
         if bot.cgroup is not None:
-            bot.oom_killed = bot.cgroup.oom_killed()
+            bot.oom_killed = bot.oom_killed or bot.cgroup.oom_killed()
             await asyncio.to_thread(bot.cgroup.remove)
+        _remove_folder(bot.staged)  # empty on the host: the tmpfs was in the bot's namespace only
         log.info("launched bot %r (pid %d) ended: %s; last output: %s", bot.name, bot.process.pid,
                  bot.exit_reason(), bot.output_tail())
 
@@ -250,7 +325,7 @@ class Launcher:
         if self.users[name] == 0 and name in self.bots:
             loop = asyncio.get_running_loop()
             self._stoppers[name] = loop.call_later(
-                self.limits.linger_s, lambda: asyncio.ensure_future(self.stop(name))
+                self.limits.linger_s, lambda: self._background(self.stop(name))
             )
 
     async def stop(self, name: str) -> None:
@@ -271,9 +346,25 @@ class Launcher:
         log.info("stopped launched bot %r", bot.name)
 
     async def stop_all(self) -> None:
+        """Stop every bot, and wait for their output readers to finish (a reader still pending when
+        the caller's event loop closes is destroyed with "Task was destroyed but it is pending")."""
         for handle in self._stoppers.values():
             handle.cancel()
         await asyncio.gather(*(self.stop(name) for name in list(self.bots)))
+        readers = [bot.reader for bot in self.bots.values() if bot.reader is not None and not bot.reader.done()]
+        if readers:
+            _, late = await asyncio.wait(readers, timeout=READER_WAIT_S)
+            for task in late:  # a pipe some escaped process still holds open: stop reading it
+                task.cancel()
+            await asyncio.gather(*late, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.watchdog.close()
+
+    def _background(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Run a stop as a task of its own, referenced until it is done."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
 
 def _signal_name(signum: int) -> str:
@@ -281,6 +372,14 @@ def _signal_name(signum: int) -> str:
         return f"{signal.Signals(signum).name}, signal {signum}"
     except ValueError:
         return f"signal {signum}"
+
+
+def _remove_folder(folder: Path | None) -> None:
+    if folder is not None:
+        try:
+            folder.rmdir()
+        except OSError as error:
+            log.warning("could not remove the launch folder %s: %s", folder, error)
 
 
 def _signal_group(pid: int, signum: int) -> None:

@@ -1,7 +1,9 @@
 """Run a command under resource limits: `python -m arena.launch.limits --cpu S --memory MB ... -- ARGV...`.
 
 The gateway starts launched bots through this small wrapper rather than with `preexec_fn`, which is
-unsafe when the parent has threads (the gateway's own event loop runs in one). It joins the bot's
+unsafe when the parent has threads (the gateway's own event loop runs in one). It copies the bot's
+files onto a tmpfs of its own mount namespace (`--stage-files FOLDER MOUNTPOINT`, files_view.py:
+so the sandbox's mounts name no host path), joins the bot's
 cgroups (`--cgroup FOLDER`, before anything of the bot runs, so no child escapes them), sets the
 rlimits, which the sandbox and the bot inherit, and execs the command. RLIMIT_NPROC counts the
 processes and threads of the bot's own uid (each sandboxed bot has one), not the arena's.
@@ -15,6 +17,8 @@ import resource
 import sys
 from pathlib import Path
 
+from arena.launch.files_view import stage
+
 MB = 1024 * 1024
 
 
@@ -26,6 +30,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--open-files", type=int, help="open files per process")
     parser.add_argument("--file-mb", type=int, help="largest file a process may write, MB")
     parser.add_argument("--cgroup", action="append", default=[], help="cgroup folder to join (repeatable)")
+    parser.add_argument("--stage-files", nargs=2, metavar=("FOLDER", "MOUNTPOINT"), type=Path,
+                        help="copy FOLDER onto a private tmpfs mounted on MOUNTPOINT")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     if args.command[:1] == ["--"]:
@@ -36,6 +42,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def apply_limits(args: argparse.Namespace) -> None:
+    if args.stage_files:  # before the cgroups: the copy is the arena's memory, not the bot's
+        stage(*args.stage_files)
     for folder in args.cgroup:
         (Path(folder) / "cgroup.procs").write_text(str(os.getpid()))
     resource.setrlimit(resource.RLIMIT_CPU, (args.cpu, args.cpu + 5))  # SIGXCPU first, SIGKILL 5 s later

@@ -5,7 +5,8 @@ the read-only system paths (/usr and its /bin, /lib links), the read-only runtim
 and its gRPC packages at /arena/python, the .proto files at /arena/proto), its own files read-only
 at /bot (its working folder), a private /tmp and /dev/shm of `tmp_mb` each, and the gateway's Unix
 socket at /run/arena/gateway.sock; it runs as a uid of its own that owns nothing outside, with no
-capabilities and no way to gain any. What is left out: /root and every home folder, /etc (but
+capabilities and no way to gain any, under a system-call filter (seccomp.py: no new namespaces,
+mounts, ptrace, bpf, ...). What is left out: /root and every home folder, /etc (but
 ld.so.cache), the arena's database, host key, repository and virtualenv, other bots' files.
 docs/sandbox.md is the user's description; keep the two in step.
 """
@@ -39,12 +40,15 @@ class SandboxUnavailable(Exception):
 
 @dataclass(frozen=True)
 class SandboxSpec:
-    """What one sandboxed bot gets: its uid, the gateway socket, its own files, its /tmp size."""
+    """What one sandboxed bot gets: its uid, the gateway socket, its own files, its /tmp size, and
+    the file descriptor bwrap reads its system-call filter from (seccomp.program_fd(); the caller
+    passes it to the child and closes it; None only for a bare command line in tests)."""
 
     uid: int
     socket: Path
     files: Path | None
     tmp_mb: int
+    seccomp_fd: int | None = None
 
 
 def unsandboxed() -> bool:
@@ -71,7 +75,7 @@ def bwrap_path() -> str:
 def bwrap_argv(spec: SandboxSpec, command: str) -> list[str]:
     """The full command line: bwrap, its namespaces and mounts, then the uid drop, then `sh -c command`."""
     return [bwrap_path(), *_namespaces(), *_system_view(), *_runtime_view(), *_bot_view(spec),
-            *_drop_privileges(spec.uid), "/bin/sh", "-c", command]
+            *_filter(spec.seccomp_fd), *_drop_privileges(spec.uid), "/bin/sh", "-c", command]
 
 
 def sandbox_env(address_token_name: dict[str, str]) -> dict[str, str]:
@@ -135,6 +139,13 @@ def _bot_view(spec: SandboxSpec) -> list[str]:
     if spec.files is None:
         return [*argv, "--chdir", "/tmp"]
     return [*argv, "--ro-bind", str(spec.files), FILES, "--chdir", FILES]
+
+
+def _filter(seccomp_fd: int | None) -> list[str]:
+    """bwrap loads the filter last, right before the command (setpriv, then the bot) runs.
+    (bwrap's --disable-userns needs --unshare-user, which the uid drop by setpriv rules out; the
+    filter refuses every way to a new user namespace instead.)"""
+    return [] if seccomp_fd is None else ["--seccomp", str(seccomp_fd)]
 
 
 def _drop_privileges(uid: int) -> list[str]:

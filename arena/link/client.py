@@ -28,6 +28,12 @@ LEGS = ("host-leg", "stream", "unary")
 class GatewayError(Exception):
     """The gateway could not be reached or failed: an arena-side error."""
 
+    @property
+    def gone(self) -> bool:
+        """The gateway is stopping or cannot be reached (gRPC's UNAVAILABLE, which every leg reports
+        in its message): the match is the arena's to play again later, not a result."""
+        return "UNAVAILABLE" in str(self)
+
 
 class GatewayClient:
     """Calls to one gateway's MatchHost service."""

@@ -112,6 +112,7 @@ class JobOutcome:
     error: str | None = None  # an arena-side failure: the match is stored aborted, unrated
     duration_ms: float = 0.0
     attempts: int = 1
+    gateway_gone: bool = False  # `error` as the gateway stopped or cannot be reached: not stored, played later
 
 
 def play_job(job: MatchJob) -> JobOutcome:
@@ -125,7 +126,8 @@ def play_job(job: MatchJob) -> JobOutcome:
         return JobOutcome(job, record.to_json(), None, _ms_since(started))
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)
-        return JobOutcome(job, aborted.record.to_json(), reason, _ms_since(started))
+        return JobOutcome(job, aborted.record.to_json(), reason, _ms_since(started),
+                          gateway_gone=aborted.gateway_gone)
     except Exception as error:  # noqa: BLE001 - any failure inside a match is data, not a crash
         return JobOutcome(job, None, _first_line(error), _ms_since(started))
 

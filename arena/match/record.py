@@ -148,9 +148,11 @@ def _int_keys(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:
 
 
 class MatchAborted(Exception):
-    """An error inside the arena stopped the match; `record` holds what was played (unrated)."""
+    """An error inside the arena stopped the match; `record` holds what was played (unrated).
+    `gateway_gone`: the gateway stopped or could not be reached (a tournament plays it again later)."""
 
-    def __init__(self, record: MatchRecord) -> None:
+    def __init__(self, record: MatchRecord, gateway_gone: bool = False) -> None:
         super().__init__(record.aborted)
         self.record = record
+        self.gateway_gone = gateway_gone
 

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
-from arena.link.client import DEFAULT_ADDRESS, GatewayClient
+from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
 from arena.match.record import FORFEIT_AT_ONCE, MatchAborted, MatchRecord, SeatOutcome, StepRecord, Termination
 from arena.match.seats import Answer, BuiltinSeat, ConnectedSeat, Decision
@@ -71,6 +71,7 @@ def run_match(
     game = registry.make(game_id, len(bots), **dict(options or {}))
     run = _MatchRun(game, list(bots), seed, time_control or TimeControl(), max_strikes, match_id)
     chance_rng = random.Random(derive_seed(seed, "chance") if chance_seed is None else chance_seed)
+    gone = False
     with _gateway_client(gateway, bots) as client:
         run.seat_players(client)
         try:
@@ -78,10 +79,11 @@ def run_match(
             run.play(chance_rng, progress)
         except Exception as error:  # noqa: BLE001 - an arena-side error aborts, never scores
             run.abort(error)
+            gone = isinstance(error, GatewayError) and error.gone
         finally:
             run.close()
     if run.record.aborted:
-        raise MatchAborted(run.record)
+        raise MatchAborted(run.record, gateway_gone=gone)
     return run.record
 
 

@@ -38,6 +38,11 @@ from bots import bot_names, check_spec, is_builtin, parse_spec
 from engine import registry
 
 FLUSH_SECONDS = 0.2
+
+
+class GatewayGone(UsageError):
+    """The gateway stopped (or cannot be reached) during the tournament: the match that saw it is
+    not stored, the tournament stops as interrupted, and resume plays what is missing."""
 RERATE_SECONDS = 30.0  # ratings follow a long run at least this often (the dashboard reads them)
 RERATE_COST_FACTOR = 10  # ... but wait at least this many times as long as the last rerate took
 HEARTBEAT_SECONDS = 5.0  # how often a running driver marks its tournament alive
@@ -180,6 +185,8 @@ def play_tournament(
         if live:
             live.start()
         for outcome in executor.run([match_job(tournament_id, config, m, sink) for m in missing]):
+            if outcome.gateway_gone:  # the arena's stop, not a result: every later match would fail too
+                raise GatewayGone(f"the gateway stopped or cannot be reached ({outcome.error})")
             writer.add(outcome)
         writer.flush()
     except BaseException:

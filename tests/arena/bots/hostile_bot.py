@@ -10,6 +10,8 @@ the bot dials in (and before any thread starts, so forking is safe). Other modes
   setsid    leave `setsid sleep` and a double-forked sleeper behind, then play
   oom       a child holds 40 % of --memory-mb while the bot itself grows: only the memory
             cgroup (all of the bot's processes together) stops it, by killing the bot
+  hogs      20 children of 200 MB each, one after the other (each under every per-process
+            limit): only a whole-bot limit (cgroup or watchdog) stops it
 Uses only the standard library and the SDK of the sandbox's runtime.
 """
 
@@ -128,31 +130,95 @@ def allocate(limit_mb: int) -> None:
     report(managed, f"allocate more than {limit_mb} MB", how)
 
 
-def allocate_together(limit_mb: int, children: int = 3) -> None:
-    """Children that each stay under `limit_mb` but together go over it (what only a cgroup stops)."""
-    share = limit_mb // 2 + 64
-    reader, writer = os.pipe()
-    pids = []
-    for _ in range(children):
-        if (pid := os.fork()) == 0:
-            os.close(reader)
-            hoard = b"x" * (share * MB)  # noqa: F841 - held until killed
-            os.write(writer, b"+")
-            time.sleep(60)
-            os._exit(0)
-        pids.append(pid)
-    os.close(writer)
-    held, deadline = b"", time.monotonic() + 8
-    while len(held) < children and select.select([reader], [], [], max(0.0, deadline - time.monotonic()))[0]:
-        if not (chunk := os.read(reader, 1)):
-            break
-        held += chunk
-    for pid in pids:
+def libc_call(name: str, *args: object) -> None:
+    """A system call through the C library: OSError when it is refused."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if getattr(libc, name)(*args) != 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number))
+
+
+def run_refused(argv: list[str]) -> None:
+    """A program that must fail: OSError (with what it printed) when it does."""
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+    if done.returncode != 0:
+        raise OSError(f"exit {done.returncode}: {(done.stderr or done.stdout).strip()[-200:]}")
+
+
+SYSCALLS = {"x86_64": {"keyctl": 250, "io_uring_setup": 425}, "aarch64": {"keyctl": 219, "io_uring_setup": 425}}
+
+
+def raw_syscall(name: str, *args: object) -> None:
+    """A system call by number (the C library has no wrapper for these): OSError when refused."""
+    import ctypes
+    import platform
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.syscall(SYSCALLS[platform.machine()][name], *args) < 0:
+        number = ctypes.get_errno()
+        raise OSError(number, os.strerror(number))
+
+
+def ptrace_a_sibling() -> None:
+    """Attach to another process of the bot (a child: allowed by ptrace's own rules to its uid)."""
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(60)
+        os._exit(0)
+    try:
+        libc_call("ptrace", 16, pid, None, None)  # PTRACE_ATTACH
+    finally:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-    os.close(reader)
-    report(len(held) == children, f"allocate {children} x {share} MB at once (over {limit_mb} MB together)",
-           f"{len(held)} of {children} got their share")
+
+
+def host_path_in_view(host_path: str) -> None:
+    """Its own mounts may not tell where its files are on the host (the arena user's home...)."""
+    with open("/proc/self/mountinfo") as file:
+        mounts = file.read()
+    if host_path in mounts:
+        return
+    raise OSError(f"{host_path} is not in /proc/self/mountinfo")
+
+
+def mount_a_tmpfs() -> None:
+    """On an empty folder of its own (and undone at once): harmless where it is not refused (unsandboxed)."""
+    import tempfile
+
+    folder = tempfile.mkdtemp()
+    try:
+        libc_call("mount", b"none", folder.encode(), b"tmpfs", 0, None)
+        libc_call("umount2", folder.encode(), 0)
+    finally:
+        os.rmdir(folder)
+
+
+def kernel_reach() -> None:
+    attempt("create a user namespace (unshare -Ur)", lambda: run_refused(["unshare", "-Ur", "true"]))
+    attempt("unshare(CLONE_NEWUSER)", lambda: libc_call("unshare", 0x10000000))
+    attempt("mount a tmpfs in a user namespace", lambda: run_refused(
+        ["unshare", "-Urm", "mount", "-t", "tmpfs", "none", "/tmp"]))
+    attempt("mount(2) a tmpfs", mount_a_tmpfs)
+    attempt("ptrace a sibling process", ptrace_a_sibling)
+    attempt("keyctl (the session keyring's id)", lambda: raw_syscall("keyctl", 0, -3, 1))
+    attempt("io_uring_setup", lambda: raw_syscall("io_uring_setup", 1, bytes(120)))
+
+
+def hogs(children: int, share_mb: int) -> None:
+    """Children that each hold `share_mb`, started one by one as each has its share (no race)."""
+    reader, writer = os.pipe()
+    for _ in range(children):
+        if os.fork() == 0:
+            hoard = b"x" * (share_mb * MB)  # noqa: F841 - held until killed
+            os.write(writer, b"+")
+            time.sleep(120)
+            os._exit(0)
+        if not os.read(reader, 1):
+            break
+    print(f"MANAGED hold {children} x {share_mb} MB", flush=True)
+    time.sleep(120)
 
 
 def environment() -> None:
@@ -167,6 +233,8 @@ def probe(args: argparse.Namespace) -> None:
         attempt(what, lambda path=path: read(path))
     attempt("list the home folder", lambda: os.listdir(args.home))
     attempt("write into its own files", lambda: open("written-by-the-bot", "w").close())
+    attempt("see its files' path on the host", lambda: host_path_in_view(args.files_host))
+    kernel_reach()
     attempt("open TCP to the gateway's port", lambda: tcp("127.0.0.1", args.port))
     attempt("open TCP to the test's listener", lambda: tcp("127.0.0.1", args.listener))
     attempt("route to another address", lambda: route("192.0.2.1"))
@@ -177,7 +245,6 @@ def probe(args: argparse.Namespace) -> None:
     fork_many(args.processes)
     open_many(args.open_files)
     allocate(args.memory_mb)
-    allocate_together(args.memory_mb)
 
 
 def leave_sleepers(marker: str) -> None:
@@ -206,6 +273,8 @@ def misbehave(mode: str, limit_mb: int) -> None:
         while len(hoard) < limit_mb:  # 1 MB at a time: always under the per-process limit
             hoard.append(b"x" * MB)
         print("MANAGED outgrow the memory cgroup", flush=True)
+    if mode == "hogs":
+        hogs(20, 200)
     if mode == "forkbomb":
         while True:
             try:
@@ -230,8 +299,8 @@ def main() -> None:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "setsid"])
-    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker"):
+    parser.add_argument("--mode", default="probe", choices=["probe", "flood", "forkbomb", "oom", "hogs", "setsid"])
+    for name in ("--db", "--host-key", "--other", "--home", "--secret", "--marker", "--files-host"):
         parser.add_argument(name, default="/nonexistent")
     for name in ("--port", "--listener", "--gateway-pid"):
         parser.add_argument(name, type=int, default=1)

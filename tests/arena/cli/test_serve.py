@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -144,23 +145,52 @@ def test_a_bad_gateway_address_is_a_one_line_error(in_process) -> None:  # noqa:
     assert "bad gateway address 'nowhere': write HOST:PORT" in err
 
 
-def test_serve_announces_its_host_leg_beside_its_port(env: dict[str, str]) -> None:
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port)], env=env, cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def _free_port_with_a_busy_neighbour() -> tuple[int, socket.socket]:
+    """A free port P whose neighbour P + 1 is held by the returned socket (close it when done)."""
+    while True:
+        neighbour = socket.create_server(("127.0.0.1", 0))
+        port = neighbour.getsockname()[1] - 1
+        try:
+            socket.create_server(("127.0.0.1", port)).close()
+            return port, neighbour
+        except OSError:  # taken as well (or 0): try another neighbour
+            neighbour.close()
+
+
+def test_serve_takes_any_free_host_leg_port_when_the_next_port_is_taken(env: dict[str, str]) -> None:
+    port, neighbour = _free_port_with_a_busy_neighbour()
+    with neighbour:
+        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port)], env=env,
+                                  cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            prefix = f"arena gateway listening on 127.0.0.1:{port}, match runners' host leg on port "
+            assert line.startswith(prefix) and line.rstrip().endswith(" (Ctrl-C to stop)"), (line, server.stderr)
+            leg = int(line[len(prefix):].split()[0])
+            limits = server.stdout.readline()  # which whole-bot limits apply on this host, said at start
+            assert limits.startswith("launched bots' whole-bot limits: "), limits
+            assert any(words in limits for words in ("cgroup v2", "cgroup v1", "the memory watchdog")), limits
+            assert leg not in (0, port, port + 1)
+            socket.create_connection(("127.0.0.1", leg), 5).close()  # it listens there
+        finally:
+            server.send_signal(signal.SIGTERM)
+            server.wait(10)
+
+
+def test_serve_says_the_watchdog_applies_when_forced(env: dict[str, str]) -> None:
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--whole-bot-limits",
+                               "watchdog"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
-        line = server.stdout.readline()
-        assert line.strip() == (f"arena gateway listening on 127.0.0.1:{port}, match runners' host leg on port "
-                                f"{port + 1} (Ctrl-C to stop)")
+        server.stdout.readline()
+        assert server.stdout.readline().startswith("launched bots' whole-bot limits: the memory watchdog (")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(10)
 
 
 def test_serve_refuses_a_taken_host_leg_port_in_one_line(env: dict[str, str]) -> None:
-    import socket
-
     with socket.create_server(("127.0.0.1", 0)) as taken:
         busy = taken.getsockname()[1]
         result = arena(env, "serve", "--port", str(free_port()), "--host-leg-port", str(busy), timeout=60)

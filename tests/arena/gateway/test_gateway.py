@@ -11,12 +11,13 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoRe
 
 from arena.gateway.server import GatewayThread
 from arena.link.client import GatewayClient, GatewayError
+from arena.match.clock import TimeControl
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from tests.arena.gateway_fixtures import *  # noqa: F403
-from tests.arena.gateway_fixtures import RawBot
+from tests.arena.gateway_fixtures import HOST_KEY, RawBot
 
 
 @pytest.mark.parametrize(
@@ -142,3 +143,44 @@ def test_a_second_gateway_on_a_taken_port_is_refused(gateway: GatewayThread, sto
     with pytest.raises(UsageError, match=f"cannot listen on 127.0.0.1:{port}"):
         second.start()
     second.stop()
+
+
+@pytest.mark.parametrize("leg", ["host-leg", "stream", "unary"])
+def test_an_orderly_stop_aborts_running_matches_and_blames_no_bot(gateway: GatewayThread, store: Store,
+                                                                  leg: str) -> None:
+    """Ctrl-C / SIGTERM of the gateway mid-match: the match aborts arena-side (unrated), and the bot
+    whose decision was waiting is not recorded as a disconnect forfeit."""
+    import threading
+
+    from arena.match.record import MatchAborted
+
+    bot = RawBot(gateway.address, store.register_bot("patient"))
+    bot.next()  # welcome
+    asked = threading.Event()
+
+    def wait_for_a_decision() -> None:
+        for message in bot.responses:
+            if message.HasField("decision"):
+                asked.set()  # and never answer: the decision is pending when the gateway stops
+                return
+
+    threading.Thread(target=wait_for_a_decision, daemon=True).start()
+    outcome: queue.Queue[object] = queue.Queue()
+
+    def play() -> None:
+        with GatewayClient(gateway.address, key=HOST_KEY, leg=leg) as client:
+            try:
+                outcome.put(run_match("toy", ["patient", "random"], 1, gateway=client,
+                                      time_control=TimeControl(decision_ms=60_000)))
+            except MatchAborted as aborted:
+                outcome.put(aborted)
+
+    threading.Thread(target=play, daemon=True).start()
+    assert asked.wait(30), "the bot was never asked to decide"
+    gateway.stop()
+    result = outcome.get(timeout=30)
+    assert isinstance(result, MatchAborted), f"the match was scored: {result!r}"
+    record = result.record
+    assert "the gateway is stopping" in str(record.aborted)
+    assert all(seat.termination is not Termination.DISCONNECT for seat in record.seats), record.seats
+    bot.close()

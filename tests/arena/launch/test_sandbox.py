@@ -72,7 +72,8 @@ def submission(tmp_path: Path, name: str) -> Path:
 
 def register_hostile(store: Store, tmp_path: Path, name: str, *args: str) -> Path:  # noqa: F811
     folder = submission(tmp_path, name)
-    store.register_bot(name, command=" ".join(["python3", HOSTILE_BOT.name, *args]), files=str(folder))
+    command = ["python3", HOSTILE_BOT.name, *args, "--files-host", str(folder)]
+    store.register_bot(name, command=" ".join(command), files=str(folder))
     return folder
 
 
@@ -95,7 +96,7 @@ def test_the_hostile_bot_manages_none_of_its_break_outs(gateway: GatewayThread, 
     output = output_of(gateway, "hostile")
     assert record.seats[0].termination is Termination.NORMAL, (record.seats[0].reason, output)
     assert "MANAGED" not in output, output
-    assert output.count("BLOCKED") == 17, output
+    assert output.count("BLOCKED") == 24, output
     uid = int(output.split("INFO uid=")[1].split()[0])
     assert uid not in (0, os.getuid()) and uid >= 1_000_000, "a uid of its own, not the arena's"
 
@@ -133,6 +134,27 @@ def test_a_bot_over_its_memory_cgroup_is_killed_with_a_reason(gateway: GatewayTh
     assert "went over its memory limit of 768 MB and was killed" in record.seats[0].reason, record.seats[0].reason
     assert "MANAGED" not in output_of(gateway, "grower")
     check_the_gateway_carries_on(gateway, client, store, tmp_path)
+
+
+@pytest.mark.parametrize("whole_bot", ["auto", "watchdog"])  # this host's mechanism, and the fallback
+def test_many_processes_over_the_whole_bots_memory_limit_end_the_bot(store: Store, key: str, tmp_path: Path,  # noqa: F811
+                                                                     toy_registered: None,  # noqa: F811
+                                                                     whole_bot: str) -> None:
+    """20 processes of 200 MB each (each far under RLIMIT_AS) against 1 GB for the whole bot."""
+    limits = replace(LIMITS, memory_mb=1024, whole_bot=whole_bot)
+    register_hostile(store, tmp_path, "hogs", "--mode", "hogs")
+    with GatewayThread(store, host_key=key, limits=limits) as gateway, \
+            GatewayClient(gateway.address, key=key) as client:
+        launcher = gateway.gateway.launcher
+        assert launcher.whole_bot == (whole_bot if whole_bot == "watchdog" else launcher.whole_bot)
+        assert launcher.whole_bot in ("v1", "v2", "watchdog")
+        record = run_match("toy", ["hogs", "random"], 1, gateway=client, connect_timeout_ms=60_000)
+        output = output_of(gateway, "hogs")
+        assert record.seats[0].termination is Termination.CRASH, (record.seats[0], output)
+        assert "went over its memory limit of 1024 MB and was killed" in record.seats[0].reason, output
+        assert "MANAGED" not in output
+        wait_gone(lambda: processes_of(launcher.bots["hogs"].uid), "the hogs' processes")
+        check_the_gateway_carries_on(gateway, client, store, tmp_path)
 
 
 def test_setsid_and_double_forked_children_end_with_the_bot(store: Store, key: str, tmp_path: Path,  # noqa: F811
