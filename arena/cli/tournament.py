@@ -136,17 +136,20 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
 
 
 def make_executor(args: argparse.Namespace) -> Any:
-    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed)."""
+    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed). Either
+    plays a match's submitted bots where the match plays (arena/node/: `play_on_node`)."""
+    from arena.node.task import play_on_node
+
     if args.local:
         from arena.match.executor import LocalExecutor
 
-        return LocalExecutor(live=args.live)
+        return LocalExecutor(task=play_on_node, live=args.live)
     from arena.match.executor import RayExecutor, check_address
 
     if args.ray_address:
         check_address(args.ray_address)
     return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight,
-                       live=args.live)
+                       live=args.live, task=play_on_node)
 
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool, plan: TournamentPlan) -> int:
