@@ -255,7 +255,8 @@ class Launcher:
 
     async def stop(self, name: str) -> None:
         """Stop the bot (its whole sandbox goes with it): terminate, then kill after 2 s."""
-        self._stoppers.pop(name, None)
+        if handle := self._stoppers.pop(name, None):  # its linger is over: it must not stop a later launch
+            handle.cancel()
         if (bot := self.bots.get(name)) is not None:
             await self._stop(bot)
 
