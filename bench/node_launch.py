@@ -12,8 +12,11 @@ sends the DecisionRequest-sized message, a minimal client process sends it back.
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
-submitted Python bots and a built-in one (`--rounds` to reach about `--matches` matches): matches
-per second of the run, and the CPU seconds the gateway process used per match.
+launched Python bots that spend `--think-ms` of CPU a decision and a built-in one (`--rounds` to
+reach about `--matches` matches); once with the bots launched by the gateway (registered as a
+command with a folder: how every launched bot ran before) and once as submitted versions,
+launched on the nodes. Matches per second of the run, and the CPU the gateway process and the
+driver (`arena tournament run`) used per match.
 """
 
 from __future__ import annotations
@@ -123,17 +126,51 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def scaling(nodes: int, matches: int, game: str) -> dict[str, Any]:
+THINKER = """import random, time
+from arena_sdk import run
+
+
+def act(observation, legal):
+    end = time.process_time() + THINK_S  # CPU, as a bot that searches spends it
+    while time.process_time() < end:
+        pass
+    return random.choice(legal)
+
+
+run(None, None, act)
+"""
+
+
+def thinker(folder: Path, think_ms: float) -> Path:
+    """A submitted Python bot that spends `think_ms` of CPU on each decision."""
+    folder.mkdir(mode=0o755)
+    (folder / "thinker.py").write_text(THINKER.replace("THINK_S", str(think_ms / 1000)))
+    return folder
+
+
+def register(store: Any, where: str, name: str, folder: Path, root: Path) -> None:
+    """`node`: a submitted version (launched on the node of its match); `gateway`: the same files
+    registered as a command with a folder, which the gateway launches (how every launched bot ran before)."""
+    command = "python3 thinker.py"
+    if where == "gateway":
+        store.register_bot(name, command=command, files=str(folder))
+        return
+    stored = store_submission(folder, root)
+    store.register_bot(name)
+    store.add_version(name, command, str(stored.folder), stored.sha256)
+
+
+def scaling(where: str, nodes: int, matches: int, game: str, think_ms: float) -> dict[str, Any]:
     from arena.store import Store
 
     with tempfile.TemporaryDirectory() as scratch:
+        os.chmod(scratch, 0o755)  # the gateway's sandboxes read the bot's folder from here
         env = {**os.environ, "ARENA_DB": f"sqlite:///{scratch}/bench.db", "ARENA_HOST_KEY": "bench-key",
                "ARENA_SUBMISSIONS": f"{scratch}/submissions"}
         store = Store(env["ARENA_DB"])
-        stored = store_submission(EXAMPLES["python-sdk"][0], Path(env["ARENA_SUBMISSIONS"]))
+        folder = thinker(Path(scratch) / "thinker", think_ms)
         for name in ("alpha", "beta"):
-            store.register_bot(name)
-            store.add_version(name, EXAMPLES["python-sdk"][1], str(stored.folder), stored.sha256)
+            register(store, where, name, folder, Path(env["ARENA_SUBMISSIONS"]))
         server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--log-level", "warning"],
                                   env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         assert server.stdout is not None
@@ -141,14 +178,14 @@ def scaling(nodes: int, matches: int, game: str) -> dict[str, Any]:
         cluster, ray_address = start_cluster(nodes, scratch, env)
         rounds = max(1, matches // 6)  # 3 entrants, 2 seats: 6 matches a round
         try:
-            cpu_before = cpu_seconds(server.pid)
+            cpu_before, driver_before = cpu_seconds(server.pid), _children_cpu()
             started = time.perf_counter()
             run = subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "run", "--game", game,
                                   "--bots", "alpha,beta,random", "--players-per-match", "2", "--rounds", str(rounds),
                                   "--ray-address", ray_address, "--gateway", address, "--quiet"],
                                  env=env, cwd=ROOT, capture_output=True, text=True, timeout=1800)
             seconds = time.perf_counter() - started
-            gateway_cpu = cpu_seconds(server.pid) - cpu_before
+            gateway_cpu, driver_cpu = cpu_seconds(server.pid) - cpu_before, _children_cpu() - driver_before
             assert run.returncode == 0, run.stderr
         finally:
             cluster.send_signal(signal.SIGTERM)
@@ -156,11 +193,21 @@ def scaling(nodes: int, matches: int, game: str) -> dict[str, Any]:
             server.terminate()
             server.wait(15)
         [info] = store.tournaments()
-        nodes_used = sorted({m.node for m in store.matches(tournament_id=info.id)})
-    return {"nodes": nodes, "matches": info.done_matches, "seconds": round(seconds, 2),
-            "matches_per_s": round(info.done_matches / seconds, 3),
-            "gateway_cpu_s": round(gateway_cpu, 3), "gateway_cpu_ms_per_match": round(1000 * gateway_cpu / info.done_matches, 2),
-            "nodes_used": nodes_used}
+        played = store.matches(tournament_id=info.id)
+        assert all(s.termination == "normal" for m in played for s in m.seats)
+        decisions = sum(m.decisions for m in played)
+    done = info.done_matches
+    return {"bots_at": where, "nodes": nodes, "matches": done, "decisions": decisions, "seconds": round(seconds, 2),
+            "matches_per_s": round(done / seconds, 3), "gateway_cpu_ms_per_match": round(1000 * gateway_cpu / done, 2),
+            "driver_cpu_ms_per_match": round(1000 * driver_cpu / done, 2),
+            "nodes_used": sorted({m.node for m in played})}
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def start_cluster(nodes: int, scratch: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
@@ -183,6 +230,7 @@ def main() -> None:
     parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
     parser.add_argument("--matches", type=int, default=24)
     parser.add_argument("--bots", default="python-sdk,node", help="latency: which example bots")
+    parser.add_argument("--think-ms", type=float, default=5.0, help="scaling: CPU the submitted bots spend a decision")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     if args.what == "latency":
@@ -197,8 +245,14 @@ def main() -> None:
                   f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
                   f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
         return
-    results = [scaling(nodes, args.matches, args.game or "gang_of_dice") for nodes in (1, 2)]
-    print(json.dumps({"runs": results, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+    runs = [scaling(where, nodes, args.matches, args.game or "gang_of_dice", args.think_ms)
+            for where in ("gateway", "node") for nodes in (1, 2)]
+    print(json.dumps({"runs": runs, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+    print("\n| launched bots at | nodes | matches | decisions | s | matches/s | gateway CPU ms/match | driver CPU ms/match |"
+          "\n|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        print(f"| {run['bots_at']} | {run['nodes']} | {run['matches']} | {run['decisions']} | {run['seconds']} "
+              f"| {run['matches_per_s']} | {run['gateway_cpu_ms_per_match']} | {run['driver_cpu_ms_per_match']} |")
 
 
 if __name__ == "__main__":

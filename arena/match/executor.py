@@ -34,6 +34,13 @@ its own (so one match that kills its worker does not take others down with it), 
 exception inside a match is an arena-side error: the match comes back aborted with the reason, and
 the tournament goes on.
 
+Submitted bots on the node of their match (arena/node/, docs/tournaments.md): a job names the
+versions its node launches (`launches`), and the executor ships their files with it (`bundles`),
+packed once per run — into Ray's object store for Ray (`ray.put`; a worker fetches them with
+`bundle_bytes`), as bytes in-process. The task that launches them is `arena.node.task.play_on_node`,
+which the command passes in (`task=`): this module stays below the node's room. Each outcome
+names the node that played it (`node_name`).
+
 Live watching (arena/match/live.py): with `live=True` an executor has a sink, `live_sink`, that the
 driver puts into each job; a match sends its new steps there every second or so. The Ray sink is
 an actor pinned to the driver's node (so it lives as long as the driver, wherever the workers

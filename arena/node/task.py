@@ -22,7 +22,7 @@ from arena.v1 import host_pb2
 
 _lock = threading.Lock()
 _host: NodeHost | None = None
-_cache = FilesCache()
+_cache: FilesCache | None = None
 
 
 def this_node() -> NodeHost:
@@ -33,6 +33,15 @@ def this_node() -> NodeHost:
             _host = NodeHost().start()
             atexit.register(_host.stop)
         return _host
+
+
+def this_cache() -> FilesCache:
+    """This node's files cache ($ARENA_NODE_CACHE, read when first needed)."""
+    global _cache
+    with _lock:
+        if _cache is None:
+            _cache = FilesCache()
+        return _cache
 
 
 def play_on_node(job: MatchJob) -> JobOutcome:
@@ -50,7 +59,7 @@ def play_on_node(job: MatchJob) -> JobOutcome:
 def prepare(job: MatchJob, host: NodeHost | None = None, cache: FilesCache | None = None) -> NodeHost:
     """The host, told where each launched version's checked files are on this node."""
     host = host or this_node()
-    cache = cache or _cache
+    cache = cache or this_cache()
     for launch in job.launches:
         if launch.sha256 not in job.bundles:
             raise FilesError(f"the job carries no files for {launch.name} ({launch.sha256[:12]}...)")

@@ -172,9 +172,8 @@ def test_a_local_tournament_executor_plays_a_submitted_bot_on_its_node(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.node.task import play_on_node
 
-    monkeypatch.setenv("ARENA_NODE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("ARENA_NODE_NAME", "node-a")
-    monkeypatch.setattr("arena.node.task._cache", FilesCache(tmp_path / "cache"))
+    monkeypatch.setattr("arena.node.task._cache", FilesCache(tmp_path / "cache"))  # this process's node cache
     launch = submit(store, submissions, "local", "python3 fault_bot.py --mode ok")
     job = MatchJob(key=(1, 1), game_id="toy", game_ref="", bots=("random", launch.name), seed=3, chance_seed=3,
                    time_per_move_ms=5000, launches=(launch,))
