@@ -76,6 +76,7 @@ class LaunchedBot:
     memory_mb: int = 0
     printed: int = 0  # bytes of output in all
     stopped_for: str | None = None  # why the launcher stopped it on its own (too much output)
+    stopping: bool = False  # the launcher is stopping it: a new match must wait for it to go, not use it
     oom_killed: bool = False  # read from its cgroup before the cgroup is removed
 
     def output_tail(self, limit: int = 400) -> str:
@@ -263,6 +264,7 @@ class Launcher:
     async def _stop(self, bot: LaunchedBot) -> None:
         if bot.process.returncode is not None:
             return
+        bot.stopping = True
         _signal_group(bot.process.pid, signal.SIGTERM)
         try:
             await asyncio.wait_for(bot.process.wait(), 2.0)

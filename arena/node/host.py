@@ -158,13 +158,23 @@ class NodeHost:
         assert self.gateway is not None
         self.call(self.gateway.launcher.stop(name))
 
+    async def _shutdown(self) -> None:
+        """Close the sessions, stop the bots and the server, and let what they left running finish
+        (output readers, linger stops) before the loop stops."""
+        if self.gateway is not None:
+            await self.gateway.close()
+        if self._server is not None:
+            await self._server.stop(0.5)
+        pending = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        if pending:
+            await asyncio.wait(pending, timeout=2.0)
+        for task in pending:
+            task.cancel()
+
     def stop(self) -> None:
         """Stop every launched bot and the server; remove the socket's folder."""
-        if self.gateway is not None and self._thread.is_alive():
-            self.call(self.gateway.close())
-        if self._server is not None:
-            self.call(self._server.stop(0.5))
         if self._thread.is_alive():
+            self.call(self._shutdown())
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(5)
         shutil.rmtree(self.folder, ignore_errors=True)
