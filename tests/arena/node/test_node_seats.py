@@ -9,6 +9,7 @@ own Unix socket, which only the arena's user can reach.
 from __future__ import annotations
 
 import os
+import socket
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from arena.gateway.server import GatewayThread
 from arena.launch.launcher import LaunchLimits
 from arena.link.client import GatewayClient
+from arena.link.hostkey import host_key_path
 from arena.match.clock import TimeControl
 from arena.match.executor import LocalExecutor, MatchJob, NodeLaunch
 from arena.match.record import MatchRecord, Termination
@@ -184,3 +186,44 @@ def test_a_local_tournament_executor_plays_a_submitted_bot_on_its_node(
 
 def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.mark.slow  # the probes fill /tmp, fork and allocate to their limits: ~10-20 s
+def test_a_hostile_bot_on_the_node_breaks_out_of_nothing(
+        store: Store, submissions: Path, sandboxed: None, tmp_path: Path, toy_registered: None) -> None:  # noqa: F811
+    """The sandbox probes of tests/arena/launch/test_sandbox.py, on a node: its own cached files
+    (write), another bot's cache entry, the database, the host key, the runner's process."""
+    from tests.arena.launch.test_sandbox import LIMITS as SANDBOX_LIMITS  # what the probes expect
+
+    node = NodeHost(SANDBOX_LIMITS).start()
+    try:
+        record, output = _probe(node, store, submissions, tmp_path)
+    finally:
+        node.stop()
+    assert record.seats[0].termination is Termination.NORMAL, (record.seats[0].reason, output)
+    assert "MANAGED" not in output, output
+    assert "BLOCKED write into its own files" in output and "BLOCKED signal the gateway's process" in output
+    assert output.count("BLOCKED") >= 15, output
+
+
+def _probe(node: NodeHost, store: Store, submissions: Path, tmp_path: Path) -> tuple[MatchRecord, str]:  # noqa: F811
+    """The hostile bot's probes, launched on `node`: its record and what it printed."""
+    cache = FilesCache(tmp_path / "cache")
+    other = store_submission(ROOT / "bots" / "examples" / "python", tmp_path / "elsewhere")
+    other_entry = cache.folder(other.sha256, lambda: pack_tree(other.folder))
+    (tmp_path / "arena.db").write_text("the database")
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        launch = submit(store, submissions, "hostile", " ".join([
+            "python3 hostile_bot.py --mode probe", "--db", str(tmp_path / "arena.db"), "--host-key",
+            str(host_key_path()), "--other", str(next(other_entry.iterdir())), "--home", os.path.expanduser("~"),
+            "--port", str(port), "--listener", str(port), "--gateway-pid", str(os.getpid()),
+            "--tmp-mb", "16", "--memory-mb", "768", "--processes", "64"]))
+        job = node_job(launch)
+        prepare(job, node, cache)
+        with NodeSeats(node, {launch.name}, None) as seats:
+            record = run_match("toy", [launch.name, "random"], 1, gateway=seats,  # type: ignore[arg-type]
+                               time_control=TimeControl(decision_ms=10_000, bank_ms=0), connect_timeout_ms=60_000)
+    assert node.gateway is not None
+    output = bytes(node.gateway.launcher.bots[launch.name].output).decode(errors="replace")
+    return record, output
