@@ -109,7 +109,7 @@ def run_command(args: argparse.Namespace) -> int:
             tournament_id = store_tournament(store, plan, args.name)
             return _play(store, tournament_id, executor, args.quiet, plan)
     finally:
-        executor.close()
+        close_executor(executor)
 
 
 def resume_command(args: argparse.Namespace) -> int:
@@ -124,7 +124,7 @@ def resume_command(args: argparse.Namespace) -> int:
         with gateway_for(plan.config, store):
             return _play(store, info.id, executor, args.quiet, plan)
     finally:
-        executor.close()
+        close_executor(executor)
 
 
 def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManager[None]:
@@ -133,6 +133,14 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
     if all(is_builtin(bot_spec(entrant)) for entrant in config.entrants):
         return nullcontext()
     return gateway_running(config.gateway, store)
+
+
+def close_executor(executor: Any) -> None:
+    """Release the executor, and the submitted bots this process launched (with --local)."""
+    from arena.node.task import stop_this_node
+
+    executor.close()
+    stop_this_node()
 
 
 def make_executor(args: argparse.Namespace) -> Any:

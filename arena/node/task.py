@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import threading
+from functools import partial
 from collections.abc import Collection
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient
@@ -33,6 +34,16 @@ def this_node() -> NodeHost:
             _host = NodeHost().start()
             atexit.register(_host.stop)
         return _host
+
+
+def stop_this_node() -> None:
+    """Stop this process's node host and its bots, if it started one (before the interpreter
+    shuts down: the launcher's last clean-up needs its thread pool)."""
+    global _host
+    with _lock:
+        host, _host = _host, None
+    if host is not None:
+        host.stop()
 
 
 def this_cache() -> FilesCache:
@@ -64,7 +75,7 @@ def prepare(job: MatchJob, host: NodeHost | None = None, cache: FilesCache | Non
         if launch.sha256 not in job.bundles:
             raise FilesError(f"the job carries no files for {launch.name} ({launch.sha256[:12]}...)")
         refused = cache.refused
-        folder = cache.folder(launch.sha256, lambda sha=launch.sha256: bundle_bytes(job.bundles[sha]))
+        folder = cache.folder(launch.sha256, partial(bundle_bytes, job.bundles[launch.sha256]))
         if cache.refused != refused and launch.name in host.running():
             host.stop_bot(launch.name)  # it runs on files that were tampered with: start it again on the good ones
         host.bots.add(launch.name, launch.command, folder)
