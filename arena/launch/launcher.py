@@ -250,9 +250,13 @@ class Launcher:
         self.users[name] = max(0, self.users.get(name, 0) - 1)
         if self.users[name] == 0 and name in self.bots:
             loop = asyncio.get_running_loop()
-            self._stoppers[name] = loop.call_later(
-                self.limits.linger_s, lambda: asyncio.ensure_future(self.stop(name))
-            )
+            self._stoppers[name] = loop.call_later(self.limits.linger_s, self._linger_over, name)
+
+    def _linger_over(self, name: str) -> None:
+        """Marked stopping at once (a match opening a seat now waits for it to go), then stopped."""
+        if (bot := self.bots.get(name)) is not None and bot.process.returncode is None:
+            bot.stopping = True
+        asyncio.ensure_future(self.stop(name))
 
     async def stop(self, name: str) -> None:
         """Stop the bot (its whole sandbox goes with it): terminate, then kill after 2 s."""
