@@ -91,6 +91,10 @@ class BotWatch:
         """The ARENA_NODE_NAME of the nearest ancestor of each bot that has one ('' for none)."""
         return {next((self.node_of[a] for a in chain if self.node_of.get(a)), "") for chain in self.seen.values()}
 
+    def on_node(self, node: str) -> list[int]:
+        """The bots seen under a worker of `node`."""
+        return [pid for pid, chain in self.seen.items() if any(self.node_of.get(a) == node for a in chain)]
+
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(5)
@@ -177,6 +181,7 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
             time.sleep(0.2)
         done_at_kill = store.tournaments()[0].done_matches
         cluster.kill_node1()
+        orphans = _still_running(watch.on_node("node1"))
         _, err = run.communicate(timeout=300)
         assert run.returncode == 0, err
     finally:
@@ -191,6 +196,15 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
     replayed = [m for m in matches if m.attempts > 1]
     assert replayed and {m.node for m in replayed} == {"node2"}, "node1's match was played again on node2"
     assert {"node1", "node2"} <= watch.nodes(), "launched bots ran on both nodes while both were up"
+    assert not orphans, "node1's launched bots died with its workers (bubblewrap's --die-with-parent)"
+
+
+def _still_running(pids: list[int], wait_s: float = 10.0) -> list[int]:
+    """Those of `pids` still running after up to `wait_s` (a bot's sandbox dies with its parent)."""
+    deadline = time.monotonic() + wait_s
+    while (left := [pid for pid in pids if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left
 
 
 def _ancestors(pid: int) -> list[int]:
