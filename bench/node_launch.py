@@ -33,13 +33,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from gateway_latency import ECHO_METHOD, percentiles, sample_request  # noqa: E402
+from gateway_latency import echo_server, percentiles, sample_request  # noqa: E402
 
 from arena.node.files import FilesCache  # noqa: E402
 from arena.node.host import NodeHost  # noqa: E402
@@ -54,30 +53,7 @@ EXAMPLES = {"python-sdk": (ROOT / "bots/examples/python", "python3 random_bot.py
 
 async def unix_echo(payload: bytes, count: int, folder: str) -> list[float]:
     """Round trips of `payload` on a bidi stream over a Unix socket, timed at the server."""
-    samples: list[float] = []
-    done = asyncio.Event()
-
-    async def stream(requests, context):  # noqa: ANN001, ANN202
-        replies = requests.__aiter__()
-        for _ in range(count):
-            started = time.perf_counter()
-            yield payload
-            await replies.__anext__()
-            samples.append((time.perf_counter() - started) * 1000)
-        done.set()
-
-    server = grpc.aio.server()
-    handler = grpc.stream_stream_rpc_method_handler(stream, request_deserializer=None, response_serializer=None)
-    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Echo", {"Stream": handler}),))
-    address = f"unix:{folder}/echo.sock"
-    server.add_insecure_port(address)
-    await server.start()
-    client = subprocess.Popen([sys.executable, str(ROOT / "bench/gateway_latency.py"), "--echo-client", address])
-    await done.wait()
-    client.terminate()
-    client.wait()
-    await server.stop(0)
-    return samples[100:]  # warm-up
+    return await echo_server(payload, count, f"unix:{folder}/echo.sock")
 
 
 def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count: int,

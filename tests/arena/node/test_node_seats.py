@@ -29,7 +29,7 @@ from arena.node.host import NodeHost
 from arena.node.task import NodeSeats, prepare
 from arena.store import Store
 from arena.submissions import pack_tree, store_submission
-from tests.arena.gateway_fixtures import HOST_KEY, ROOT, store, toy_registered  # noqa: F401 - fixtures
+from tests.arena.gateway_fixtures import HOST_KEY, ROOT, client, store, toy_registered  # noqa: F401 - fixtures
 
 BOTS = ROOT / "tests" / "arena" / "bots"  # fault_bot.py and log_bot.py, submitted as one bot
 FAST = TimeControl(decision_ms=1000, bank_ms=0, grace_ms=200)
@@ -51,12 +51,6 @@ def sandboxed(monkeypatch: pytest.MonkeyPatch) -> None:
 def gateway(store: Store, toy_registered: None, sandboxed: None) -> Iterator[GatewayThread]:  # noqa: F811
     with GatewayThread(store, host_key=HOST_KEY, limits=LIMITS) as thread:
         yield thread
-
-
-@pytest.fixture
-def client(gateway: GatewayThread) -> Iterator[GatewayClient]:
-    with GatewayClient(gateway.address, key=HOST_KEY) as gateway_client:
-        yield gateway_client
 
 
 @pytest.fixture
