@@ -22,6 +22,7 @@ folder's contents, so `tar czf bot.tar.gz mybot/` works as expected.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import shutil
 import stat
@@ -84,6 +85,22 @@ def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> Sto
         return StoredFiles(digest, final)
     finally:
         _remove(staging)
+
+
+def pack_tree(folder: Path) -> bytes:
+    """A stored tree as a .tar.gz that `store_submission` stores again as the same tree (same
+    tree hash): its entries under one top folder, which storing takes off again. How a node
+    gets a submitted bot's files (arena/node/files.py)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=1) as archive:  # speed over size
+        archive.add(folder, arcname="bot", recursive=True, filter=_anonymous)
+    return buffer.getvalue()
+
+
+def _anonymous(member: tarfile.TarInfo) -> tarfile.TarInfo:
+    member.uid = member.gid = 0
+    member.uname = member.gname = ""
+    return member
 
 
 def prepare_root(root: Path) -> Path:
@@ -339,6 +356,14 @@ def _move(folder: Path, final: Path) -> None:
     except OSError as error:
         if not final.is_dir():
             raise SubmissionError(f"cannot store the files in {final.parent} ({error.strerror})") from None
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a stored (read-only) tree, or a staging folder with whatever is left in it."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+        return
+    _remove(path)
 
 
 def _remove(path: Path) -> None:

@@ -82,7 +82,8 @@ def sample_request(game_id: str) -> pb.DecisionRequest:
 
 # -- the bare echo ------------------------------------------------------------------------------
 
-async def echo_server(payload: bytes, count: int) -> list[float]:
+async def echo_server(payload: bytes, count: int, address: str = "127.0.0.1:0") -> list[float]:
+    """Round trips of `payload` timed at the server; `address` may be `unix:PATH` (bench/node_launch.py)."""
     samples: list[float] = []
     done = asyncio.Event()
 
@@ -98,9 +99,10 @@ async def echo_server(payload: bytes, count: int) -> list[float]:
     server = grpc.aio.server()
     handler = grpc.stream_stream_rpc_method_handler(stream, request_deserializer=None, response_serializer=None)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("bench.Echo", {"Stream": handler}),))
-    port = server.add_insecure_port("127.0.0.1:0")
+    port = server.add_insecure_port(address)
     await server.start()
-    client = subprocess.Popen([sys.executable, __file__, "--echo-client", f"127.0.0.1:{port}"])
+    dial = address if address.startswith("unix:") else f"127.0.0.1:{port}"
+    client = subprocess.Popen([sys.executable, __file__, "--echo-client", dial])
     await done.wait()
     client.terminate()
     client.wait()

@@ -224,6 +224,7 @@ def match_row(match: MatchSummary) -> dict[str, Any]:
         "game": match.game_id, "ruleset": match.ruleset, "status": match.status,
         "aborted_reason": match.aborted_reason, "decisions": match.decisions,
         "duration_ms": round(match.duration_ms, 1), "finished_at": iso(match.finished_at),
+        "node": match.node,  # the node that played it ("" for matches stored before nodes were)
         "seats": [
             {"seat": s.seat, "bot": s.entrant, "spec": s.spec, "version": s.version, "score": s.score,
              "rank": s.rank, "termination": s.termination, "reason": s.reason}

@@ -1,4 +1,5 @@
-"""Session-wide test settings: no test may write arena.db into the working folder."""
+"""Session-wide test settings: no test may write arena.db into the working folder, nor a node's
+cache of bots' files into the home folder."""
 
 from __future__ import annotations
 
@@ -14,8 +15,14 @@ def isolated_default_database(tmp_path_factory: pytest.TempPathFactory) -> Itera
     path = tmp_path_factory.mktemp("default-db") / "arena.db"
     previous = os.environ.get("ARENA_DB")
     os.environ["ARENA_DB"] = f"sqlite:///{path}"
+    previous_cache = os.environ.get("ARENA_NODE_CACHE")  # the nodes' cache of bots' files (arena/node/files.py)
+    os.environ["ARENA_NODE_CACHE"] = str(tmp_path_factory.mktemp("node-cache"))
     yield
     if previous is None:
         os.environ.pop("ARENA_DB", None)
     else:
         os.environ["ARENA_DB"] = previous
+    if previous_cache is None:
+        os.environ.pop("ARENA_NODE_CACHE", None)
+    else:
+        os.environ["ARENA_NODE_CACHE"] = previous_cache

@@ -16,7 +16,7 @@ from typing import Any
 
 from arena.cli.leaderboard import format_leaderboard
 from arena.cli.options import game_info
-from arena.cli.tournament import add_run_options, make_executor, play_with_progress
+from arena.cli.tournament import add_run_options, close_executor, make_executor, play_with_progress
 from arena.store import Store
 from arena.tournament.driver import plan_tournament, store_tournament
 from arena.tournament.schedule import TournamentConfig
@@ -47,7 +47,7 @@ def demo_command(args: argparse.Namespace) -> int:
         played = [play_with_progress(store, store_tournament(store, plan, "demo"), executor, args.quiet, plan)
                   for plan in plans]
     finally:
-        executor.close()
+        close_executor(executor)
     print(f"\nleaderboards ({store.url}; every stored match of each ruleset counts):\n")
     for info in played:
         rows = store.leaderboard(info.ruleset)

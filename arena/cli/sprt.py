@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from arena.cli.options import parse_options
-from arena.cli.tournament import ProgressLine, add_run_options, make_executor, stops_reported
+from arena.cli.tournament import ProgressLine, add_run_options, close_executor, make_executor, stops_reported
 from arena.errors import UsageError
 from arena.sprt.driver import SprtProgress, check_sprt, existing_sprt, play_sprt, start_sprt
 from arena.sprt.pairs import DEFAULT_MAX_PAIRS, SprtConfig
@@ -71,7 +71,7 @@ def sprt_command(args: argparse.Namespace) -> int:
         test_id = args.resume if resuming else start_sprt(store, config, args.name)
         return run_test(store, test_id, executor, args.quiet)
     finally:
-        executor.close()
+        close_executor(executor)
 
 
 def resumed_config(store: Store, test_id: int) -> SprtConfig:

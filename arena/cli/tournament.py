@@ -110,7 +110,7 @@ def run_command(args: argparse.Namespace) -> int:
             tournament_id = store_tournament(store, plan, args.name)
             return _play(store, tournament_id, executor, args.quiet, plan)
     finally:
-        executor.close()
+        close_executor(executor)
 
 
 def resume_command(args: argparse.Namespace) -> int:
@@ -125,7 +125,7 @@ def resume_command(args: argparse.Namespace) -> int:
         with gateway_for(plan.config, store):
             return _play(store, info.id, executor, args.quiet, plan)
     finally:
-        executor.close()
+        close_executor(executor)
 
 
 def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManager[None]:
@@ -136,18 +136,29 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
     return gateway_running(config.gateway, store)
 
 
+def close_executor(executor: Any) -> None:
+    """Release the executor, and the submitted bots this process launched (with --local)."""
+    from arena.node.task import stop_this_node
+
+    executor.close()
+    stop_this_node()
+
+
 def make_executor(args: argparse.Namespace) -> Any:
-    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed)."""
+    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed). Either
+    plays a match's submitted bots where the match plays (arena/node/: `play_on_node`)."""
+    from arena.node.task import play_on_node
+
     if args.local:
         from arena.match.executor import LocalExecutor
 
-        return LocalExecutor(live=args.live)
+        return LocalExecutor(task=play_on_node, live=args.live)
     from arena.match.executor import RayExecutor, check_address
 
     if args.ray_address:
         check_address(args.ray_address)
     return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight,
-                       live=args.live)
+                       live=args.live, task=play_on_node)
 
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool, plan: TournamentPlan) -> int:

@@ -34,6 +34,8 @@ SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
 CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
+STOP_WAIT_S = 3.0  # how long a new match waits for a launched bot being stopped to be gone
+
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
 
 
@@ -220,6 +222,7 @@ class Gateway:
         if isinstance(found, BotFault):
             return found
         command, files = found
+        await self._let_stopping_go(name)
         launched = None
         key = (name, request.start.match_id, request.start.seat)
         self._note_output(key, self.launcher.bots.get(name) if self.launcher.running(name) else None)
@@ -241,6 +244,17 @@ class Gateway:
         session.matches[(request.start.match_id, request.start.seat)] = request.start
         session.send(pb.ArenaMessage(match_start=request.start))
         return None
+
+    async def _let_stopping_go(self, name: str) -> None:
+        """A launched bot being stopped (its linger ran out just now) may still have its stream open:
+        wait for its process and stream to end, so the new match launches it afresh."""
+        bot = self.launcher.bots.get(name)
+        if bot is None or not bot.stopping:
+            return
+        await self.launcher.exit_reason(name, wait_s=STOP_WAIT_S)
+        deadline = time.monotonic() + STOP_WAIT_S
+        while self.live(name) is not None and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)  # the stream of a dead process closes at once
 
     async def _launch(self, name: str, command: str, files: str | None) -> LaunchedBot:
         """The bot's running launch (another match is already waiting on it), or a new one. A

@@ -44,6 +44,13 @@ SERVICE_NAMES = (
 )
 
 
+# The bots' server's options (start_gateway says why each); a node's launcher (arena/node/) uses them too.
+BOT_SERVER_OPTIONS = [("grpc.so_reuseport", 0), ("grpc.max_receive_message_length", TRANSPORT_MESSAGE_BYTES),
+                      ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
+                      ("grpc.http2.max_pings_without_data", 0),
+                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000), ("grpc.http2.bdp_probe", 0)]
+
+
 @dataclass
 class RunningGateway:
     """A started server, the gateway behind it, the address bots dial, its Unix socket, the task
@@ -84,12 +91,7 @@ async def start_gateway(
     # oversize message and records its size (arena.link.MAX_MESSAGE_BYTES) instead of a dropped stream.
     # No BDP probing: it grows a stream's receive window to megabytes, and a flooding bot whose
     # reads are throttled (throttle.py) would fill it; a fixed 64 KB window blocks its writes.
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0),
-                                      ("grpc.max_receive_message_length", TRANSPORT_MESSAGE_BYTES),
-                                      ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
-                                      ("grpc.http2.max_pings_without_data", 0),
-                                      ("grpc.http2.min_ping_interval_without_data_ms", 5_000),
-                                      ("grpc.http2.bdp_probe", 0)])
+    server = grpc.aio.server(options=BOT_SERVER_OPTIONS)
     try:
         bound = (server.add_insecure_port(f"{host}:{port}") if tls is None
                  else server.add_secure_port(f"{host}:{port}", tls.grpc_credentials()))

@@ -93,6 +93,7 @@ class LaunchedBot:
     memory_mb: int = 0
     printed: int = 0  # bytes of output in all
     stopped_for: str | None = None  # why the launcher stopped it on its own (too much output)
+    stopping: bool = False  # the launcher is stopping it: a new match must wait for it to go, not use it
     oom_killed: bool = False  # read from its cgroup before the cgroup is removed
 
     def output_tail(self, limit: int = 400) -> str:
@@ -324,19 +325,25 @@ class Launcher:
         self.users[name] = max(0, self.users.get(name, 0) - 1)
         if self.users[name] == 0 and name in self.bots:
             loop = asyncio.get_running_loop()
-            self._stoppers[name] = loop.call_later(
-                self.limits.linger_s, lambda: self._background(self.stop(name))
-            )
+            self._stoppers[name] = loop.call_later(self.limits.linger_s, self._linger_over, name)
+
+    def _linger_over(self, name: str) -> None:
+        """Marked stopping at once (a match opening a seat now waits for it to go), then stopped."""
+        if (bot := self.bots.get(name)) is not None and bot.process.returncode is None:
+            bot.stopping = True
+        self._background(self.stop(name))
 
     async def stop(self, name: str) -> None:
         """Stop the bot (its whole sandbox goes with it): terminate, then kill after 2 s."""
-        self._stoppers.pop(name, None)
+        if handle := self._stoppers.pop(name, None):  # its linger is over: it must not stop a later launch
+            handle.cancel()
         if (bot := self.bots.get(name)) is not None:
             await self._stop(bot)
 
     async def _stop(self, bot: LaunchedBot) -> None:
         if bot.process.returncode is not None:
             return
+        bot.stopping = True
         _signal_group(bot.process.pid, signal.SIGTERM)
         try:
             await asyncio.wait_for(bot.process.wait(), 2.0)

@@ -34,6 +34,13 @@ its own (so one match that kills its worker does not take others down with it), 
 exception inside a match is an arena-side error: the match comes back aborted with the reason, and
 the tournament goes on.
 
+Submitted bots on the node of their match (arena/node/, docs/tournaments.md): a job names the
+versions its node launches (`launches`), and the executor ships their files with it (`bundles`),
+packed once per run — into Ray's object store for Ray (`ray.put`; a worker fetches them with
+`bundle_bytes`), as bytes in-process. The task that launches them is `arena.node.task.play_on_node`,
+which the command passes in (`task=`): this module stays below the node's room. Each outcome
+names the node that played it (`node_name`).
+
 Live watching (arena/match/live.py): with `live=True` an executor has a sink, `live_sink`, that the
 driver puts into each job; a match sends its new steps there every second or so. The Ray sink is
 an actor pinned to the driver's node (so it lives as long as the driver, wherever the workers
@@ -50,6 +57,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 # Loopback only, no usage statistics, no token files (../shared/notes/dependencies.md). They must
@@ -69,6 +77,7 @@ from arena.match.clock import per_move  # noqa: E402
 from arena.match.live import LiveBuffer, Message, StepFeed  # noqa: E402
 from arena.match.record import MatchAborted  # noqa: E402
 from arena.match.runner import run_match  # noqa: E402
+from arena.submissions import pack_tree  # noqa: E402
 from engine import registry  # noqa: E402
 
 ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.-]+:\d{1,5}$")
@@ -80,6 +89,18 @@ TARGET_TASK_MS = 100.0  # how long a task of short matches should last (module d
 MAX_BATCH = 64
 TAIL_TASKS_PER_WORKER = 2  # a batch leaves every worker at least this many tasks of what remains
 RECENT_WEIGHT = 0.2  # weight of the latest match in a game's running mean
+NODE_NAME_ENV = "ARENA_NODE_NAME"  # a node's name in the matches it plays (set before `ray start`)
+
+
+@dataclass(frozen=True)
+class NodeLaunch:
+    """A submitted version that the node playing the match launches: `NAME@N`, its command, and
+    its files by their tree hash (`folder`: where the driver's machine stores them)."""
+
+    name: str
+    command: str
+    sha256: str
+    folder: str
 
 
 @dataclass(frozen=True)
@@ -96,6 +117,10 @@ class MatchJob:
     time_per_move_ms: int | None = None  # a connected bot's allowance per decision (bank and grace: defaults)
     gateway: str | None = None  # where connected bots are reached; None when every seat is built-in
     live: Any = field(default=None, compare=False)  # the executor's live sink (push), or None: unwatched
+    # submitted bots launched on the node that plays the match (arena/node/), not at the gateway
+    launches: tuple[NodeLaunch, ...] = ()
+    # their files by sha256, as the executor ships them: bytes, or a Ray object reference (`bundle_bytes`)
+    bundles: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def for_game(cls, game_id: str, **fields: Any) -> MatchJob:
@@ -113,23 +138,66 @@ class JobOutcome:
     duration_ms: float = 0.0
     attempts: int = 1
     gateway_gone: bool = False  # `error` as the gateway stopped or cannot be reached: not stored, played later
+    node: str = ""  # the node that played it (`node_name`)
 
 
-def play_job(job: MatchJob) -> JobOutcome:
-    """Play one match (in a worker or in-process); an exception becomes an aborted outcome."""
+def play_job(job: MatchJob, gateway: Any = None) -> JobOutcome:
+    """Play one match (in a worker or in-process); an exception becomes an aborted outcome.
+
+    `gateway`: what the connected seats call instead of `job.gateway` (arena/node/ passes the
+    client that asks its launched bots on this node and the others at the gateway)."""
     started = time.perf_counter()
     registry.GAMES.setdefault(job.game_id, job.game_ref)
+    node = node_name()
     try:
         progress = None if job.live is None else StepFeed(job.key, job.live.push)
         record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
-                           time_control=per_move(job.time_per_move_ms), gateway=job.gateway, progress=progress)
-        return JobOutcome(job, record.to_json(), None, _ms_since(started))
+                           time_control=per_move(job.time_per_move_ms), gateway=gateway or job.gateway,
+                           progress=progress)
+        return JobOutcome(job, record.to_json(), None, _ms_since(started), node=node)
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)
         return JobOutcome(job, aborted.record.to_json(), reason, _ms_since(started),
-                          gateway_gone=aborted.gateway_gone)
+                          gateway_gone=aborted.gateway_gone, node=node)
     except Exception as error:  # noqa: BLE001 - any failure inside a match is data, not a crash
-        return JobOutcome(job, None, _first_line(error), _ms_since(started))
+        return JobOutcome(job, None, _first_line(error), _ms_since(started), node=node)
+
+
+def node_name() -> str:
+    """This node's name as a match records it: `$ARENA_NODE_NAME`, else the host name and, on
+    Ray, the first 8 digits of the Ray node id (two nodes on one machine share a host name)."""
+    if named := os.environ.get(NODE_NAME_ENV, "").strip():
+        return named[:100]
+    host = socket.gethostname()
+    return f"{host}/{ray.get_runtime_context().get_node_id()[:8]}" if ray.is_initialized() else host
+
+
+def bundle_bytes(bundle: Any) -> bytes:
+    """A bot's files as a job carries them: bytes already (in-process), or fetched from Ray's
+    object store (a reference the driver put there)."""
+    return bundle if isinstance(bundle, bytes) else ray.get(bundle)  # type: ignore[no-any-return]
+
+
+class _Bundles:
+    """The files of the jobs' launched bots, each packed once (`put`: how they are shipped)."""
+
+    def __init__(self, put: Callable[[bytes], Any]) -> None:
+        self.put = put
+        self.shipped: dict[str, Any] = {}
+
+    def __call__(self, job: MatchJob) -> MatchJob:
+        if not job.launches:
+            return job
+        for launch in job.launches:
+            if launch.sha256 not in self.shipped:
+                self.shipped[launch.sha256] = self.put(pack_tree(Path(launch.folder)))
+        return replace(job, bundles={launch.sha256: self.shipped[launch.sha256] for launch in job.launches})
+
+    def each(self, jobs: Iterable[MatchJob]) -> Iterable[MatchJob]:
+        """The jobs with their bundles, keeping a list a list (its length tells what remains)."""
+        if isinstance(jobs, list):
+            return [self(job) for job in jobs]
+        return (self(job) for job in jobs)
 
 
 def _ms_since(started: float) -> float:
@@ -228,6 +296,7 @@ class LocalExecutor:
     def __init__(self, task: Callable[[MatchJob], JobOutcome] = play_job, live: bool = False) -> None:
         self.task = task
         self.live_sink = LiveBuffer() if live else None
+        self._bundles = _Bundles(lambda packed: packed)
 
     def drain_live(self) -> list[Message]:
         """The live steps the matches sent since the last call."""
@@ -235,7 +304,7 @@ class LocalExecutor:
 
     def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
         for job in jobs:
-            yield self.task(job)
+            yield self.task(self._bundles(job))
 
     def close(self) -> None:
         """Nothing to release."""
@@ -260,6 +329,7 @@ class RayExecutor:
         # Retries are ours, not Ray's, so the driver knows how often a match was started.
         self._remote = ray.remote(num_cpus=1, max_retries=0)(play_batch(task))
         self.live_sink = RayLiveSink.on_this_node() if live else None
+        self._bundles = _Bundles(ray.put)  # in the object store once; every node fetches them from there
         self._drains = _Drains(self.live_sink) if self.live_sink else None
 
     def drain_live(self) -> list[Message]:
@@ -270,7 +340,7 @@ class RayExecutor:
         """One outcome per match, as tasks complete; never more than `max_in_flight` tasks submitted.
 
         Pass a list when you can: knowing how many jobs remain keeps the last batches short."""
-        submissions = _Submissions(jobs)
+        submissions = _Submissions(self._bundles.each(jobs))
         in_flight: dict[Any, list[tuple[MatchJob, int]]] = {}
         done: list[JobOutcome] = []
         while True:

@@ -90,7 +90,7 @@ def run_match(
 @contextmanager
 def _gateway_client(gateway: str | GatewayClient | None, bots: Sequence[str]) -> Iterator[GatewayClient | None]:
     """The caller's client (left open), a new one for the match (closed after it), or none."""
-    if isinstance(gateway, GatewayClient):
+    if gateway is not None and not isinstance(gateway, str):  # a GatewayClient, or a node's seats (arena/node/)
         yield gateway
     elif all(is_builtin(spec) for spec in bots):
         yield None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import UsageError
-from arena.match.executor import JobOutcome, MatchJob
+from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.sprt.pairs import SprtConfig, check_sprt_shape, game_points, pair_matches
 from arena.sprt.stats import bounds, decide, estimate, llr
 from arena.store import SPRT_KIND, MatchResult, SprtInfo, SprtState, Store, TournamentInfo
@@ -31,6 +31,7 @@ from arena.tournament.driver import (
     interrupt,
     match_job,
     match_result,
+    node_launches,
 )
 
 
@@ -123,7 +124,7 @@ def play_sprt(store: Store, test_id: int, executor: Executor,
     store.set_tournament_status(test_id, "running")
     writer = _Writer(store, info, tally, on_progress)
     try:
-        for outcome in executor.run(_jobs(info.id, tally, stored)):
+        for outcome in executor.run(_jobs(info.id, tally, stored, node_launches(config.as_tournament(), store))):
             writer.add(outcome)
         writer.flush()
     except BaseException:
@@ -153,14 +154,15 @@ def recount(store: Store, info: TournamentInfo, config: SprtConfig) -> tuple[Tal
     return tally, {m.match_index for m in matches}
 
 
-def _jobs(test_id: int, tally: Tally, stored: set[int]) -> Iterator[MatchJob]:
-    """The missing games pair after pair, until the tally is decided (checked before each pair)."""
+def _jobs(test_id: int, tally: Tally, stored: set[int], launches: dict[str, NodeLaunch]) -> Iterator[MatchJob]:
+    """The missing games pair after pair, until the tally is decided (checked before each pair);
+    submitted versions launched on the node of their game (`launches`, arena/node/)."""
     config, pair = tally.config, tally.next_pair
     tournament = config.as_tournament()
     while not tally.done and pair < config.max_pairs:
         for match in pair_matches(config, pair):
             if match.index not in stored:
-                yield match_job(test_id, tournament, match)
+                yield match_job(test_id, tournament, match, launches=launches)
         pair += 1
 
 

@@ -112,14 +112,14 @@ def match_summary(store: Store, match_id: int) -> MatchSummary | None:
 SUMMARY_COLUMNS = (
     MatchRow.id, MatchRow.key, MatchRow.tournament_id, MatchRow.match_index, MatchRow.game_id, MatchRow.ruleset,
     MatchRow.status, MatchRow.aborted_reason, MatchRow.seed, MatchRow.chance_seed, MatchRow.decisions,
-    MatchRow.duration_ms, MatchRow.finished_at,
+    MatchRow.duration_ms, MatchRow.finished_at, MatchRow.node,
 )
 
 
 def _summaries(session: Session, query: Any) -> list[MatchSummary]:
     rows = session.exec(query).all()
     seats = _seats_of(session, [row[0] for row in rows])
-    return [MatchSummary(*row, seats=seats.get(row[0], [])) for row in rows]
+    return [MatchSummary(*row[:-1], seats=seats.get(row[0], []), node=row[-1]) for row in rows]
 
 
 def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: str | None,

@@ -245,6 +245,6 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         seed=result.seed, chance_seed=result.chance_seed,
         status="aborted" if result.aborted_reason else "finished",
         aborted_reason=result.aborted_reason, decisions=result.decisions,
-        duration_ms=result.duration_ms, attempts=result.attempts, record=json.dumps(result.record),
+        duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=json.dumps(result.record),
         finished_at=now(),
     )

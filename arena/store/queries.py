@@ -187,7 +187,7 @@ def _match_summary(row: MatchRow, seats: list[SeatResult]) -> MatchSummary:
     return MatchSummary(
         row.id, row.key, row.tournament_id, row.match_index, row.game_id, row.ruleset, row.status,
         row.aborted_reason, row.seed, row.chance_seed, row.decisions, row.duration_ms, row.finished_at,
-        row.attempts, seats,
+        row.attempts, seats, row.node,
     )
 
 

@@ -90,6 +90,7 @@ class MatchResult:
     decisions: int = 0
     duration_ms: float = 0.0
     attempts: int = 1
+    node: str = ""  # the node that played it ("" when not known: played before nodes were recorded)
     # PRIVATE: launched bots' logs by seat (what each printed while the match was open), stored
     # in bot_log, never in `record` (arena/match/record.py split_logs)
     logs: dict[int, str] = field(default_factory=dict)
@@ -217,3 +218,4 @@ class MatchSummary:
     finished_at: datetime
     attempts: int = 1  # more than 1 when a worker died and the match was played again
     seats: list[SeatResult] = field(default_factory=list)
+    node: str = ""  # the node that played it ("" when not recorded)

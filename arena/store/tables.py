@@ -123,6 +123,7 @@ class MatchRow(SQLModel, table=True):
     decisions: int = 0
     duration_ms: float = 0.0
     attempts: int = 1  # how many times it was started (more than 1 when a worker died)
+    node: str = ""  # the node that played it (arena/match/executor.py node_name); "" before migration 0010
     record: str = Field(sa_column=Column(Text, nullable=False))  # MatchRecord as JSON
     finished_at: datetime = Field(default_factory=now, index=True)
 

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from arena.errors import StoreError, UsageError
 from arena.match.clock import per_move
-from arena.match.executor import JobOutcome, MatchJob
+from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.record import count_strikes, split_logs
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store, TournamentInfo
@@ -184,7 +184,8 @@ def play_tournament(
     try:
         if live:
             live.start()
-        for outcome in executor.run([match_job(tournament_id, config, m, sink) for m in missing]):
+        launches = node_launches(config, store)
+        for outcome in executor.run([match_job(tournament_id, config, m, sink, launches) for m in missing]):
             if outcome.gateway_gone:  # the arena's stop, not a result: every later match would fail too
                 raise GatewayGone(f"the gateway stopped or cannot be reached ({outcome.error})")
             writer.add(outcome)
@@ -236,16 +237,35 @@ def stopped_note(store: Store, tournament_id: int, what: str) -> str:
     return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
 
 
-def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch, live: Any = None) -> MatchJob:
+def match_job(tournament_id: int, config: TournamentConfig, match: PlannedMatch, live: Any = None,
+              launches: dict[str, NodeLaunch] | None = None) -> MatchJob:
     """The job that plays one planned match of a tournament (connected seats through its gateway;
-    its steps sent to the executor's `live` sink as it plays, when one is given)."""
+    its steps sent to the executor's `live` sink as it plays, when one is given). `launches`:
+    the submitted versions the node that plays a match launches itself (`node_launches`)."""
     specs = tuple(bot_spec(e) for e in match.seats)
+    here = tuple(dict.fromkeys(launches[s] for s in specs if launches and s in launches))
     return MatchJob.for_game(
         config.game_id, key=(tournament_id, match.index), bots=specs,
         seed=match.seed, chance_seed=match.chance_seed, options=dict(config.options),
         time_per_move_ms=config.time_per_move_ms,
-        gateway=None if all(is_builtin(s) for s in specs) else config.gateway, live=live,
+        gateway=None if all(is_builtin(s) for s in specs) else config.gateway, live=live, launches=here,
     )
+
+
+def node_launches(config: TournamentConfig, store: Store) -> dict[str, NodeLaunch]:
+    """Spec -> its launch on a node, for every entrant that is a submitted version with stored
+    files (checked now: a disabled or removed bot is refused here, as the gateway would).
+    Others — bots that dial in, commands registered without files — keep the gateway."""
+    found: dict[str, NodeLaunch] = {}
+    for entrant in (*config.entrants, *((config.challenger,) if config.challenger else ())):
+        spec = bot_spec(entrant)
+        if is_builtin(spec) or spec in found:
+            continue
+        bot, version = store.bot(bot_name(spec)), pinned_version(spec, store)
+        if bot is None or bot.refusal() or version is None or not version.sha256 or not version.files:
+            continue  # the gateway says why such a seat cannot play, as before
+        found[spec] = NodeLaunch(version.entrant, version.command, version.sha256, version.files)
+    return found
 
 
 class _ResultWriter:
@@ -324,7 +344,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
         seed=match.seed, chance_seed=match.chance_seed, seats=seats,
         record=record or {"aborted": aborted}, aborted_reason=aborted,
         decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
-        duration_ms=outcome.duration_ms, attempts=outcome.attempts, logs=logs,
+        duration_ms=outcome.duration_ms, attempts=outcome.attempts, logs=logs, node=outcome.node,
     )
 
 

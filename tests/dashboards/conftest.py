@@ -73,7 +73,7 @@ def _store_forfeited_match(store: Store) -> tuple[int, int]:
                    termination="timeout", reason=FAULT_REASON, faults=3),
     ]
     store.record_match(MatchResult(tournament_id, 0, 0, 0, 0, "gang_of_dice", record.ruleset, 3, 3, seats,
-                                   record.to_json(), decisions=10, duration_ms=5.0))
+                                   record.to_json(), decisions=10, duration_ms=5.0, node="node-b"))
     store.set_tournament_status(tournament_id, "finished")
     rerate(store, record.ruleset)
     match = store.matches(tournament_id=tournament_id)[0]

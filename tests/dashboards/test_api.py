@@ -236,6 +236,8 @@ def test_pages_render_and_bad_parameters_get_an_error_page(client: TestClient, f
     assert client.get("/matches?page=50").status_code == 404
     assert FAULT_REASON in client.get("/bots/slowpoke").text
     assert "<b>warning card W" in client.get(f"/matches/{filled.fault_match}").text  # a chance label
+    assert '<code data-node>node-b</code>' in client.get(f"/matches/{filled.fault_match}").text  # where it ran
+    assert get(client, f"/api/matches?tournament={filled.fault_tournament}")["matches"][0]["node"] == "node-b"
     assert client.get("/static/vendor/chart-4.6.1.umd.min.js").status_code == 200
 
 

@@ -1,0 +1,235 @@
+"""Submitted bots launched on the node of their match (arena/node/): one decision, and a tournament.
+
+    .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera]
+    .venv/bin/python bench/node_launch.py scaling [--matches 24] [--game gang_of_dice]
+
+latency: a submitted example bot (the Python kit's and the Node.js one), launched in its real
+sandbox by a `NodeHost` in this process, as a Ray worker launches it; one whole decision timed at
+the runner (`NodeHost.decide`, what a match waits: runner thread -> the host's loop -> the bot's
+gRPC stream on the node's Unix socket -> back). Beside it, in blocks that take turns with it, a
+bare gRPC bidirectional echo over a Unix socket (the same kind of socket): a grpc.aio server
+sends the DecisionRequest-sized message, a minimal client process sends it back.
+
+scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
+2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
+launched Python bots that spend `--think-ms` of CPU a decision and a built-in one (`--rounds` to
+reach about `--matches` matches); once with the bots launched by the gateway (registered as a
+command with a folder: how every launched bot ran before) and once as submitted versions,
+launched on the nodes. Matches per second of the run, and the CPU the gateway process and the
+driver (`arena tournament run`) used per match.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gateway_latency import echo_server, percentiles, sample_request  # noqa: E402
+
+from arena.node.files import FilesCache  # noqa: E402
+from arena.node.host import NodeHost  # noqa: E402
+from arena.submissions import pack_tree, store_submission  # noqa: E402
+from arena.v1 import bot_pb2 as pb  # noqa: E402
+
+EXAMPLES = {"python-sdk": (ROOT / "bots/examples/python", "python3 random_bot.py"),
+            "node": (ROOT / "bots/examples/node", "node bot.js")}
+
+
+# -- one decision ---------------------------------------------------------------------------------
+
+async def unix_echo(payload: bytes, count: int, folder: str) -> list[float]:
+    """Round trips of `payload` on a bidi stream over a Unix socket, timed at the server."""
+    return await echo_server(payload, count, f"unix:{folder}/echo.sock")
+
+
+def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count: int,
+                   at_runner: list[float], at_host: list[float]) -> None:
+    """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms)."""
+    for number in range(count + 100):
+        started = time.perf_counter()
+        reply = host.decide(name, request, 5000)
+        assert reply.fault == pb.TERMINATION_NORMAL, reply.reason
+        if number >= 100:
+            at_runner.append((time.perf_counter() - started) * 1000)
+            at_host.append(reply.elapsed_ms)
+
+
+def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3) -> dict[str, Any]:
+    folder, command = EXAMPLES[kind]
+    with tempfile.TemporaryDirectory() as scratch:
+        stored = store_submission(folder, Path(scratch) / "submissions")
+        cache = FilesCache(Path(scratch) / "cache")
+        host = NodeHost().start()
+        name = "benchbot@1"
+        files = cache.folder(stored.sha256, lambda: pack_tree(stored.folder))
+        host.bots.add(name, command, files)
+        try:
+            start = pb.MatchStart(match_id=request.match_id, seat=request.seat, game_id=request.game_id,
+                                  ruleset=request.ruleset)
+            opened = host.open_seat(name, start, 30_000)
+            assert opened.fault == pb.TERMINATION_NORMAL, opened.reason
+            echo: list[float] = []
+            node: list[float] = []
+            loop: list[float] = []
+            payload = pb.ArenaMessage(decision=request).SerializeToString()
+            for _ in range(rounds):
+                echo += asyncio.run(unix_echo(payload, count // rounds + 100, scratch))
+                node_decisions(host, name, request, count // rounds, node, loop)
+            host.close_seat(name, pb.MatchEnd(match_id=request.match_id, seat=request.seat))
+        finally:
+            host.stop()
+    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop)}
+
+
+# -- a tournament on 1 and 2 nodes --------------------------------------------------------------
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+THINKER = """import random, time
+from arena_sdk import run
+
+
+def act(observation, legal):
+    end = time.process_time() + THINK_S  # CPU, as a bot that searches spends it
+    while time.process_time() < end:
+        pass
+    return random.choice(legal)
+
+
+run(None, None, act)
+"""
+
+
+def thinker(folder: Path, think_ms: float) -> Path:
+    """A submitted Python bot that spends `think_ms` of CPU on each decision."""
+    folder.mkdir(mode=0o755)
+    (folder / "thinker.py").write_text(THINKER.replace("THINK_S", str(think_ms / 1000)))
+    return folder
+
+
+def register(store: Any, where: str, name: str, folder: Path, root: Path) -> None:
+    """`node`: a submitted version (launched on the node of its match); `gateway`: the same files
+    registered as a command with a folder, which the gateway launches (how every launched bot ran before)."""
+    command = "python3 thinker.py"
+    if where == "gateway":
+        store.register_bot(name, command=command, files=str(folder))
+        return
+    stored = store_submission(folder, root)
+    store.register_bot(name)
+    store.add_version(name, command, str(stored.folder), stored.sha256)
+
+
+def scaling(where: str, nodes: int, matches: int, game: str, think_ms: float) -> dict[str, Any]:
+    from arena.store import Store
+
+    with tempfile.TemporaryDirectory() as scratch:
+        os.chmod(scratch, 0o755)  # the gateway's sandboxes read the bot's folder from here
+        env = {**os.environ, "ARENA_DB": f"sqlite:///{scratch}/bench.db", "ARENA_HOST_KEY": "bench-key",
+               "ARENA_SUBMISSIONS": f"{scratch}/submissions"}
+        store = Store(env["ARENA_DB"])
+        folder = thinker(Path(scratch) / "thinker", think_ms)
+        for name in ("alpha", "beta"):
+            register(store, where, name, folder, Path(env["ARENA_SUBMISSIONS"]))
+        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--log-level", "warning"],
+                                  env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        assert server.stdout is not None
+        address = server.stdout.readline().split("listening on ")[1].split(",")[0].split()[0]
+        cluster, ray_address = start_cluster(nodes, scratch, env)
+        rounds = max(1, matches // 6)  # 3 entrants, 2 seats: 6 matches a round
+        try:
+            cpu_before, driver_before = cpu_seconds(server.pid), _children_cpu()
+            started = time.perf_counter()
+            run = subprocess.run([sys.executable, "-m", "arena.cli", "tournament", "run", "--game", game,
+                                  "--bots", "alpha,beta,random", "--players-per-match", "2", "--rounds", str(rounds),
+                                  "--ray-address", ray_address, "--gateway", address, "--quiet"],
+                                 env=env, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+            seconds = time.perf_counter() - started
+            gateway_cpu, driver_cpu = cpu_seconds(server.pid) - cpu_before, _children_cpu() - driver_before
+            assert run.returncode == 0, run.stderr
+        finally:
+            cluster.send_signal(signal.SIGTERM)
+            cluster.wait(60)
+            server.terminate()
+            server.wait(15)
+        [info] = store.tournaments()
+        played = store.matches(tournament_id=info.id)
+        assert all(s.termination == "normal" for m in played for s in m.seats)
+        decisions = sum(m.decisions for m in played)
+    done = info.done_matches
+    return {"bots_at": where, "nodes": nodes, "matches": done, "decisions": decisions, "seconds": round(seconds, 2),
+            "matches_per_s": round(done / seconds, 3), "gateway_cpu_ms_per_match": round(1000 * gateway_cpu / done, 2),
+            "driver_cpu_ms_per_match": round(1000 * driver_cpu / done, 2),
+            "nodes_used": sorted({m.node for m in played})}
+
+
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def start_cluster(nodes: int, scratch: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    cluster = subprocess.Popen([sys.executable, str(ROOT / "tests/arena/node/loopback_cluster.py"), "--port", str(port),
+                                "--nodes", str(nodes), "--cache", f"{scratch}/cache"], env=env, cwd=ROOT,
+                               stdout=subprocess.PIPE, text=True)
+    assert cluster.stdout is not None and cluster.stdout.readline().startswith("cluster up")
+    return cluster, f"127.0.0.1:{port}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["latency", "scaling"])
+    parser.add_argument("--decisions", type=int, default=2000)
+    parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
+    parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--bots", default="python-sdk,node", help="latency: which example bots")
+    parser.add_argument("--think-ms", type=float, default=5.0, help="scaling: CPU the submitted bots spend a decision")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    if args.what == "latency":
+        request = sample_request(args.game or "riviera")
+        results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
+        print(json.dumps({**results, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+        print("\n| bot | bare echo, Unix socket: p50 / p99 ms | node, at runner: p50 / p99 ms | × echo p50 / p99 "
+              "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|")
+        for kind, row in results.items():
+            echo, node, loop = row["echo_unix"], row["node_at_runner"], row["node_at_host"]
+            print(f"| {kind} | {echo['p50_ms']} / {echo['p99_ms']} | {node['p50_ms']} / {node['p99_ms']} "
+                  f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
+                  f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
+        return
+    runs = [scaling(where, nodes, args.matches, args.game or "gang_of_dice", args.think_ms)
+            for where in ("gateway", "node") for nodes in (1, 2)]
+    print(json.dumps({"runs": runs, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+    print("\n| launched bots at | nodes | matches | decisions | s | matches/s | gateway CPU ms/match | driver CPU ms/match |"
+          "\n|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        print(f"| {run['bots_at']} | {run['nodes']} | {run['matches']} | {run['decisions']} | {run['seconds']} "
+              f"| {run['matches_per_s']} | {run['gateway_cpu_ms_per_match']} | {run['driver_cpu_ms_per_match']} |")
+
+
+if __name__ == "__main__":
+    main()
