@@ -1,12 +1,16 @@
 """JSON Schemas of every game's observations, generated from the engine itself.
 
 A bot author in any language can generate types from `proto/arena/v1/observations/<game>.schema.json`.
-The schemas are inferred from what the engine really sends: the observation of every acting seat
-at every decision of seeded random playouts, for every player count and every non-default option
+The schemas are inferred from what the engine really gives: every seat's observation at every
+decision and at the end of seeded random playouts (the end too: PettingZoo's `engine_observation`
+and OpenSpiel hand them out, with null where nobody moves any more), and at every chance node of the
+first playout of each player count; for every player count and every non-default option
 value (the conformance suite's variants; its seeds are not among the ones sampled here, so its
 check that every observation validates is a check on unseen play). An object lists every key ever seen (`required`: those present in
 every sample; no other keys allowed); an array's items merge every element seen; a value seen
-both as a number and as null has both types. The inference is deterministic, so the committed
+both as a number and as null has both types. A named string value (a phase, a colour, a status,
+a card id, an option) has an `enum`: every name the engine defines there (observation_names.py),
+not only those seen; a name seen that the list lacks stops the generation. The inference is deterministic, so the committed
 files are regenerated exactly (tests/engine/test_observation_schemas.py fails when they drift) and
 every observation of the conformance playouts must validate against them.
 
@@ -20,11 +24,12 @@ import argparse
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena import observation_names
 from engine import registry
 from engine.core import Game, NodeKind, State, sample_chance
 
@@ -45,6 +50,7 @@ class Shape:
     keys: dict[str, Shape] = field(default_factory=dict)
     key_counts: dict[str, int] = field(default_factory=dict)
     items: Shape | None = None
+    strings: set[str] = field(default_factory=set)  # the string values seen here
 
     def add(self, value: Any) -> None:
         kind = json_type(value)
@@ -58,18 +64,33 @@ class Shape:
             for item in value:
                 self.items = self.items or Shape()
                 self.items.add(item)
+        elif kind == "string":
+            self.strings.add(value)
 
-    def schema(self) -> dict[str, Any]:
-        """This shape as a JSON Schema (draft 2020-12)."""
+    def schema(self, names: Mapping[str, Sequence[str]] | None = None, path: str = "") -> dict[str, Any]:
+        """This shape as a JSON Schema (draft 2020-12); `names` gives the string places (paths like
+        "phase", "status[]", "events[].type") their enum."""
+        names = names or {}
         types = sorted(self.types - {"integer"} if "number" in self.types else self.types)
         out: dict[str, Any] = {"type": types[0] if len(types) == 1 else types}
+        if "string" in self.types and path in names:
+            out["enum"] = enum_of(path, names[path], self.strings, "null" in self.types)
         if "object" in self.types:
-            out["properties"] = {key: shape.schema() for key, shape in sorted(self.keys.items())}
+            out["properties"] = {key: shape.schema(names, f"{path}.{key}".lstrip("."))
+                                 for key, shape in sorted(self.keys.items())}
             out["required"] = sorted(k for k, n in self.key_counts.items() if n == self.objects)
             out["additionalProperties"] = False
         if "array" in self.types and self.items is not None:
-            out["items"] = self.items.schema()
+            out["items"] = self.items.schema(names, f"{path}[]")
         return out
+
+
+def enum_of(path: str, defined: Sequence[str], seen: set[str], nullable: bool) -> list[str | None]:
+    """The names defined for one place (plus null where null was seen); ValueError when the
+    engine sent a name the definition lacks (observation_names.py is then out of date)."""
+    if unknown := seen - set(defined):
+        raise ValueError(f"{path}: the engine sent {sorted(unknown)}, which observation_names.py does not list")
+    return [*sorted(set(defined)), *([None] if nullable else [])]
 
 
 def json_type(value: Any) -> str:
@@ -109,14 +130,26 @@ def decision_observations(state: State) -> Iterator[dict[str, Any]]:
             yield state.observation(seat)
 
 
+def given_observations(state: State, chance: bool = True) -> Iterator[dict[str, Any]]:
+    """Every observation the engine gives at this state: a decision's acting seats (what a bot is
+    sent), every seat at the end (an RL environment's last observation), every seat at a chance
+    node (a replay; with `chance`)."""
+    if state.kind is NodeKind.DECISION:
+        yield from decision_observations(state)
+    elif state.kind is NodeKind.TERMINAL or chance:
+        for seat in range(state.num_players):
+            yield state.observation(seat)
+
+
 def observations(game_id: str) -> Iterator[dict[str, Any]]:
-    """Every observation sent in the sample playouts of every variant."""
+    """Every observation given in the sample playouts of every variant (chance nodes: in the
+    first playout of each player count; there are many, and they vary little)."""
     for players, options in variants(game_id):
         game = registry.make(game_id, num_players=players, **options)
         playouts = PLAYOUTS_PER_OPTION if options else PLAYOUTS_PER_PLAYER_COUNT
         for seed in range(FIRST_SEED, FIRST_SEED + playouts):
             for state in walk(game, seed):
-                yield from decision_observations(state)
+                yield from given_observations(state, chance=seed == FIRST_SEED and not options)
 
 
 def game_schema(game_id: str) -> dict[str, Any]:
@@ -133,7 +166,7 @@ def game_schema(game_id: str) -> dict[str, Any]:
                         "DecisionRequest.observation_json. Generated from the engine by "
                         "`python -m arena.observation_schema`; the fields are described in the "
                         f"docstring of engine/{game_id}."),
-        **shape.schema(),
+        **shape.schema(observation_names.names(game_id)),
     }
 
 

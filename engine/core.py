@@ -11,6 +11,13 @@ Outcomes are integers; `state.chance_label(outcome)` names one for people, as
 seat): `state.chance_visibility(outcome)` says which seats may see it, and
 `engine.visibility` turns a replay's steps into what each viewer may read.
 
+What is stable, and what is text for people: within a ruleset (`id@version`, `Game.ruleset`), an
+action id always means the same move and a chance outcome the same result, and the observation
+fields keep their meaning; a match record holds only ids and outcomes, so it replays to the same
+result under any later engine of that ruleset. Labels (`action_label`, `chance_label`,
+`hidden_chance_label`, `hidden_action_label`) are text for people: their wording may change in any
+release without a new ruleset version. A bot acts on ids and observation fields, never on label text.
+
 Public methods on `State` validate their arguments and the node kind, then call the private
 hooks (`_legal_actions`, `_apply`, ...) that a game implements; the hooks only encode rules.
 Three more hooks exist for speed only and default to what the rule hooks say:
@@ -72,7 +79,9 @@ class Game(ABC):
 
     @abstractmethod
     def action_label(self, action: int) -> str:
-        """A short human string for an action id, e.g. "play card 7"; stable across versions."""
+        """A short human string for an action id, e.g. "play card 7": text for people, whose
+        wording may change in any release. The id is what is stable: within a ruleset it always
+        means the same move (see the module docstring)."""
 
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """A full state consistent with one seat's `observation`, hidden parts drawn with `rng`.
@@ -228,7 +237,8 @@ class State(ABC):
     def chance_label(self, outcome: Any) -> str:
         """A short human string for `outcome` at this CHANCE node, e.g. "red die: 5", "revealed R7".
 
-        Like `game.action_label(action)`: stable across versions. It names what the outcome is,
+        Like `game.action_label(action)`: text for people, whose wording may change in any
+        release; the outcome (an integer) is what is stable within a ruleset. It names what the outcome is,
         with public context (which die, which seat draws), and reveals nothing else. It names
         the outcome itself, so show it only to the seats `chance_visibility` names (or use
         `engine.visibility.chance_views`); to anyone else the node reads as `hidden_chance_label()`.

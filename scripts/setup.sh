@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates .venv with the pinned dependencies and the extras the tests need (dev, rl, openspiel), once; later calls return at once unless
 # pyproject.toml, requirements.lock or build-constraints.txt changed. Then compiles the engine with mypyc (scripts/build_engine.py,
-# the machine's C compiler): a few minutes the first time, again for the modules whose sources changed, nothing when none did.
+# the machine's C compiler): the first time 5 to 7 minutes on 2 cores in all (the installs, then the compile: 70 to 260 s, which
+# prints its progress), again for the modules whose sources changed, nothing when none did.
 # Usage: bash scripts/setup.sh   (sourced by scripts/demo.sh and scripts/test.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,7 +19,8 @@ if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then
   exit 0
 fi
 
-echo "setting up $VENV (one time, about a minute) ..."
+echo "setting up $VENV (one time: 5 to 7 minutes on 2 cores; the installs, then the engine's compile, which prints its progress) ..."
+echo "installing the pinned dependencies into $VENV ..."
 "$PYTHON" -m venv "$VENV"
 # pip >= 26 understands --build-constraint, which `elo` needs (setuptools<58 at build time only;
 # a global constraint would quietly downgrade grpcio-tools and protobuf).

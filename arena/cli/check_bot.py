@@ -171,10 +171,21 @@ def last_output(log: str | None, lines: int = 20) -> str:
 
 
 def match_line(index: int, seat: int, record: MatchRecord) -> str:
-    times = [s.elapsed_ms[seat] for s in record.steps if s.elapsed_ms and seat in s.elapsed_ms]
+    """One match in a line: the bot's answers only (a faulty decision is no answer: a bot that left
+    waited out its reconnection grace, which is no answer time), and where it stopped playing."""
+    outcome = record.seats[seat]
+    faulty = {fault["step"] for fault in outcome.faults}
+    left = max(faulty) if outcome.termination is not Termination.NORMAL and faulty else None
+    times = [s.elapsed_ms[seat] for n, s in enumerate(record.steps)
+             if s.elapsed_ms and seat in s.elapsed_ms and n not in faulty and (left is None or n < left)]
     slowest = f", slowest answer {max(times):.1f} ms" if times else ""
     rank = record.ranks[seat] if record.ranks else "-"
-    return f"match {index + 1}: seat {seat}, rank {rank} of {record.num_players}, {len(times)} decisions{slowest}"
+    wrong = len(faulty - {left})
+    wrong_text = f", {wrong} faulty (see below)" if wrong else ""
+    gone = (f"; {outcome.termination.value} at step {left}, the random bot played the rest"
+            if left is not None else "")
+    return (f"match {index + 1}: seat {seat}, rank {rank} of {record.num_players}, "
+            f"{len(times)} decisions answered{slowest}{wrong_text}{gone}")
 
 
 def report(played: Sequence[tuple[int, MatchRecord]],

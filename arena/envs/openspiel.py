@@ -14,7 +14,11 @@ defaults. A state wraps an engine state (`state.engine_state`):
 - a decision with one acting seat is that player's node; a decision with several (Riviera's secret
   choices) is a simultaneous node where the acting seats choose together and the others have no
   legal action (OpenSpiel's `INVALID_ACTION`, -1, in the joint action, as its evaluate_bots sends);
-  `pyspiel.convert_to_turn_based` turns it into a sequential game for algorithms that need one (MCTS);
+  `pyspiel.convert_to_turn_based` turns it into a sequential game for MCTS; the parameter
+  `turn_based=True` makes the game sequential itself (the seats of a simultaneous node choose in
+  turn, each unaware of the earlier choices, which `resample_from_infostate` draws again): the
+  way to run OpenSpiel's ISMCTS, which needs a sequential game and a resampler; Riviera's
+  rulebook mode (playMode=sequential) is sequential as it is (TURN_BASED_OPTIONS);
 - information states and observations: both are the engine's observation of the seat, which the
   engine defines as that seat's complete information state (everything it saw that still
   matters; not the full action history that strict perfect recall would add), as a JSON string
@@ -57,6 +61,12 @@ MAX_CHANCE_OUTCOMES = {
     "riga": 52,  # building card ids 0..51 (tiles 0..7, goods 0..3, seats)
     "riviera": 60,  # card ids 0..59 (colours 0..4, seats, die faces 1..6)
 }
+# The option value under which a game with simultaneous choices has none: one seat acts at a time,
+# so OpenSpiel gets a sequential game (which its ISMCTS needs). Riviera's physical-rulebook mode.
+TURN_BASED_OPTIONS = {"riviera": ("playMode", "sequential")}
+# The parameter of a game with simultaneous choices that makes the seats of a simultaneous node
+# choose one after another instead, each unaware of the choices before its own (see ArenaState).
+TURN_BASED = "turn_based"
 
 
 def register() -> list[str]:
@@ -70,12 +80,20 @@ def register() -> list[str]:
     return names
 
 
-def game_type(info: GameInfo) -> pyspiel.GameType:
-    """What OpenSpiel needs to know about a game before it makes one."""
-    hidden = info.hidden_info or info.simultaneous  # simultaneous choices are hidden until made
+def turn_based(game_id: str, options: dict[str, Any]) -> bool:
+    """Whether these options leave a game with simultaneous choices one seat at a time."""
+    name, value = TURN_BASED_OPTIONS.get(game_id, (None, None))
+    return name is not None and options.get(name) == value
+
+
+def game_type(info: GameInfo, simultaneous: bool | None = None) -> pyspiel.GameType:
+    """What OpenSpiel needs to know about a game before it makes one (`simultaneous`: whether
+    this configuration has simultaneous decisions; by default whether any of the game's has)."""
+    simultaneous = info.simultaneous if simultaneous is None else simultaneous
+    hidden = info.hidden_info or simultaneous  # simultaneous choices are hidden until made
     return pyspiel.GameType(
         short_name=PREFIX + info.id, long_name=f"Arena {info.name}",
-        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if info.simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
+        dynamics=pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION if hidden
         else pyspiel.GameType.Information.PERFECT_INFORMATION,
@@ -85,7 +103,8 @@ def game_type(info: GameInfo) -> pyspiel.GameType:
         provides_observation_string=True, provides_observation_tensor=True,
         provides_factored_observation_string=False,
         parameter_specification={"players": info.min_players,
-                                 **{name: spec.default for name, spec in info.options.items()}})
+                                 **{name: spec.default for name, spec in info.options.items()},
+                                 **({TURN_BASED: False} if info.simultaneous else {})})
 
 
 def game_class(game_id: str) -> type[ArenaGame]:
@@ -114,10 +133,14 @@ class ArenaGame(pyspiel.Game):
         players = int(params.get("players", info.min_players))
         self.engine_game: Game = registry.make(game_id, players, **options)
         self.encoder = ObservationEncoder(DEFAULT_SIZE)
-        super().__init__(game_type(info), pyspiel.GameInfo(
+        asked = bool(params.get(TURN_BASED, False)) if info.simultaneous else False
+        # sequential when the options leave one seat at a time, or when asked to take turns
+        self.simultaneous = info.simultaneous and not asked and not turn_based(game_id, self.engine_game.options)
+        super().__init__(game_type(info, self.simultaneous), pyspiel.GameInfo(
             num_distinct_actions=info.num_actions, max_chance_outcomes=MAX_CHANCE_OUTCOMES[game_id],
             num_players=players, min_utility=MIN_PAYOFF, max_utility=MAX_PAYOFF, utility_sum=0.0,
-            max_game_length=info.max_decisions), {"players": players, **self.engine_game.options})
+            max_game_length=info.max_decisions * (players if asked else 1)),
+            {"players": players, **self.engine_game.options, **({TURN_BASED: asked} if info.simultaneous else {})})
 
     def new_initial_state(self) -> ArenaState:
         """The engine's initial state (usually a chance node: the deal)."""
@@ -136,6 +159,9 @@ class ArenaState(pyspiel.State):
         super().__init__(game)
         self._game = _SharedGame(game)
         self.engine_state = engine_state
+        # turn-based play of a simultaneous node: the choices made so far, applied together once
+        # every acting seat has chosen; hidden from the seats after (their observations omit them)
+        self.pending: dict[int, int] = {}
 
     @property
     def engine_game(self) -> Game:
@@ -168,7 +194,11 @@ class ArenaState(pyspiel.State):
         if kind is NodeKind.CHANCE:
             return pyspiel.PlayerId.CHANCE
         acting = self.engine_state.acting_players()
-        return acting[0] if len(acting) == 1 else pyspiel.PlayerId.SIMULTANEOUS
+        if len(acting) == 1:
+            return acting[0]
+        if self._game.value.simultaneous:
+            return pyspiel.PlayerId.SIMULTANEOUS
+        return next(seat for seat in acting if seat not in self.pending)  # turn-based: the next to choose
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.engine_state.legal_actions(player)
@@ -185,8 +215,10 @@ class ArenaState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.engine_state.kind is NodeKind.CHANCE:
             self.engine_state = self.engine_state.apply_chance(action)
-        else:
-            self.engine_state = self.engine_state.apply({self.current_player(): action})
+            return
+        self.pending[self.current_player()] = action
+        if len(self.pending) == len(self.engine_state.acting_players()):
+            self.engine_state, self.pending = self.engine_state.apply(self.pending), {}
 
     def _apply_actions(self, actions: list[int]) -> None:
         acting = self.engine_state.acting_players()
@@ -213,6 +245,10 @@ class ArenaState(pyspiel.State):
         rng = random.Random(int(probability_sampler() * 2**53))
         resampled = self.clone()
         resampled.engine_state = self.engine_state.resample({player_id}, rng)
+        # the choices other seats made before this one at a turn-based simultaneous node are
+        # hidden from it: drawn again among their legal actions in the redrawn state
+        resampled.pending = {seat: action if seat == player_id else rng.choice(resampled.engine_state.legal_actions(seat))
+                             for seat, action in self.pending.items()}
         return resampled
 
     def __str__(self) -> str:
@@ -277,8 +313,10 @@ class ArenaObserver:
         self.tensor[:] = state.encoded_observation(player)
 
     def string_from(self, state: ArenaState, player: int) -> str:
-        """`player`'s observation of `state` as JSON with sorted keys."""
-        return json.dumps(state.engine_observation(player), sort_keys=True, separators=(",", ":"))
+        """`player`'s observation of `state` as JSON with sorted keys (and, in a turn-based
+        simultaneous node, the choice it made there: its own, so it knows it)."""
+        text = json.dumps(state.engine_observation(player), sort_keys=True, separators=(",", ":"))
+        return text if player not in state.pending else f"{text} chose {state.pending[player]}"
 
 
 class ArenaBot(pyspiel.Bot):

@@ -273,7 +273,9 @@ class Gateway:
         bot_name, _, number = name.partition("@")
         bot = self.store.bot(bot_name)
         if bot is None:
-            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {bot_name!r}")
+            return BotFault(pb.TERMINATION_DISCONNECT, f"no registered bot is named {bot_name!r} in the gateway's "
+                            "database; the gateway may use another database than the command that seated it "
+                            "(give both the same --db or $ARENA_DB)")
         if why := bot.refusal():
             return BotFault(pb.TERMINATION_DISCONNECT, why)
         if not number:

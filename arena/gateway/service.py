@@ -33,7 +33,12 @@ NOT_BEARER = (
     "the 'authorization' header must be 'Bearer <token>' (the word Bearer, a space, then the token that "
     "`arena bot register NAME` printed); this one has no Bearer scheme or no token after it"
 )
-UNKNOWN_TOKEN = "unknown bot token: no registered bot has this token (register one with `arena bot register NAME`)"
+UNKNOWN_TOKEN = (
+    "unknown bot token: no registered bot has this token in the gateway's database. A bot's token stops "
+    "working when it is rotated or revoked: after `arena bot token NAME --rotate` only the new token works, "
+    "and a removed bot has none. A new bot gets one from `arena bot register NAME`, run against the database "
+    "the gateway uses (its --db or $ARENA_DB)"
+)
 
 
 class BadCredentials(Exception):

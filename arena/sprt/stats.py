@@ -156,8 +156,29 @@ def estimate(pentanomial: Sequence[float], model: str = "normalized") -> Estimat
     mean, variance = mean_and_variance([n / sum(regularized(pentanomial)) for n in regularized(pentanomial)])
     error = math.sqrt(variance / pairs)
     los = 0.5 * math.erfc(-(mean - 0.5) / error / math.sqrt(2))
+    if pentanomial[0] == pairs or pentanomial[4] == pairs:
+        return one_sided(pairs, pentanomial[4] == pairs, los, model)
     if model == "logistic":
         return Estimate(logistic_elo(mean), logistic_elo(mean - Z95 * error), logistic_elo(mean + Z95 * error), los)
     per_pair = NELO_PER_T / math.sqrt(2)
     centre, spread = (mean - 0.5) / math.sqrt(variance) * per_pair, Z95 * per_pair / math.sqrt(pairs)
     return Estimate(centre, centre - spread, centre + spread, los)
+
+
+def one_sided(pairs: float, won: bool, los: float, model: str) -> Estimate:
+    """One side took both games of every pair: the score is 1 (or 0), its Elo infinite, and any
+    finite estimate would only echo the regularisation. What the pairs do show is a bound: a side
+    that loses a pair with probability q wins all n with probability (1 - q)^n, which is 5 % at
+    q = 1 - 0.05^(1/n). The Elo of that least favourable distribution (q of the pairs lost 0-2, the
+    rest won 2-0) is the 95 % lower bound (upper, for a side that lost every pair); the estimate
+    is infinite with that end of the interval finite."""
+    q = 1 - 0.05 ** (1 / pairs)
+    cells = [q, 0.0, 0.0, 0.0, 1 - q]
+    mean, variance = mean_and_variance(cells)
+    if model == "logistic":
+        bound = logistic_elo(mean)
+    else:
+        bound = (mean - 0.5) / math.sqrt(variance) * NELO_PER_T / math.sqrt(2)
+    if won:
+        return Estimate(math.inf, bound, math.inf, los)
+    return Estimate(-math.inf, -math.inf, -bound, los)

@@ -329,6 +329,37 @@ function autoRefresh(section) {
   setTimeout(() => window.location.reload(), Number(section.dataset.refresh) * 1000);
 }
 
+// -- a running SPRT test updates in place: its counts, LLR, estimate, verdict and both charts ----
+// The page is fetched again and its parts swapped in (the server formats them, as on first load),
+// without a reload, until the test is no longer running.
+function liveTest(section) {
+  const every = Number(section.dataset.live) * 1000;
+  const tick = async () => {
+    let fresh;
+    try {
+      const response = await fetch(window.location.pathname, { headers: { Accept: "text/html" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      fresh = new DOMParser().parseFromString(await response.text(), "text/html");
+    } catch (error) {  // the dashboard restarting, a network blip: try again next time
+      setTimeout(tick, every);
+      return;
+    }
+    const running = fresh.getElementById("verdict").hasAttribute("data-live");
+    for (const selector of [".page-head", "#verdict"]) {
+      document.querySelector(selector).innerHTML = fresh.querySelector(selector).innerHTML;
+    }
+    const data = fresh.getElementById("sprt-data").textContent;
+    document.getElementById("sprt-data").textContent = data;
+    document.querySelectorAll("canvas[data-sprt-chart]").forEach((canvas) => {
+      Chart.getChart(canvas)?.destroy();
+      sprtChart(canvas, JSON.parse(data));
+    });
+    if (running) setTimeout(tick, every);
+    else section.removeAttribute("data-live");
+  };
+  setTimeout(tick, every);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("table.sortable").forEach(makeSortable);
   // Charts draw on a canvas, which cannot re-render text once the web font arrives: wait for it.
@@ -341,4 +372,6 @@ document.addEventListener("DOMContentLoaded", () => {
   if (live) window.liveViewer = new LiveViewer(live);
   const refresh = document.querySelector("[data-refresh]");
   if (refresh) autoRefresh(refresh);
+  const liveSprt = document.querySelector("#verdict[data-live]");
+  if (liveSprt) liveTest(liveSprt);
 });

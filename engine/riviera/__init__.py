@@ -75,7 +75,8 @@ phase: "setup" | "deal" | "roll" | "adjust_dice" | "choose" | "bonus_choose" | "
 colours: colour letters in use; removed_colour: letter or null; round, turn (1-based);
 holder: the seat with the Start token; scores (banked stars); status: "IN"/"STOPPED"/"CRASHED"
 per seat; last_chance_used per seat;
-hand: your cards (card ids, sorted; empty while the deal is in progress); hand_sizes;
+hand: your cards (card ids, sorted; while the deal is in progress, the cards dealt to you so far);
+hand_sizes (during the deal: the cards dealt to each seat so far);
 columns: each seat's played cards this round in play order (a crashed column is discarded, so
 empty); column_stars; played_this_turn: each seat's cards this turn (main, then bonus);
 dice: {colour letter: value, or null while a roll is in progress}; gold_in_roll: bool;
@@ -87,7 +88,7 @@ acting: seats to act now; queue: the seats still to go in a one-at-a-time phase 
 the current power owner at powers);
 power: null, or {"seat", "card", "target" (null until a swap target is chosen), "count" (k of
 the swap), "selected" (the cards you chose so far; only for the owner), "draws_left"};
-draw_pile_size, discard_size;
+draw_pile_size (during the deal: the cards still to deal), discard_size;
 known_hands: per seat, the cards you know that seat holds (from card 10 swaps you took part in);
 known_discards: cards you know are in the discard pile (yours, and crashed columns);
 events: this turn's public log, each {"type", "seat", ...}: play/bonus (card), bonus_pass,

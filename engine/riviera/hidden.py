@@ -2,7 +2,7 @@
 (Riviera.sample_state), the redraws a search bot plans from.
 
 `resample` redraws what the given seats cannot know. Hidden are the hands of the other seats,
-the draw pile and the face-down discard pile, a deal or a roll that is still in progress, and
+the draw pile and the face-down discard pile (also while the deal is in progress), a roll that is still in progress, and
 the cards a power owner has picked but not yet revealed. Cards a seat of `known_to` knows to be
 in a hand (from a card 10 swap) or in the discard pile (its own discards, crashed columns) stay
 where they are; every other hidden card is dealt again uniformly into the same hidden places,
@@ -17,7 +17,8 @@ the deal's colour-spread rule, and knowledge is kept only as "card c is in place
 from the observation; the other hands, the discard pile and the draw pile are dealt uniformly
 from the cards the seat cannot place, keeping the cards it knows (`known_hands`,
 `known_discards`). What the observation cannot tell is set to a neutral value that leads to the
-same observation: an unfinished deal or roll restarts, the count of rejected first rolls is 0,
+same observation: an unfinished roll restarts (a deal in progress keeps the seat's cards so far
+and draws the others' hands of their sizes), the count of rejected first rolls is 0,
 cards a power owner picked are drawn from its sampled hand.
 
 This module imports the state for its type only (state.py imports this module): the state to
@@ -44,7 +45,7 @@ def resample(state: RivieraState, known_to: frozenset[int], rng: random.Random):
         return state
     s = state.copy()
     if s.phase == DEAL:
-        _redeal(s, rng)
+        _redeal(s, known_to, rng)
         return s
     if s.phase == ROLL:  # the unfinished roll is seen by nobody
         s.dice = tuple(rng.randint(1, 6) if v else 0 for v in s.dice)
@@ -53,14 +54,23 @@ def resample(state: RivieraState, known_to: frozenset[int], rng: random.Random):
     return s
 
 
-def _redeal(s: RivieraState, rng: random.Random) -> None:
-    """A deal in progress is seen by nobody: draw the cards dealt so far again."""
-    dealt = sum(len(hand) for hand in s.hands)
-    deck = bits(s.in_use)
+def _redeal(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
+    """A deal in progress: the seats of `known_to` keep the cards dealt to them so far (they see
+    them); every other hand gets as many cards again, drawn from the cards they do not hold."""
+    _deal_around(s, {seat: s.hands[seat] for seat in known_to}, [len(hand) for hand in s.hands], rng)
+
+
+def _deal_around(s: RivieraState, kept: dict[int, tuple[int, ...]], sizes: list[int], rng: random.Random) -> None:
+    """Hands of `sizes` during the deal: the `kept` ones as they are, the others drawn uniformly
+    from the cards in use that no kept hand holds; the rest is the deck still to deal."""
+    held = {card for hand in kept.values() for card in hand}
+    deck = [card for card in bits(s.in_use) if card not in held]
     rng.shuffle(deck)
     hands = []
-    for seat in range(s.num_players):
-        size = min(HAND_SIZE, max(0, dealt - seat * HAND_SIZE))
+    for seat, size in enumerate(sizes):
+        if seat in kept:
+            hands.append(tuple(kept[seat]))
+            continue
         hands.append(tuple(sorted(deck[:size])))
         deck = deck[size:]
     s.hands = tuple(hands)
@@ -123,7 +133,10 @@ def sample_state(initial: RivieraState, obs: dict[str, Any], rng: random.Random)
     seat, n = obs["seat"], s.rules.num_players
     _copy_public(s, obs)
     s.settle_kind()
-    if s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL):
+    if s.phase in (REMOVED_DRAW, HOLDER_DRAW):
+        return s
+    if s.phase == DEAL:  # the seat's cards so far, the others' hands of their sizes drawn again
+        _deal_around(s, {seat: tuple(obs["hand"])}, obs["hand_sizes"], rng)
         return s
     s.hands = _deal_hidden(s, obs, rng)
     known = [0] * (n * n)

@@ -31,7 +31,11 @@ STAR_SUM = STARS.__getitem__
 
 def observation(s: RivieraState, seat: int) -> dict[str, Any]:
     n = s.num_players
-    dealing = s.phase in (REMOVED_DRAW, HOLDER_DRAW, DEAL)  # a deal is seen only once it stands
+    # Before the deal (the removed colour, the first holder) nobody holds a card and no pile is
+    # formed. During the deal a seat sees the cards dealt to it so far, every hand's size and the
+    # cards still to deal; what others hold, nobody knows until it stands (known_hands).
+    setup = s.phase in (REMOVED_DRAW, HOLDER_DRAW)
+    dealing = setup or s.phase == DEAL
     return {
         "seat": seat,
         "phase": PHASE_NAMES[s.phase],
@@ -46,8 +50,8 @@ def observation(s: RivieraState, seat: int) -> dict[str, Any]:
         "scores": list(s.scores),
         "status": list(map(STATUS_NAMES.__getitem__, s.status)),
         "last_chance_used": list(s.lc_used),
-        "hand": [] if dealing else list(s.hands[seat]),
-        "hand_sizes": [0] * n if dealing else list(map(len, s.hands)),
+        "hand": [] if setup else list(s.hands[seat]),
+        "hand_sizes": [0] * n if setup else list(map(len, s.hands)),
         "columns": list(map(list, s.columns)),
         "column_stars": [sum(map(STAR_SUM, column)) for column in s.columns],
         "played_this_turn": list(map(list, s.played)),
@@ -62,7 +66,7 @@ def observation(s: RivieraState, seat: int) -> dict[str, Any]:
         "acting": list(s.acting_players()),
         "queue": list(s.queue),
         "power": _power(s, seat),
-        "draw_pile_size": 0 if dealing else queries.draw_pile_size(s),
+        "draw_pile_size": 0 if setup else queries.draw_pile_size(s),
         "discard_size": s.discard.bit_count(),
         "known_hands": [[] if dealing else bits(mask) for mask in s.known[seat * n : seat * n + n]],
         "known_discards": bits(s.known_disc[seat]),

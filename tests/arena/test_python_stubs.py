@@ -28,7 +28,9 @@ def test_generated_stubs_are_top_level_modules_that_keep_the_wire_names(tmp_path
     generate_stubs(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py"]
     grpc_module = (tmp_path / "bot_pb2_grpc.py").read_text()
-    assert "import bot_pb2 as bot__pb2" in grpc_module, "the grpc module imports its sibling, not arena.v1"
+    assert "\nimport bot_pb2 as arena_dot_v1_dot_bot__pb2\n" in grpc_module, "the grpc module imports its sibling, not arena.v1"
+    assert "from arena" not in grpc_module + (tmp_path / "bot_pb2.py").read_text()
+    assert "# source: arena/v1/bot.proto" in (tmp_path / "bot_pb2.py").read_text(), "the file the kit's stubs describe"
     assert "/arena.v1.BotGateway/Play" in grpc_module, "the wire names stay arena.v1"
 
 
@@ -49,3 +51,21 @@ def test_a_client_on_the_generated_stubs_plays_beside_the_arena_package(tmp_path
     where = out.split()
     assert where[where.index("arena") + 1] == str(ROOT / "arena")  # noqa: F405
     assert where[where.index("bot_pb2") + 1] == str(tmp_path / "stubs" / "bot_pb2.py")
+
+
+def test_generated_stubs_import_beside_the_kits_and_the_arenas_in_one_process(tmp_path: Path) -> None:
+    generate_stubs(tmp_path / "stubs")
+    code = """
+import bot_pb2, bot_pb2_grpc                   # the author's stubs
+from arena_sdk.v1 import bot_pb2 as kit        # the kit's (bots/sdk)
+from arena.v1 import bot_pb2 as arena_stubs    # the arena's own
+assert bot_pb2.DESCRIPTOR.name == kit.DESCRIPTOR.name == arena_stubs.DESCRIPTOR.name == "arena/v1/bot.proto"
+wire = bot_pb2.BotMessage(action=bot_pb2.Action(request_id=7, action_id=3)).SerializeToString()
+assert kit.BotMessage.FromString(wire).action.action_id == 3
+assert bot_pb2.Termination.Name(bot_pb2.TERMINATION_TIMEOUT) == "TERMINATION_TIMEOUT"
+print("one process")
+"""
+    pythonpath = os.pathsep.join([str(tmp_path / "stubs"), str(ROOT / "bots" / "sdk"), str(ROOT)])  # noqa: F405
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": pythonpath})
+    assert done.returncode == 0 and done.stdout.strip() == "one process", done.stderr

@@ -102,5 +102,6 @@ def test_the_readme_bot_plays_a_full_match_from_the_kits_venv(kit_python: Path, 
         bot.terminate()
         output = bot.communicate(timeout=10)[0]
     assert record.seats[0].termination is Termination.NORMAL and not record.seats[0].faults, (record.seats[0], output)
+    assert f"connected to {gateway.address} as kitbot" in output, "the minimal bot says it connected, as the others do"
     assert record.ranks == record.replay().ranks()
     assert sum(1 for step in record.steps if step.actions and 0 in step.actions) > 5, "the kit's bot made the moves"

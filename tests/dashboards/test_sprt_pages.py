@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
+import arena.sprt.driver
 from arena.match.executor import LocalExecutor
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
@@ -91,6 +94,10 @@ def test_the_tests_page_lists_them_and_one_test_draws_its_llr_bounds_and_counts(
     page.click(f"#tests tr[data-test='{tests_db.decided}'] a:has-text('heuristic')")
     page.wait_for_url(f"**/tests/{tests_db.decided}")
     assert page.inner_text("#verdict-text") == "H1 accepted: heuristic is better by at least 100.0 nElo"
+    stored_state = tests_db.store.sprt(tests_db.decided).state  # type: ignore[union-attr]
+    assert stored_state.pentanomial[:4] == [0, 0, 0, 0], "heuristic won every pair (seeded)"
+    assert page.inner_text("#elo") == (f"> {stored_state.low:+.1f} nElo (every pair went one way: "
+                                       "a 95 % bound, no estimate)")
     page.wait_for_function("() => Chart.getChart(document.querySelector('#llr-chart'))"
                            " && Chart.getChart(document.querySelector('#pentanomial-chart'))")
     llr_chart = page.evaluate("""() => Chart.getChart(document.querySelector('#llr-chart')).data.datasets
@@ -104,3 +111,43 @@ def test_the_tests_page_lists_them_and_one_test_draws_its_llr_bounds_and_counts(
     assert [y for _, y in lower] == pytest.approx([stored.state.lower] * 2, abs=1e-4)
     assert bars == stored.state.pentanomial
     assert page.eval_on_selector("a.active", "a => a.textContent") == "Tests"
+
+
+@pytest.mark.browser
+def test_a_running_test_updates_its_page_in_place_until_its_verdict(
+    page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    test_id = start_sprt(store, SprtConfig("gang_of_dice", "random", "random#2", max_pairs=6, seed=4))
+    # every game written at once, and the run held after its first write until the page is open
+    monkeypatch.setattr(arena.sprt.driver, "FLUSH_SECONDS", 0.0)
+    first_write, go = threading.Event(), threading.Event()
+    flush = arena.sprt.driver._Writer.flush
+
+    def held_flush(writer: Any) -> None:
+        flush(writer)
+        first_write.set()
+        assert go.wait(60), "the page never opened"
+
+    monkeypatch.setattr(arena.sprt.driver._Writer, "flush", held_flush)
+    player = threading.Thread(target=play_sprt, args=(store, test_id, LocalExecutor()), daemon=True)
+    with serve(Store(store.url)) as base:
+        player.start()
+        assert first_write.wait(60)
+        running = store.sprt(test_id)
+        assert running is not None and running.tournament.status == "running"
+        page.goto(f"{base}/tests/{test_id}")
+        assert page.inner_text("#verdict-text") == "Running" and "live: updates every 2 s" in page.inner_text("#verdict")
+        assert page.inner_text("#pairs").startswith(f"{running.state.pairs} ")
+        page.evaluate("window.loadedOnce = true")  # gone if the page reloaded instead of updating
+        go.set()
+        player.join(120)
+        done = store.sprt(test_id, history=True)
+        assert done is not None and done.tournament.status == "finished" and done.state.pairs > running.state.pairs
+        page.wait_for_function("() => document.querySelector('#verdict-text').textContent !== 'Running'", timeout=20_000)
+    assert page.evaluate("window.loadedOnce") is True
+    assert page.inner_text("#pairs").startswith(f"{done.state.pairs} ")
+    assert page.inner_text("#llr").startswith(f"{done.state.llr:.2f} ")
+    bars = page.evaluate("() => Chart.getChart(document.querySelector('#pentanomial-chart')).data.datasets[0].data")
+    assert bars == done.state.pentanomial
+    assert page.locator("#verdict[data-live]").count() == 0 and "live:" not in page.inner_text("#verdict")

@@ -16,6 +16,21 @@ from engine.core import NodeKind, Step, advance
 from tests.engine.golden.make_golden import HERE, MATCHES_PER_SETUP, OPTIONS, playthrough, position_digest
 
 
+def riviera_deal_as_recorded(observation: dict[str, Any]) -> dict[str, Any]:
+    """Riviera's observation during the deal as the golden games recorded it: every hand empty,
+    no pile. Since #26 (item 6) a seat sees the cards dealt to it so far, every hand's size and
+    the cards still to deal; nobody decides during a deal (it is chance nodes only), so no bot
+    ever saw the old view, and every step, legal action and result is unchanged: only these three
+    fields, at deal positions only, are compared as they were shown then."""
+    if observation["phase"] != "deal":
+        return observation
+    n = observation["num_players"]
+    return {**observation, "hand": [], "hand_sizes": [0] * n, "draw_pile_size": 0}
+
+
+AS_RECORDED = {"riviera": riviera_deal_as_recorded}
+
+
 def golden_games(game_id: str) -> list[dict[str, Any]]:
     with gzip.open(HERE / f"{game_id}.json.gz", "rt") as stored:
         return json.load(stored)  # type: ignore[no-any-return]
@@ -28,10 +43,11 @@ def test_golden_games_replay_to_the_same_positions(game_id: str) -> None:
                                                      registry.info(game_id).max_players + 1))
     for game in games:
         state = registry.make(game_id, game["players"], **game["options"]).initial_state()
-        assert position_digest(state) == game["digests"][0], f"{_name(game)}: the initial position differs"
+        as_recorded = AS_RECORDED.get(game_id)
+        assert position_digest(state, as_recorded) == game["digests"][0], f"{_name(game)}: the initial position differs"
         for n, step in enumerate(game["steps"], start=1):
             state = advance(state, _step(step))
-            assert position_digest(state) == game["digests"][n], f"{_name(game)}: position {n} differs"
+            assert position_digest(state, as_recorded) == game["digests"][n], f"{_name(game)}: position {n} differs"
         assert state.kind is NodeKind.TERMINAL, f"{_name(game)}: the game does not end where it did"
 
 

@@ -114,3 +114,30 @@ def test_conformance_and_golden_replays_pass_on_the_python_sources() -> None:
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     ran = int(done.stdout.strip().splitlines()[-1].split(" passed")[0].split()[-1])
     assert ran > 250, done.stdout[-500:]  # the selection did not shrink to nothing
+
+
+def test_the_compile_says_each_extension_it_finished_from_build_exts_worker_threads() -> None:
+    code = """
+import sys, time
+sys.path.insert(0, "scripts")
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+import build_engine
+built = []
+one = build_engine.counting(lambda ext: (time.sleep(0.01), built.append(ext.name)), 3)
+with ThreadPoolExecutor(2) as pool:  # as setuptools' build_ext runs build_extension in parallel
+    list(pool.map(one, [SimpleNamespace(name=f"engine.m{n}") for n in range(3)]))
+assert sorted(built) == ["engine.m0", "engine.m1", "engine.m2"]
+"""
+    done = run_python(code, "pure")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split(":")[1].strip() for line in lines] == ["compiled 1/3", "compiled 2/3", "compiled 3/3"], lines
+    assert sorted(line.split(": ")[2].split()[0] for line in lines) == ["engine.m0", "engine.m1", "engine.m2"]
+
+
+def test_the_set_up_says_what_a_fresh_one_costs() -> None:
+    setup = (ROOT / "scripts" / "setup.sh").read_text()
+    assert "about a minute" not in setup, "a fresh set-up takes 5 to 7 minutes on 2 cores (measured, #26)"
+    assert 'echo "setting up $VENV (one time: 5 to 7 minutes on 2 cores' in setup
+    assert "A fresh set-up takes 5 to 7\nminutes on 2 cores" in (ROOT / "README.md").read_text()

@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import random
+import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -218,7 +219,7 @@ class Connection:
         elif kind == "notice":
             self.bot.on_notice(message.notice)
         elif kind == "welcome":
-            log.info("connected to %s as %r", self.address, message.welcome.bot_name)
+            _announce(f"connected to {self.address} as {message.welcome.bot_name}")
 
     def _answer_now(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
         self._send(request, self._decide(request), outbox)
@@ -237,6 +238,15 @@ class Connection:
     def _send(request: pb.DecisionRequest, action: int | None, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
         if action is not None:
             outbox.put_nowait(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=action)))
+
+
+def _announce(line: str) -> None:
+    """Say a line on stderr once: through logging when the program configured it, else printed,
+    so a bot that never set up logging (the README's minimal bot) still says it connected."""
+    if log.hasHandlers():
+        log.info("%s", line)
+    else:
+        print(line, file=sys.stderr, flush=True)
 
 
 async def _drain(outbox: asyncio.Queue[pb.BotMessage | None]) -> AsyncIterator[pb.BotMessage]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,32 @@ def test_an_archive_is_checked_as_bot_submit_would_store_it(capsys: pytest.Captu
         tar.addfile(entry)
     status, _, err = check(capsys, "--submission", str(evil), "--command", "python3 outside.py")
     assert status == 2 and len(err.strip().splitlines()) == 1 and "outside.py" in err, err
+
+
+def test_a_bot_that_left_is_not_reported_with_its_grace_as_an_answer_time() -> None:
+    from arena.cli.check_bot import match_line
+    from arena.match.record import MatchRecord, SeatOutcome, StepRecord, Termination
+
+    leaver = SeatOutcome("leaver", Termination.DISCONNECT, "disconnected; the random bot played the rest",
+                         [{"step": 2, "fault": "disconnect", "reason": "disconnected"}])
+    steps = [StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 3.5, 1: 0.1}),
+             StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 4.25, 1: 0.1}),
+             StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 11251.2, 1: 0.1}),  # the grace it was waited for
+             StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 0.01, 1: 0.1})]     # the random bot in its seat
+    record = MatchRecord(GAME, "standard", {}, 1, [leaver, SeatOutcome("random")], steps, [0.0, 1.0], [2, 1])
+    line = match_line(0, 0, record)
+    assert line == ("match 1: seat 0, rank 2 of 2, 2 decisions answered, slowest answer 4.2 ms; "
+                    "disconnect at step 2, the random bot played the rest"), line
+
+
+def test_a_submission_that_leaves_is_told_where_and_not_given_a_slowest_answer_it_never_gave(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = check(capsys, "--submission", str(FAULT_BOT.parent), "--command",
+                             f"python3 {FAULT_BOT.name} --mode disconnect --after 2")
+    assert status == 1, out + err
+    assert "FAIL  connects with its token and stays connected to the end" in out
+    assert "PASS  answers every decision in time" in out
+    line = next(line for line in out.splitlines() if line.startswith("match 1:"))
+    # a launched bot that exits is recorded as a crash (its process ended), a dialled-in one as a disconnect
+    assert re.fullmatch(r"match 1: seat 0, rank \d of 2, 2 decisions answered, slowest answer [\d.]+ ms; "
+                        r"crash at step \d+, the random bot played the rest", line), line

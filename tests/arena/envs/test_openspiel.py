@@ -168,3 +168,57 @@ def test_the_engine_state_of_a_finished_match_is_terminal() -> None:
                            else rng.choice(state.legal_actions()))
     assert state.engine_state.kind is NodeKind.TERMINAL and state.returns() == pytest.approx(
         [1.0, -1.0] if state.engine_state.ranks() == [1, 2] else [-1.0, 1.0] if state.engine_state.ranks() == [2, 1] else [0.0, 0.0])
+
+
+@pytest.mark.parametrize("params", [{"turn_based": True}, {"playMode": "sequential"}], ids=["turn_based", "rulebook"])
+def test_openspiels_ismcts_bot_plays_riviera_turn_based(params: dict) -> None:
+    """docs/rl.md: OpenSpiel's ISMCTS needs a sequential game with resample_from_infostate. The
+    simultaneous ruleset taken in turns (turn_based=True: the same rules, each seat choosing without
+    seeing the choices before its own) and the rulebook's sequential mode are both."""
+    game = load("riviera", 3, **params)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    ismcts_bot = ismcts.ISMCTSBot(game, evaluator, 2.0, 3, random_state=np.random.RandomState(2))
+    players = [ismcts_bot, openspiel.ArenaBot(game, 1, "heuristic", 2), openspiel.ArenaBot(game, 2, "random", 3)]
+    assert finished(pyspiel.evaluate_bots(game.new_initial_state(), players, 4))
+
+
+def test_the_simultaneous_ruleset_is_refused_by_ismcts_and_converting_it_gives_no_resampler() -> None:
+    """What docs/rl.md says does not work: why turn_based exists."""
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+    simultaneous, rng = load("riviera", 2), random.Random(1)
+    state = simultaneous.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    with pytest.raises(AssertionError):  # ismcts.ISMCTSBot asserts a sequential game when it searches
+        ismcts.ISMCTSBot(simultaneous, evaluator, 2.0, 3).step(state)
+    converted = pyspiel.convert_to_turn_based(load("riviera", 2))
+    state = converted.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    with pytest.raises(pyspiel.SpielError, match="ResampleFromInfostate"):
+        state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+
+
+def test_a_turn_based_simultaneous_node_hides_the_earlier_choices() -> None:
+    game, rng = load("riviera", 2, turn_based=True), random.Random(4)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.engine_state.acting_players()) < 2:
+        state.apply_action(rng.choice(state.chance_outcomes())[0] if state.is_chance_node()
+                           else rng.choice(state.legal_actions()))
+    assert state.current_player() == 0
+    first, second = (state.clone() for _ in range(2))
+    choices = state.legal_actions()
+    assert len(choices) > 1
+    first.apply_action(choices[0])
+    second.apply_action(choices[1])
+    assert first.current_player() == second.current_player() == 1
+    assert first.information_state_string(1) == second.information_state_string(1), "seat 1 cannot see seat 0's choice"
+    assert first.information_state_string(0) != second.information_state_string(0), "seat 0 knows its own"
+    assert first.engine_state == state.engine_state, "applied once every acting seat has chosen"
+    redrawn = [first.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(40)]
+    assert all(r.pending[0] in r.engine_state.legal_actions(0) for r in redrawn), "drawn among its legal ones"
+    assert len({r.pending[0] for r in redrawn}) > 1, "seat 0's hidden choice is drawn again"
+    assert all(r.information_state_string(1) == first.information_state_string(1) for r in redrawn)
+    assert first.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(0.0, 1.0)).pending == {0: choices[0]}
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)

@@ -106,6 +106,7 @@ def test_a_rotated_token_is_refused_and_its_open_stream_closed(gateway: GatewayT
     assert time.monotonic() - started < 3, "an open stream is closed within the documented bound"
     refused = Stream.bearer(gateway.address, old).refusal()
     assert refused.code() is grpc.StatusCode.UNAUTHENTICATED and "unknown bot token" in refused.details()
+    assert "stops working when it is rotated or revoked" in refused.details(), "the old token's holder is told why"
     connected(gateway, new, "rotor").close()
     stored = store.bot_by_token(new)
     assert stored is not None and store.bot_by_token(old) is None
@@ -373,3 +374,12 @@ def test_a_launched_version_keeps_playing_until_its_bot_is_disabled(gateway: Gat
         assert time.monotonic() < deadline, "disabling the bot stops its launched version"
         time.sleep(0.05)
     assert gateway.gateway.live("versioned@1") is None
+
+
+def test_a_seat_for_a_bot_the_gateways_database_does_not_know_hints_at_another_database(
+        gateway: GatewayThread, client) -> None:  # noqa: ANN001
+    record = run_match("toy", ["elsewhere", "random"], 1, gateway=client)  # registered in another database only
+    seat = record.seats[0]
+    assert seat.termination is Termination.DISCONNECT
+    assert "no registered bot is named 'elsewhere' in the gateway's database" in seat.reason
+    assert "the gateway may use another database than the command that seated it" in seat.reason

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,6 +122,9 @@ def test_the_cli_shows_a_live_line_and_the_verdict_then_lists_and_shows(
     live = done.err.strip().splitlines()[-1]
     assert live.startswith("sprt 1: ") and " pairs [0 0 0 0 " in live and "LLR " in live and "(-2.94, 2.94)" in live
     assert "LOS 100.0%" in live and "H1 accepted" in live
+    # heuristic won every pair: no point estimate (it is infinite), a bound, as the counts allow
+    assert re.search(r"  > \+\d+\.\d \(95 % bound\)  ", live), live
+    assert re.search(r"estimate > \+\d+\.\d nElo \(every pair won: a 95 % bound\)", done.out), done.out
     assert main(["sprt", "--list", *db]) == 0
     assert "heuristic" in (listed := capsys.readouterr().out) and "H1 accepted" in listed
     assert main(["sprt", "--show", "1", "--json", *db]) == 0

@@ -106,3 +106,18 @@ def test_simulated_runs_accept_h1_above_elo1_and_h0_below_elo0(model: str) -> No
     above = [run_test(with_elo(140.0, model), 0.0, 80.0, model, rng)[0] for _ in range(40)]
     below = [run_test(with_elo(-60.0, model), 0.0, 80.0, model, rng)[0] for _ in range(40)]
     assert above.count("H1") >= 38 and below.count("H0") >= 38
+
+
+@pytest.mark.parametrize("model", ["normalized", "logistic"])
+def test_a_side_that_won_every_pair_gets_a_bound_not_an_estimate(model: str) -> None:
+    for pairs in (1, 10, 100):
+        won, lost = estimate([0, 0, 0, 0, pairs], model), estimate([pairs, 0, 0, 0, 0], model)
+        assert won.elo == math.inf and won.high == math.inf and math.isfinite(won.low)
+        assert (won.low > 0) is (pairs > 1), "one pair won proves little: the bound is below 0"
+        assert lost.elo == -math.inf and lost.low == -math.inf and lost.high == -won.low
+    # the bound is the Elo of the least favourable counts that win every pair 5 % of the time
+    q = 1 - 0.05 ** (1 / 10)
+    least = estimate([q * 1e6, 0, 0, 0, (1 - q) * 1e6], model)
+    assert estimate([0, 0, 0, 0, 10], model).low == pytest.approx(least.elo, rel=1e-3)
+    assert estimate([0, 0, 0, 0, 10], model).low < estimate([0, 0, 0, 0, 100], model).low, "more pairs, tighter"
+    assert math.isfinite(estimate([0, 0, 0, 1, 10], model).elo), "one pair not won: an estimate again"

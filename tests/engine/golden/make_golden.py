@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,10 +31,15 @@ OPTIONS: dict[str, list[dict[str, Any]]] = {
 }
 
 
-def position_digest(state: State) -> str:
+def position_digest(state: State, as_recorded: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> str:
     """What the engine shows of one position, hashed: node kind, acting seats with their legal
-    actions in order, every seat's observation, chance outcomes with their odds, the result."""
-    shown: dict[str, Any] = {"kind": state.kind.value, "observations": [state.observation(s) for s in range(state.num_players)]}
+    actions in order, every seat's observation, chance outcomes with their odds, the result.
+    `as_recorded` maps an observation to what the engine showed when the games were recorded,
+    where a deliberate change since then shows more (test_golden_replay.py says which)."""
+    observations = [state.observation(s) for s in range(state.num_players)]
+    if as_recorded is not None:
+        observations = [as_recorded(observation) for observation in observations]
+    shown: dict[str, Any] = {"kind": state.kind.value, "observations": observations}
     if state.kind is NodeKind.DECISION:
         shown["legal"] = {str(s): state.legal_actions(s) for s in state.acting_players()}
     elif state.kind is NodeKind.CHANCE:

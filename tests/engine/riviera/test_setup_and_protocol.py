@@ -53,6 +53,28 @@ def test_a_deal_with_7_cards_of_one_colour_is_silently_redone():
     assert state.observation(A)["hand"] == []
 
 
+def test_during_the_deal_a_seat_sees_its_cards_so_far_every_hands_size_and_the_cards_still_to_deal():
+    import random
+
+    state = new_state(2)
+    assert state.observation(A)["draw_pile_size"] == 48, "before the first card, all 48 are still to deal"
+    state = deal(state, EX10_HANDS[0])
+    for card in cards(EX10_HANDS[1])[:3]:
+        state = state.apply_chance(card)
+    seen_a, seen_b = state.observation(A), state.observation(B)
+    assert seen_a["phase"] == "deal"
+    assert seen_a["hand"] == plays(EX10_HANDS[0]) and seen_b["hand"] == sorted(cards(EX10_HANDS[1])[:3])
+    assert seen_a["hand_sizes"] == seen_b["hand_sizes"] == [10, 3]
+    assert seen_a["draw_pile_size"] == 48 - 13
+    assert seen_a["known_hands"] == [[], []], "nobody knows what another seat was dealt"
+    for seat, seen in ((A, seen_a), (B, seen_b)):  # a search bot plans from what the seat sees
+        sampled = Riviera(2, startPlayer=A, removedColour="P").sample_state(seen, random.Random(seat))
+        assert sampled.observation(seat) == seen
+        assert len(sampled.chance_outcomes()) == 35, "the 35 cards neither hand holds"
+        redrawn = state.resample(frozenset({seat}), random.Random(seat))
+        assert redrawn.observation(seat) == seen
+
+
 def test_six_players_leave_no_draw_pile():
     state = finish_deal(Riviera(6, startPlayer=0).initial_state())
     assert state.observation(0)["draw_pile_size"] == 0
