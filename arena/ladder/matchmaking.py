@@ -5,7 +5,8 @@ rule with its parameters):
 
 1. **Nobody waits too long.** A bot that has not been seated for more than `wait_bound(N, k)`
    tables (WAIT_FACTOR × N / k, N bots in the field, k seats per table) is seated first, the longest
-   waiting first, and the rest of the table too is filled with such bots before anyone else.
+   waiting first, and the rest of the table too is filled with such bots before anyone else; so
+   no bot waits more than (WAIT_FACTOR + 1) × N / k tables (`longest_wait`).
 2. **A random share.** With probability EXPLORE the table is drawn uniformly at random (owners
    still apart), so no corner of the field is left unplayed whatever the ratings say.
 3. **Uncertain bots first.** Otherwise the focus is the bot whose rating is least known: the widest
@@ -85,8 +86,14 @@ class Table:
 
 
 def wait_bound(field_size: int, players: int) -> int:
-    """How many tables a bot may wait at most before it is seated first."""
+    """After how many tables without a seat a bot is seated first."""
     return max(1, math.ceil(WAIT_FACTOR * field_size / players))
+
+
+def longest_wait(field_size: int, players: int) -> int:
+    """The most tables a bot can wait: the bound, then at worst every other bot waited as long and
+    is seated before it, k per table."""
+    return wait_bound(field_size, players) + math.ceil(field_size / players)
 
 
 def quality(a: Candidate, b: Candidate) -> float:
