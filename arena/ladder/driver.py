@@ -243,8 +243,8 @@ class Ladder:
         if not result.aborted_reason:
             self.results.add(_rated(result))
             self.dirty = True
-            self.crashed.update(s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash")
-        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
+        if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
             self._flush()
 
     def _flush(self) -> None:
