@@ -22,6 +22,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     parser.set_defaults(handler=dashboard_command)
+    from dashboards import up  # `arena up` starts the dashboard too: registered with it (one entry point)
+
+    up.register(subparsers)
 
 
 def dashboard_command(args: argparse.Namespace) -> int:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 from typing import Any
 
 from arena.cli.gateway_access import gateway_running
@@ -79,9 +81,11 @@ def run_command(args: argparse.Namespace) -> int:
     executor = make_executor(args)
     print(f"ladder {ladder_id} of {args.game} ({config.players_per_match} per table) runs; "
           f"`arena ladder status` shows it, `arena ladder stop --game {args.game}` ends it", file=sys.stderr, flush=True)
+    stop = threading.Event()  # SIGTERM (a service manager's stop) ends the run as `arena ladder stop` does
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         with gateway_running(args.gateway, store):
-            Ladder(store, ladder_id, executor).run()
+            Ladder(store, ladder_id, executor).run(until=stop.is_set)
     except KeyboardInterrupt:
         print(f"ladder {ladder_id} interrupted; `arena ladder run --game {args.game}` goes on where it stopped",
               file=sys.stderr)

@@ -120,6 +120,7 @@ class Ladder:
         self.last_flush = self.last_touch = self.last_rerate = time.monotonic()
         self.rerate_cost = 0.0
         self.played = 0
+        self.last_abort = 0.0  # when a match last came back aborted
         self.rng = random.Random(derive_seed(self.config.seed, "ladder", self.next_index))
         sink = getattr(executor, "live_sink", None)
         self.live = LiveWriter(store, self.planned, executor.drain_live) if sink is not None else None  # type: ignore[attr-defined]
@@ -154,6 +155,8 @@ class Ladder:
         until the ladder is paused or stopped or cannot fill a table."""
         yield from self._replays()
         while self._poll() == "running" and not (until and until()):
+            if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
+                time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
             table = self._plan_table()
             if table is None:
                 return
@@ -240,7 +243,9 @@ class Ladder:
         self.buffer.append(result)
         for entrant in planned.seats:
             self.pending[entrant] -= 1
-        if not result.aborted_reason:
+        if result.aborted_reason:
+            self.last_abort = time.monotonic()
+        else:
             self.results.add(_rated(result))
             self.dirty = True
             self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
