@@ -13,6 +13,7 @@ dashboards/); `arena` finds it through dashboards/cli.py's entry point.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import threading
 from typing import Any
@@ -60,6 +61,9 @@ def up_command(args: argparse.Namespace) -> int:
     ladders = [open_ladder(store, LadderConfig(g, registry.info(g).min_players, anchors, gateway=args.gateway)) for g in games]
     executors = [make_executor(args) for _ in ladders]
     stop = threading.Event()
+    # uvicorn stops on SIGINT/SIGTERM and then passes the signal on to the handler found before it:
+    # this one, so the ladders still finish their matches and are marked stopped
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     threads = [threading.Thread(target=_ladder, args=(url, ladder_id, executor, stop), name=f"ladder-{ladder_id}",
                                 daemon=True) for ladder_id, executor in zip(ladders, executors, strict=True)]
     try:

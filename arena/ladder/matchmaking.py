@@ -10,9 +10,10 @@ rule with its parameters):
 2. **A random share.** With probability EXPLORE the table is drawn uniformly at random (owners
    still apart), so no corner of the field is left unplayed whatever the ratings say.
 3. **Uncertain bots first.** Otherwise the focus is the bot whose rating is least known: the widest
-   95 % interval (a bot not rated yet counts as infinitely wide, so a new version is seated first),
-   discounted for the tables already planned for it but not yet rated — the interval narrows as
-   1/sqrt(games) — and then fewest games. A rating is *provisional* while its interval is wider
+   95 % interval (a bot not rated yet counts as infinitely wide, so a new version is seated first;
+   a rated one at most HALF_WIDTH_PER_GAME / sqrt(games) wide, since a one-sided interval says the
+   bot is far from the others, not where it stands among them), discounted for the matches already
+   planned for it but not yet rated — the interval narrows as 1/sqrt(games) — then fewest games. A rating is *provisional* while its interval is wider
    than ±PROVISIONAL_HALF_WIDTH (arena/store/records.py), the same rule as the leaderboard's mark.
 4. **Close opponents.** Each seat left goes to a bot of another owner with the best *match
    quality* against those already seated (TrueSkill's two-player quality on the Elo scale: high
@@ -38,6 +39,7 @@ PERFORMANCE_SD = 200.0  # β: the spread of one game's performance on the Elo sc
 UNRATED_SD = 350.0  # the rating's standard deviation assumed for a bot not rated yet
 Z95 = 1.959964  # half-width of a 95 % interval in standard deviations
 UNRATED_WIDTH = 1e6  # the half-width a bot without a rating counts as (wider than any real one)
+HALF_WIDTH_PER_GAME = 680.0  # a 95 % half-width against like opponents is about this / sqrt(games)
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,11 @@ class Candidate:
 
     @property
     def urgency(self) -> float:
-        """The half-width it is expected to have once its planned matches are rated."""
-        return self.half_width * math.sqrt((self.games + 1) / (self.games + self.pending + 1))
+        """How little its place is known: its half-width, at most HALF_WIDTH_PER_GAME / sqrt(games) (an
+        interval made one-sided by a bot that wins, or loses, nearly everything says it is far from
+        the others, not that its order is unknown), shrunk for the matches planned but not yet rated."""
+        width = self.half_width if self.elo is None else min(self.half_width, HALF_WIDTH_PER_GAME / math.sqrt(max(1, self.games)))
+        return width * math.sqrt((self.games + 1) / (self.games + self.pending + 1))
 
     @property
     def sd(self) -> float:
