@@ -138,3 +138,24 @@ def test_pause_and_resume(store: Store) -> None:  # noqa: F811
     finally:
         if ladder.thread.is_alive():
             ladder.stop()
+
+
+@pytest.mark.slow
+def test_a_submitted_bot_of_known_strength_is_placed_in_order(running: Callable[..., Running],
+                                                              store: Store) -> None:  # noqa: F811
+    """The Python SDK example plays uniformly at random: the ladder must place it below the heuristic
+    anchor, with intervals that no longer overlap (however long that takes, up to a bound)."""
+    store.register_bot("randbot", command=f"python3 {SDK_BOT.name}", files=str(SDK_BOT.parent))
+    ladder = running()
+
+    def separated() -> bool:
+        entries = dict(ladder.ladder.entries)
+        if not {"randbot@1", "heuristic", "random"} <= entries.keys():
+            return False
+        heuristic = entries["heuristic"]
+        return all(entries[name].high < heuristic.low for name in ("randbot@1", "random"))
+
+    wait_until(separated, "the heuristic is placed clearly above both random players", 240)
+    ladder.stop()
+    board = [row.entrant for row in store.leaderboard("gang_of_dice@1")]
+    assert board.index("heuristic") < board.index("randbot@1"), board
