@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from arena.ladder.report import ladder_report
 from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards import live, params, views
@@ -60,6 +61,17 @@ def tournaments_data(request: Request) -> dict[str, Any]:
 def tournament_data(request: Request) -> dict[str, Any]:
     data = views.tournament(store(request), path_id(request, "tournament"))
     return {**data, "live": live.live_list(store(request), tournament_info(request))}
+
+
+def ladder_data(request: Request) -> dict[str, Any]:
+    """Every ladder: its state, field (provisional marks, games in the last hour), suspended
+    versions, planned queue, and the matches playing now (with the live pages' held-back steps)."""
+    ladders = []
+    for info in store(request).ladders():
+        report = ladder_report(store(request), info)
+        report["live"] = live.live_list(store(request), info)
+        ladders.append(report)
+    return {"ladders": ladders}
 
 
 def live_list_data(request: Request) -> dict[str, Any]:
@@ -223,6 +235,7 @@ def routes() -> list[Route]:
         Route("/api", index),
         Route("/api/games", _json(games_data)),
         Route("/api/leaderboard", _json(leaderboard_data)),
+        Route("/api/ladder", _json(ladder_data)),
         Route("/api/rating-history", _json(history_data)),
         Route("/api/head-to-head", _json(head_to_head_data)),
         Route("/api/tournaments", _json(tournaments_data)),

@@ -41,6 +41,9 @@ def register(subparsers: Any) -> None:
     authors.add_argument("--max-upload-mb", type=float, default=AuthorConfig().max_archive_bytes / (1024 * 1024),
                          metavar="MB", help="largest archive the upload form takes (default: the service's default, 200)")
     parser.set_defaults(handler=dashboard_command)
+    from dashboards import up  # `arena up` starts the dashboard too: registered with it (one entry point)
+
+    up.register(subparsers)
 
 
 def dashboard_command(args: argparse.Namespace) -> int:

@@ -99,11 +99,15 @@ def tournament_page(request: Request) -> Response:
     return render(request, "tournament.html", data, "tournaments", f"Tournament {data['id']}")
 
 
+def ladder_page(request: Request) -> Response:
+    return render(request, "ladder.html", api.ladder_data(request), "ladder", "Ladder")
+
+
 def live_page(request: Request) -> Response:
     """A running match followed live; the page fetches its positions (static/app.js LiveViewer)."""
     info = api.tournament_info(request)
     text = request.path_params["index"]
-    if not text.isdigit() or int(text) >= info.total_matches:
+    if not text.isdigit() or (int(text) >= info.total_matches and info.kind != "ladder"):  # a ladder appends
         raise BadRequest(f"tournament {info.id} has matches 0 to {info.total_matches - 1}, not {text!r}", 404)
     data = {"tournament": info.id, "tournament_name": info.name, "index": int(text), "game": info.game_id}
     return render(request, "live.html", data, "tournaments", f"Live: match {text} of tournament {info.id}")
@@ -157,6 +161,7 @@ def routes() -> list[Route]:
         Route("/", leaderboard_page),
         Route("/leaderboard", leaderboard_page),
         Route("/head-to-head", head_to_head_page),
+        Route("/ladder", ladder_page),
         Route("/tournaments", tournaments_page),
         Route("/tournaments/{id}", tournament_page),
         Route("/tournaments/{id}/live/{index}", live_page),

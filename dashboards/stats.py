@@ -4,11 +4,6 @@ from __future__ import annotations
 
 import math
 
-# A rating from fewer games than this is marked provisional: its 95 % interval is still more
-# than about 300 Elo wide (even results, 20 games: 1.96 * 2 * 400 / ln 10 / sqrt(20 / 4) = 304).
-PROVISIONAL_GAMES = 20
-
-
 def los(ahead: float, behind: float) -> float | None:
     """Likelihood of superiority: P(A stronger than B) from A finishing ahead `ahead` times and
     behind `behind` times (ties carry no information), by the normal approximation

@@ -14,12 +14,13 @@ from arena.cli.leaderboard import row_json
 from arena.cli.tournament import tournament_standings
 from arena.sprt.report import sprt_json
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
+from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.store import dashboard_queries as dq
 from arena.tournament.entrants import bot_name, latest_versions_only
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin
 from dashboards.params import BadRequest, check_page_exists
-from dashboards.stats import PROVISIONAL_GAMES, downsample, los
+from dashboards.stats import downsample, los
 from engine import registry
 
 TOP_BOTS = 5
@@ -85,14 +86,14 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
         "stored_matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
-        "provisional_games": PROVISIONAL_GAMES, "rows": entries,
+        "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
         "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
     }
 
 
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
     """The CLI's leaderboard row (`arena leaderboard --json`), marked provisional or not."""
-    return {**row_json(row), "provisional": row.games < PROVISIONAL_GAMES}
+    return row_json(row)  # marked provisional by the leaderboard's rule (arena/store/records.py)
 
 
 def _version(info: dq.VersionInfo | None) -> str | None:

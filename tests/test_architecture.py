@@ -166,7 +166,7 @@ ARENA_FLOORS: list[set[str]] = [
     {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch", "arena.link"},
     {"arena.rating", "arena.match"},
     {"arena.gateway", "arena.tournament"},
-    {"arena.sprt", "arena.node"},
+    {"arena.sprt", "arena.node", "arena.ladder"},
     {"arena.cli", "arena.envs"},
 ]
 

@@ -19,6 +19,7 @@ from typing import Any
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
 from arena.store import LeaderboardRow, RatingEntry, Store
+from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.tournament.entrants import latest_versions_only
 from engine import registry
 
@@ -95,7 +96,7 @@ def row_json(row: LeaderboardRow) -> dict[str, Any]:
         "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
         "elo": row.elo, "low95": finite(row.low), "high95": finite(row.high),
         "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4),
-        "strikes": row.strikes, "forfeits": row.forfeits,
+        "strikes": row.strikes, "forfeits": row.forfeits, "provisional": row.provisional,
     }
 
 
@@ -133,8 +134,11 @@ def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int,
         lines.append(
             f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {format_interval(row.low, row.high)}  "
             f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.strikes:>7}  {row.forfeits:>8}"
+            + ("  provisional" if row.provisional else "")
         )
     lines.append(f"  ({COUNTS_LEGEND})")
+    if any(row.provisional for row in rows):
+        lines.append(f"  (provisional: its 95 % interval is still wider than ±{PROVISIONAL_HALF_WIDTH:.0f} Elo)")
     if hidden:
         lines.append(f"  ({hidden} earlier version(s) of these bots not shown: --all-versions)")
     return "\n".join(lines)

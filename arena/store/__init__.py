@@ -11,7 +11,8 @@ key, seeds, record JSON), seat (entrant, score, rank, termination), rating and r
 (rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
 its games are the matches of a tournament of kind `sprt`), live_match (the steps so far of the
 matches being played, for live watching: arena/store/live.py), bot_log (what each launched bot
-printed during a stored match, per seat: private to its author and the operator, arena/store/bot_logs.py).
+printed during a stored match, per seat: private to its author and the operator, arena/store/bot_logs.py),
+ladder_match (the matches a ladder planned, so a restart plays them: arena/store/ladder.py).
 Their schema evolves by Alembic revisions in arena/store/migrations (its docstring says how to add
 one); opening a database brings it to the newest revision.
 """
@@ -20,6 +21,7 @@ from arena.store.authors import AuthorInfo
 from arena.store.bots import hash_token
 from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
 from arena.store.database import Store, check_bot_name
+from arena.store.ladder import LADDER_KIND, LadderMatch, LadderVersion
 from arena.store.live import LiveMatch
 from arena.store.records import (
     BotInfo,
@@ -44,6 +46,9 @@ __all__ = [
     "BotLog",
     "BotVersion",
     "HistoryPoint",
+    "LADDER_KIND",
+    "LadderMatch",
+    "LadderVersion",
     "LeaderboardRow",
     "LiveMatch",
     "MatchResult",

@@ -24,6 +24,7 @@ from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
+from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
 from arena.store.records import BotInfo, MatchResult, RatingEntry
 from arena.store.sprt_tests import SprtStore
@@ -56,7 +57,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogStore):
+class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogStore, LadderStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:

@@ -64,6 +64,8 @@ class SubmissionRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
     suspended_reason: str | None = None  # why the ladder stopped seating it (None: it may play)
     suspended_at: datetime | None = None
+    # the ladder seats it although it is not its bot's latest version (`arena ladder keep NAME@N`)
+    keep_active: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class BotVersionRow(SQLModel, table=True):
@@ -244,3 +246,20 @@ class LiveMatchRow(SQLModel, table=True):
     num_steps: int
     chance_steps: int  # how many of them are chance outcomes
     updated_at: datetime = Field(default_factory=now)
+
+
+class LadderMatchRow(SQLModel, table=True):
+    """A match the ladder planned (arena/ladder/driver.py), stored before it is played: after a
+    kill -9 the ladder plays the planned matches without a stored result first, with the same
+    seats and seeds, so nothing planned is lost and nothing is played twice (the match key)."""
+
+    __tablename__ = "ladder_match"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    match_index: int = Field(primary_key=True)
+    table_no: int
+    rotation: int
+    seats: str = Field(sa_column=Column(Text, nullable=False))  # entrant names by seat, JSON
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    chance_seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    why: str  # the matchmaking step that chose the table: waited, random, focus, or anchor
+    planned_at: datetime = Field(default_factory=now)

@@ -57,7 +57,8 @@ def test_leaderboard_matches_the_store_and_the_cli(client: TestClient, filled: F
 def test_leaderboard_marks_few_games_provisional_and_shows_version_and_last_played(client: TestClient) -> None:
     data = get(client, "/api/leaderboard?ruleset=lost_cities_rivals@1")
     for row in data["rows"]:
-        assert row["provisional"] == (row["games"] < data["provisional_games"])
+        low, high = row["low95"], row["high95"]  # None: unbounded
+        assert row["provisional"] == (low is None or high is None or (high - low) / 2 > data["provisional_half_width"])
         assert row["version"].startswith("arena-")
         assert row["last_played"] is not None
     assert any(r["provisional"] for r in data["rows"])  # 8 games each, under the threshold

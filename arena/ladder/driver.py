@@ -1,0 +1,307 @@
+"""The ladder's driver: plans each table as a worker frees up, plays it, writes it, goes on for ever.
+
+One ladder per game and seats per table is a tournament of kind `ladder` whose matches are
+appended: table after table, each in all its seat rotations on one chance seed (as a
+tournament's), its matches keyed `t<id>:m<index>`. A table is chosen by the matchmaking rule
+(arena/ladder/matchmaking.py) from ratings refitted in memory with the leaderboard's fit
+(arena/rating.py, every stored match of the ruleset); the leaderboard itself is rerated as the
+tournament driver does it.
+
+Nothing lost: a table's matches are stored as planned (ladder_match) before a worker gets them,
+and each result is written once (the match key), at most FLUSH_SECONDS after it arrives. After a
+kill -9 of the ladder the next run plays the planned matches that have no result first, with
+their seats and seeds; a worker's death is the executor's business (it plays the match again).
+
+Steering from other processes goes through the ladder's status: `paused` (no new table; the
+matches under way finish), `stopping` (the same, then the run ends and writes `stopped`),
+`running`. The driver reads it, and the field (new versions, disabled bots, suspensions), about
+once a second: a new version is seated within seconds, first.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from arena.errors import UsageError
+from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder, ladder_field
+from arena.ladder.matchmaking import Candidate, next_table
+from arena.match.executor import JobOutcome, MatchJob
+from arena.match.seeds import derive_seed
+from arena.rating import Results, fit, rating_table, rerate
+from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatedMatch, RatingEntry, Store, TournamentInfo
+from arena.tournament.driver import (
+    FLUSH_SECONDS,
+    HEARTBEAT_SECONDS,
+    RERATE_COST_FACTOR,
+    RERATE_SECONDS,
+    Executor,
+    match_job,
+    match_result,
+    played_as,
+)
+from arena.tournament.live import LiveWriter
+from arena.tournament.schedule import PlannedMatch, bot_spec
+
+POLL_SECONDS = 1.0  # how often the driver reads its status and the field
+REFIT_SECONDS = 0.5  # the matchmaker's ratings are refitted at most this often
+IDLE_SECONDS = 1.0  # paused, or too few bots to fill a table: look again after this long
+RUNNING = ("running", "paused", "stopping")
+
+
+def this_driver() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def open_ladder(store: Store, config: LadderConfig) -> int:
+    """The ladder of the config's game and seats, created or taken over (its config replaced) for this
+    process; UsageError when another live process runs it."""
+    ruleset = check_ladder(config)
+    config = replace(config, driver=this_driver())
+    found = store.ladder(config.game_id, config.players_per_match)
+    if found is None:
+        return store.create_tournament(config.game_id, ruleset, LADDER_KIND, config.to_json(), 0,
+                                       f"ladder {config.game_id} ({config.players_per_match} per table)")
+    if found.status in RUNNING and _alive(found):
+        raise UsageError(f"the ladder of {config.game_id} ({config.players_per_match} per table) is already run by "
+                         f"{found.config.get('driver') or 'another process'}; `arena ladder stop --game {config.game_id}` ends it")
+    store.set_tournament_config(found.id, config.to_json())
+    store.set_tournament_status(found.id, "running")
+    return found.id
+
+
+def _alive(info: TournamentInfo) -> bool:
+    """Whether the process that runs a ladder still runs (its pid on this host, else its heartbeat)."""
+    host, _, pid = str(info.config.get("driver", "")).rpartition(":")
+    if host == socket.gethostname() and pid.isdigit():
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return int(pid) != os.getpid()
+    return not info.seems_stopped(datetime.now(UTC), after_s=3 * HEARTBEAT_SECONDS)
+
+
+class Ladder:
+    """A running ladder: its field, its ratings in memory, its planned and in-flight matches."""
+
+    def __init__(self, store: Store, tournament_id: int, executor: Executor,
+                 on_table: Callable[[LadderMatch], None] | None = None) -> None:
+        info = store.tournament(tournament_id)
+        assert info is not None and info.kind == LADDER_KIND
+        self.store, self.info, self.executor, self.on_table = store, info, executor, on_table
+        self.config = LadderConfig.from_json(info.config)
+        self.tournament = self.config.as_tournament()
+        self.results = Results()
+        for match in store.rated_matches(info.ruleset):
+            self.results.add(match)
+        self.ratings: dict[str, float] = {}
+        self.entries: dict[str, RatingEntry] = {}
+        self.dirty, self.last_fit = True, 0.0
+        self.pending: dict[str, int] = defaultdict(int)  # entrant -> matches planned, not yet rated
+        self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat
+        self.planned: dict[int, PlannedMatch] = {}  # index -> the match, while it is under way
+        self.next_index, self.next_table = store.next_ladder_position(info.id)
+        self.field: list[Member] = []
+        self.last_poll = 0.0
+        self.status = "running"
+        self.buffer: list[MatchResult] = []
+        self.crashed: set[str] = set()  # submitted entrants whose last stored match was a crash
+        self.versions: dict[str, tuple[str, str]] = {}
+        self.last_flush = self.last_touch = self.last_rerate = time.monotonic()
+        self.rerate_cost = 0.0
+        self.played = 0
+        self.last_abort = 0.0  # when a match last came back aborted
+        self.rng = random.Random(derive_seed(self.config.seed, "ladder", self.next_index))
+        sink = getattr(executor, "live_sink", None)
+        self.live = LiveWriter(store, self.planned, executor.drain_live) if sink is not None else None  # type: ignore[attr-defined]
+
+    # -- the run --------------------------------------------------------------------------
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """Play until the status says stop (or `until()` is true); then write `stopped`."""
+        if self.live:
+            self.live.start()
+        try:
+            while not self._poll(force=True) == "stopping" and not (until and until()):
+                if self.status == "running":
+                    for outcome in self.executor.run(self._jobs(until)):
+                        self._add(outcome)
+                    self._flush()
+                if self.status != "running" or not self._can_fill():
+                    self._idle()
+            self._flush()
+        except BaseException:
+            self._stop_live()
+            self._flush_quietly()
+            if self.status != "stopping":
+                self._set_status("interrupted")
+            raise
+        self._stop_live()
+        rerate(self.store, self.info.ruleset)
+        self._set_status("stopped")
+
+    def _jobs(self, until: Callable[[], bool] | None) -> Iterator[MatchJob]:
+        """The planned matches left from an earlier run, then a new table each time a worker is free,
+        until the ladder is paused or stopped or cannot fill a table."""
+        yield from self._replays()
+        while self._poll() == "running" and not (until and until()):
+            if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
+                time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
+            table = self._plan_table()
+            if table is None:
+                return
+            yield from table
+
+    def _replays(self) -> Iterator[MatchJob]:
+        pending = self.store.pending_ladder_matches(self.info.id)
+        seated = {m.entrant for m in self._refresh_field()}
+        dropped = [m.index for m in pending if not set(m.seats) <= seated]
+        self.store.drop_ladder_matches(self.info.id, dropped)
+        for match in (m for m in pending if m.index not in dropped):
+            yield self._job(match)
+
+    def _plan_table(self) -> list[MatchJob] | None:
+        field = self._candidates()
+        table = next_table(field, self.config.players_per_match, self.rng)
+        if table is None:
+            return None
+        chance_seed = derive_seed(self.config.seed, "chance", self.next_table)
+        k = len(table.seats)
+        matches = [LadderMatch(self.info.id, self.next_index + r, self.next_table, r,
+                               table.seats[r:] + table.seats[:r], derive_seed(self.config.seed, "match", self.next_index + r),
+                               chance_seed, table.why) for r in range(k)]
+        self.store.plan_ladder_matches(matches)
+        self.next_index, self.next_table = self.next_index + k, self.next_table + 1
+        for member in self.field:
+            self.waited[member.entrant] = 0 if member.entrant in table.seats else self.waited[member.entrant] + 1
+        if self.on_table:
+            self.on_table(matches[0])
+        return [self._job(m) for m in matches]
+
+    def _job(self, match: LadderMatch) -> MatchJob:
+        planned = PlannedMatch(match.index, 0, match.table, match.rotation, match.seats, match.seed, match.chance_seed)
+        self.planned[match.index] = planned
+        for entrant in match.seats:
+            self.pending[entrant] += 1
+        return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None))
+
+    # -- who plays, and how they rate ---------------------------------------------------------
+
+    def _poll(self, force: bool = False) -> str:
+        """The status (another process may have changed it), read at most every POLL_SECONDS."""
+        if force or time.monotonic() - self.last_poll >= POLL_SECONDS:
+            info = self.store.tournament(self.info.id)
+            self.status = info.status if info is not None else "stopping"
+            self._refresh_field()
+        return self.status
+
+    def _refresh_field(self) -> list[Member]:
+        self.field = ladder_field(self.store, self.config)
+        self.last_poll = time.monotonic()
+        return self.field
+
+    def _can_fill(self) -> bool:
+        return len({m.owner for m in self.field}) >= self.config.players_per_match
+
+    def _candidates(self) -> list[Candidate]:
+        self._refit()
+        candidates = []
+        for member in self.field:
+            entry = self.entries.get(member.entrant)
+            rated = {} if entry is None else dict(elo=entry.elo, low=entry.low, high=entry.high, games=entry.games)
+            candidates.append(Candidate(member.entrant, member.owner, **rated,  # type: ignore[arg-type]
+                                        pending=self.pending[member.entrant], waited=self.waited[member.entrant]))
+        return candidates
+
+    def _refit(self) -> None:
+        if not self.dirty or time.monotonic() - self.last_fit < REFIT_SECONDS:
+            return
+        self.ratings = fit(self.results, self.ratings or None)
+        self.entries = {e.entrant: e for e in rating_table(self.results, self.ratings)}
+        self.dirty, self.last_fit = False, time.monotonic()
+
+    # -- results ------------------------------------------------------------------------------
+
+    def _add(self, outcome: JobOutcome) -> None:
+        index = outcome.job.key[1]
+        planned = self.planned.pop(index)
+        if self.live:
+            self.live.finish(outcome.job.key)
+        for entrant in planned.seats:
+            self.versions.setdefault(entrant, played_as(bot_spec(entrant), self.store))
+        result = match_result(self.info, planned, outcome, self.versions)
+        self.buffer.append(result)
+        for entrant in planned.seats:
+            self.pending[entrant] -= 1
+        if result.aborted_reason:
+            self.last_abort = time.monotonic()
+        else:
+            self.results.add(_rated(result))
+            self.dirty = True
+            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
+        if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
+            self._flush()
+
+    def _flush(self) -> None:
+        with self.live.lock if self.live else nullcontext():
+            self.played += self.store.record_matches(self.buffer)
+        self.buffer = []
+        self.last_flush = time.monotonic()
+        self._suspend_crashing()
+        if self.last_flush - self.last_touch >= HEARTBEAT_SECONDS:
+            self.store.touch_tournament(self.info.id)
+            self.last_touch = self.last_flush
+        if self.last_flush - self.last_rerate >= max(RERATE_SECONDS, RERATE_COST_FACTOR * self.rerate_cost):
+            rerate(self.store, self.info.ruleset)
+            self.rerate_cost = time.monotonic() - self.last_flush
+            self.last_rerate = time.monotonic()
+
+    def _flush_quietly(self) -> None:
+        try:
+            self._flush()
+        except Exception:  # noqa: BLE001 - the run is ending on another error; a restart replays these
+            pass
+
+    def _suspend_crashing(self) -> None:
+        """Suspend each version whose last SUSPEND_AFTER ladder matches all ended in its own crash."""
+        for entrant in sorted(self.crashed):
+            last = self.store.last_terminations(self.info.id, entrant, SUSPEND_AFTER)
+            if len(last) == SUSPEND_AFTER and all(t == "crash" for t in last):
+                name, _, number = bot_spec(entrant).partition("@")
+                self.store.suspend_version(name, int(number), f"its last {SUSPEND_AFTER} ladder matches "
+                                           f"(ladder of {self.info.game_id}) all ended in its own crash")
+                self._refresh_field()
+        self.crashed.clear()
+
+    # -- status -------------------------------------------------------------------------------
+
+    def _idle(self) -> None:
+        if time.monotonic() - self.last_touch >= HEARTBEAT_SECONDS:
+            self.store.touch_tournament(self.info.id)
+            self.last_touch = time.monotonic()
+        time.sleep(IDLE_SECONDS)
+
+    def _set_status(self, status: str) -> None:
+        self.store.set_tournament_status(self.info.id, status)
+
+    def _stop_live(self) -> None:
+        if self.live:
+            self.live.stop()
+
+
+def _rated(result: MatchResult) -> RatedMatch:
+    seats = result.seats
+    return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
+                      tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
+                      tuple(s.termination != "normal" for s in seats))
+

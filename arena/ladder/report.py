@@ -1,0 +1,35 @@
+"""What `arena ladder status` and the dashboard's ladder page show of one ladder."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from arena.ladder.field import LadderConfig, ladder_field
+from arena.ladder.matchmaking import Candidate
+from arena.store import Store, TournamentInfo
+
+
+def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
+    """What `status` and the dashboard's ladder page show of one ladder."""
+    config = LadderConfig.from_json(info.config)
+    ratings = {row.entrant: row for row in store.leaderboard(info.ruleset)}
+    hour = store.games_since(info.id, datetime.now(UTC) - timedelta(hours=1))
+    field = []
+    for member in ladder_field(store, config):
+        row = ratings.get(member.entrant)
+        candidate = Candidate(member.entrant, member.owner, *(() if row is None else (row.elo, row.low, row.high, row.games)))
+        field.append({"bot": member.entrant, "elo": row.elo if row else None, "games": row.games if row else 0,
+                      "provisional": candidate.provisional, "last_hour": hour.get(member.entrant, 0),
+                      "anchor": member.entrant in config.anchors})
+    suspended = [{"bot": v.entrant, "reason": v.suspended} for v in store.ladder_versions() if v.suspended]
+    queue = [{"index": m.index, "table": m.table, "seats": list(m.seats), "why": m.why}
+             for m in store.pending_ladder_matches(info.id)]
+    live = [{"index": m.match_index, "table": m.table_no, "seats": list(m.seats), "steps": len(m.steps)}
+            for m in store.live_matches(info.id)]
+    stale = info.seems_stopped(datetime.now(UTC), after_s=30)
+    return {"id": info.id, "game": info.game_id, "ruleset": info.ruleset, "players": config.players_per_match,
+            "status": info.status + (" (no sign of life for 30 s: not running?)" if stale else ""),
+            "matches": info.done_matches, "aborted": info.aborted_matches, "anchors": list(config.anchors),
+            "field": sorted(field, key=lambda f: -(f["elo"] or 0)), "suspended": suspended, "queue": queue,
+            "live": live}

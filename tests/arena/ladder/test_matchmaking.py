@@ -1,0 +1,95 @@
+"""The matchmaking rule (arena/ladder/matchmaking.py) as pure functions."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from arena.ladder.matchmaking import Candidate, longest_wait, next_table, quality, wait_bound
+from arena.store.records import PROVISIONAL_HALF_WIDTH
+
+
+def rated(name: str, elo: float, half: float = 50.0, games: int = 100, owner: str | None = None, **more: int) -> Candidate:
+    return Candidate(name, owner or name, elo, elo - half, elo + half, games, **more)
+
+
+def field(n: int = 10) -> list[Candidate]:
+    return [rated(f"b{i}", 1200 + 60 * i) for i in range(n)]
+
+
+def test_a_new_version_is_seated_first() -> None:
+    new = Candidate("new@1", "new")
+    tables = [next_table([*field(), new], 2, random.Random(seed)) for seed in range(50)]
+    focused = [t for t in tables if t is not None and t.why == "focus"]
+    assert focused and all("new@1" in t.seats for t in focused)
+
+
+def test_planned_matches_lower_a_bots_urgency() -> None:
+    wide = rated("wide", 1500, half=150, games=20)
+    assert wide.urgency > rated("narrow", 1500, half=120, games=20).urgency
+    assert wide.urgency > Candidate("same", "same", 1500, 1350, 1650, 20, pending=40).urgency
+
+
+def test_opponents_are_close_in_rating() -> None:
+    candidates = [rated(f"b{i}", 1000 + 100 * i, half=40) for i in range(10)] + [rated("focus", 1450, half=300, games=5)]
+    opponents = Counter()
+    for seed in range(200):
+        table = next_table(candidates, 2, random.Random(seed))
+        assert table is not None
+        if table.why == "focus":
+            assert table.seats[0] == "focus"
+            opponents[table.seats[1]] += 1
+    assert set(opponents) <= {"b3", "b4", "b5", "b6"}, opponents  # the TOP=3 closest (1300..1600)
+
+
+def test_two_bots_of_one_owner_never_share_a_table() -> None:
+    candidates = [rated(f"a{i}", 1500 + i, owner="alice") for i in range(6)] + [rated("b", 1500), rated("c", 1400)]
+    for seed in range(300):
+        table = next_table(candidates, 3, random.Random(seed))
+        assert table is not None
+        owners = [next(c.owner for c in candidates if c.name == s) for s in table.seats]
+        assert len(set(owners)) == 3
+
+
+def test_no_table_without_enough_owners() -> None:
+    assert next_table([rated("a@1", 1500, owner="x"), rated("a@2", 1500, owner="x")], 2, random.Random(1)) is None
+
+
+def test_a_bot_that_waited_too_long_is_seated_first() -> None:
+    candidates = field()
+    bound = wait_bound(len(candidates) + 1, 2)
+    starved = rated("far", 3000, half=10, waited=bound + 1)
+    table = next_table([*candidates, starved], 2, random.Random(3))
+    assert table is not None and table.why == "waited" and table.seats[0] == "far"
+
+
+def test_no_bot_waits_past_the_bound_in_a_long_run() -> None:
+    rng = random.Random(5)
+    candidates = {c.name: c for c in field(12)}
+    candidates["new"] = Candidate("new", "new")
+    waited = Counter({name: 0 for name in candidates})
+    worst = 0
+    for _ in range(2000):
+        table = next_table([Candidate(**{**vars(c), "waited": waited[c.name]}) for c in candidates.values()], 2, rng)
+        assert table is not None
+        for name in candidates:
+            waited[name] = 0 if name in table.seats else waited[name] + 1
+            worst = max(worst, waited[name])
+    assert wait_bound(len(candidates), 2) < worst <= longest_wait(len(candidates), 2)
+
+
+def test_a_random_share_of_tables() -> None:
+    whys = Counter(t.why for t in (next_table(field(), 2, random.Random(s)) for s in range(1000)) if t)
+    assert 50 <= whys["random"] <= 150  # EXPLORE = 0.1
+
+
+def test_quality_prefers_close_and_known_ratings() -> None:
+    a = rated("a", 1500)
+    assert quality(a, rated("b", 1520)) > quality(a, rated("c", 1700))
+    assert quality(a, rated("b", 1520)) > quality(a, rated("d", 1520, half=300))
+
+
+def test_provisional_is_the_leaderboards_rule() -> None:
+    assert Candidate("x", "x").provisional
+    assert rated("x", 1500, half=PROVISIONAL_HALF_WIDTH + 1).provisional
+    assert not rated("x", 1500, half=PROVISIONAL_HALF_WIDTH - 1).provisional
