@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from arena.errors import UsageError
 from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder, ladder_field
 from arena.ladder.matchmaking import Candidate, next_table
-from arena.match.executor import JobOutcome, MatchJob
+from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
 from arena.rating import Results, fit, rating_table, rerate
 from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatedMatch, RatingEntry, Store, TournamentInfo
@@ -45,6 +45,7 @@ from arena.tournament.driver import (
     Executor,
     match_job,
     match_result,
+    node_launch,
     played_as,
 )
 from arena.tournament.live import LiveWriter
@@ -110,6 +111,8 @@ class Ladder:
         self.pending: dict[str, int] = defaultdict(int)  # entrant -> matches planned, not yet rated
         self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat
         self.planned: dict[int, PlannedMatch] = {}  # index -> the match, while it is under way
+        self.replay: list[PlannedMatch] = []  # matches the gateway's stop cut short: played again
+        self.launches: dict[str, NodeLaunch | None] = {}  # spec -> its launch on a node (None: the gateway)
         self.next_index, self.next_table = store.next_ladder_position(info.id)
         self.field: list[Member] = []
         self.last_poll = 0.0
@@ -157,6 +160,8 @@ class Ladder:
         while self._poll() == "running" and not (until and until()):
             if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
                 time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
+            while self.replay:
+                yield self._planned_job(self.replay.pop(0))
             table = self._plan_table()
             if table is None:
                 return
@@ -190,10 +195,18 @@ class Ladder:
 
     def _job(self, match: LadderMatch) -> MatchJob:
         planned = PlannedMatch(match.index, 0, match.table, match.rotation, match.seats, match.seed, match.chance_seed)
-        self.planned[match.index] = planned
-        for entrant in match.seats:
+        return self._planned_job(planned)
+
+    def _planned_job(self, planned: PlannedMatch) -> MatchJob:
+        """The match's job; its submitted versions are launched by the node that plays it."""
+        self.planned[planned.index] = planned
+        for entrant in planned.seats:
             self.pending[entrant] += 1
-        return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None))
+        specs = {bot_spec(entrant) for entrant in planned.seats}
+        for spec in specs - self.launches.keys():
+            self.launches[spec] = node_launch(spec, self.store)
+        launches = {spec: launch for spec in specs if (launch := self.launches[spec]) is not None}
+        return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None), launches)
 
     # -- who plays, and how they rate ---------------------------------------------------------
 
@@ -238,11 +251,15 @@ class Ladder:
         if self.live:
             self.live.finish(outcome.job.key)
         for entrant in planned.seats:
+            self.pending[entrant] -= 1
+        if outcome.gateway_gone:  # the arena's stop, not a result: stored by nobody, played again
+            self.last_abort = time.monotonic()
+            self.replay.append(planned)
+            return
+        for entrant in planned.seats:
             self.versions.setdefault(entrant, played_as(bot_spec(entrant), self.store))
         result = match_result(self.info, planned, outcome, self.versions)
         self.buffer.append(result)
-        for entrant in planned.seats:
-            self.pending[entrant] -= 1
         if result.aborted_reason:
             self.last_abort = time.monotonic()
         else:

@@ -259,13 +259,21 @@ def node_launches(config: TournamentConfig, store: Store) -> dict[str, NodeLaunc
     found: dict[str, NodeLaunch] = {}
     for entrant in (*config.entrants, *((config.challenger,) if config.challenger else ())):
         spec = bot_spec(entrant)
-        if is_builtin(spec) or spec in found:
-            continue
-        bot, version = store.bot(bot_name(spec)), pinned_version(spec, store)
-        if bot is None or bot.refusal() or version is None or not version.sha256 or not version.files:
-            continue  # the gateway says why such a seat cannot play, as before
-        found[spec] = NodeLaunch(version.entrant, version.command, version.sha256, version.files)
+        if spec not in found and (launch := node_launch(spec, store)) is not None:
+            found[spec] = launch
     return found
+
+
+def node_launch(spec: str, store: Store) -> NodeLaunch | None:
+    """The launch on a node of one seat's bot spec, or None when it keeps the gateway: a built-in
+    bot, a bot that dials in, a command registered without files, or a bot the gateway refuses
+    (disabled, removed: the gateway says why such a seat cannot play, as before)."""
+    if is_builtin(spec):
+        return None
+    bot, version = store.bot(bot_name(spec)), pinned_version(spec, store)
+    if bot is None or bot.refusal() or version is None or not version.sha256 or not version.files:
+        return None
+    return NodeLaunch(version.entrant, version.command, version.sha256, version.files)
 
 
 class _ResultWriter:

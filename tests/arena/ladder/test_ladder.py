@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +17,7 @@ from arena.gateway.server import GatewayThread
 from arena.ladder import matchmaking
 from arena.ladder.driver import Ladder, open_ladder
 from arena.ladder.field import LadderConfig
-from arena.match.executor import LocalExecutor
+from arena.match.executor import JobOutcome, LocalExecutor, MatchJob
 from arena.store import LadderMatch, Store
 from tests.arena.gateway_fixtures import FAULT_BOT, SDK_BOT, gateway, store, toy_registered  # noqa: F401
 
@@ -159,3 +160,59 @@ def test_a_submitted_bot_of_known_strength_is_placed_in_order(running: Callable[
     ladder.stop()
     board = [row.entrant for row in store.leaderboard("gang_of_dice@1")]
     assert board.index("heuristic") < board.index("randbot@1"), board
+
+
+class GatewayStopsOnce(LocalExecutor):
+    """The in-process executor, but the first match comes back as the gateway's stop cuts one short."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cut: tuple[int, int] | None = None
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
+        for outcome in super().run(jobs):
+            if self.cut is None:
+                self.cut = outcome.job.key
+                outcome = replace(outcome, error="the gateway is stopping", gateway_gone=True)
+            yield outcome
+
+
+def test_a_match_the_gateways_stop_cut_short_is_played_again_not_stored_aborted(store: Store) -> None:  # noqa: F811
+    ladder_id = open_ladder(store, LadderConfig(GAME, 2, ("random", "heuristic"), gateway=None))
+    executor = GatewayStopsOnce()
+    ladder = Ladder(store, ladder_id, executor)
+    thread = threading.Thread(target=ladder.run, kwargs={"until": lambda: store.count_matches(tournament_id=ladder_id) >= 6},
+                              daemon=True)
+    thread.start()
+    thread.join(120)
+    assert not thread.is_alive()
+    assert executor.cut is not None
+    matches = store.matches(tournament_id=ladder_id, limit=1000)
+    cut = [m for m in matches if m.match_index == executor.cut[1]]
+    assert len(cut) == 1 and cut[0].status == "finished", "played again, stored once, rated"
+    assert all(m.status == "finished" for m in matches), "the arena's stop blames and aborts nothing"
+
+
+class Recording(LocalExecutor):
+    """Plays nothing: keeps each job it is handed, and answers it as aborted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[MatchJob] = []
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
+        for job in jobs:
+            self.jobs.append(job)
+            yield JobOutcome(job, None, "not played in this test")
+
+
+def test_a_submitted_versions_matches_are_launched_by_the_node_that_plays_them(store: Store) -> None:  # noqa: F811
+    store.register_bot("sub")
+    store.add_version("sub", f"python3 {SDK_BOT.name}", str(SDK_BOT.parent), "a" * 64)
+    ladder_id = open_ladder(store, LadderConfig(GAME, 2, ("random",), gateway="127.0.0.1:1"))
+    executor = Recording()
+    Ladder(store, ladder_id, executor).run(until=lambda: len(executor.jobs) >= 2)
+    assert executor.jobs, "a table was planned"
+    for job in executor.jobs:
+        assert "sub@1" in job.bots
+        assert [(launch.name, launch.sha256) for launch in job.launches] == [("sub@1", "a" * 64)]
