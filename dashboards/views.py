@@ -281,7 +281,7 @@ def submitted_versions(store: Store, name: str) -> list[dict[str, Any]]:
     played = set(dq.entrant_names(store))
     return [
         {"entrant": v.entrant, "version": v.number, "sha256": v.sha256, "submitted_at": iso(v.created_at),
-         "command": v.command, "played": v.entrant in played,
+         "command": v.command, "played": v.entrant in played, "suspended": v.suspended,
          "ratings": [rating_row(r) for r in dq.entrant_ratings(store, v.entrant)]}
         for v in store.versions(bot_name(spec))
     ]

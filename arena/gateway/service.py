@@ -20,6 +20,7 @@ from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
 from arena.launch.sandbox import SandboxUnavailable
 from arena.link.hostkey import HOST_KEY_HEADER
+from arena.store import RetiredToken
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
@@ -39,6 +40,17 @@ UNKNOWN_TOKEN = (
     "and a removed bot has none. A new bot gets one from `arena bot register NAME`, run against the database "
     "the gateway uses (its --db or $ARENA_DB)"
 )
+
+
+def unknown_token(retired: RetiredToken | None) -> str:
+    """Why a token opens no stream: rotated or removed when the database kept it as retired."""
+    if retired is None:
+        return UNKNOWN_TOKEN
+    when = f"{retired.at:%Y-%m-%d %H:%M} UTC"
+    if retired.why == "rotated":
+        return (f"this token of bot {retired.bot!r} was rotated on {when}: only its newest token works — the one "
+                f"`arena bot token {retired.bot} --rotate` (or `arena-bot token {retired.bot} --rotate`) printed")
+    return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
 
 
 class BadCredentials(Exception):
@@ -105,7 +117,7 @@ class BotStreamService:
             await context.abort(grpc.StatusCode.PERMISSION_DENIED, str(error))
         if known is None:
             self.refusals.info("refused a connection from %s: unknown token", context.peer())
-            await context.abort(grpc.StatusCode.UNAUTHENTICATED, UNKNOWN_TOKEN)
+            await context.abort(grpc.StatusCode.UNAUTHENTICATED, unknown_token(self.gateway.store.retired_token(token)))
         name, token_hash = known  # type: ignore[misc]
         try:
             return await self.gateway.connect(name, context.peer(), token_hash)

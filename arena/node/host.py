@@ -85,6 +85,9 @@ class NodeBots:
     def bot_by_token(self, token: str) -> None:
         return None  # bots that dial in with a registered token keep the gateway
 
+    def retired_token(self, token: str) -> None:
+        return None  # nor is a retired one known here
+
     def live_token_hashes(self, names: object = None) -> dict[str, str]:
         return {}  # never asked: the node runs no access watch (the driver checks bots per job)
 

@@ -22,8 +22,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from arena.errors import UsageError
-from arena.store.records import BotVersion
-from arena.store.tables import BotRow, SubmissionRow, now
+from arena.store.records import BotVersion, RetiredToken
+from arena.store.tables import BotRow, RetiredTokenRow, SubmissionRow, now
 
 
 def hash_token(token: str) -> str:
@@ -43,9 +43,10 @@ class BotAccess:
     _writing: Callable[[], AbstractContextManager[Session]]  # Store's: a refused write is a StoreError
 
     def rotate_token(self, name: str) -> str:
-        """Give the bot a new token and return it; the old one stops working at once."""
+        """Give the bot a new token and return it; the old one stops working at once (its hash is
+        kept as retired, so that a bot still using it is told so)."""
         token = new_token()
-        self._change_bot(name, token_hash=hash_token(token))
+        self._change_bot(name, token_hash=hash_token(token), retiring="rotated")
         return token
 
     def set_disabled(self, name: str, disabled: bool) -> None:
@@ -68,7 +69,18 @@ class BotAccess:
 
     def remove_bot(self, name: str) -> None:
         """Forget the bot's token and command; its name stays, with its match history."""
-        self._change_bot(name, token_hash="", command=None, files=None, disabled=True, removed_at=now())
+        self._change_bot(name, token_hash="", command=None, files=None, disabled=True, removed_at=now(),
+                         retiring="removed")
+
+    def retired_token(self, token: str) -> RetiredToken | None:
+        """Whose this token was and why it stopped working, for a token that was rotated or whose
+        bot was removed; None for any other (a live one, or one that never existed)."""
+        query = (select(RetiredTokenRow, BotRow.name).join(BotRow, BotRow.id == RetiredTokenRow.bot_id)
+                 .where(RetiredTokenRow.token_hash == hash_token(token))
+                 .order_by(col(RetiredTokenRow.retired_at).desc()))
+        with Session(self.engine) as session:
+            found = session.exec(query.limit(1)).first()
+        return RetiredToken(found[1], found[0].why, found[0].retired_at) if found else None
 
     def live_token_hashes(self, names: Iterable[str] | None = None) -> dict[str, str]:
         """The token hash of every bot (of `names`, when given) that may connect now: registered,
@@ -80,9 +92,12 @@ class BotAccess:
         with Session(self.engine) as session:
             return dict(session.exec(query).all())
 
-    def _change_bot(self, name: str, **values: Any) -> None:
+    def _change_bot(self, name: str, retiring: str | None = None, **values: Any) -> None:
+        """Change the bot's row; `retiring`: why its current token stops working, kept by its hash."""
         with self._writing() as session:
-            _live_row(session, name)
+            row = _live_row(session, name)
+            if retiring and row.token_hash and row.id is not None:
+                session.add(RetiredTokenRow(token_hash=row.token_hash, bot_id=row.id, why=retiring))
             session.execute(update(BotRow).where(col(BotRow.name) == name).values(**values))
             session.commit()
 

@@ -38,6 +38,15 @@ class BotInfo:
 
 
 @dataclass(frozen=True)
+class RetiredToken:
+    """A token that stopped working: whose it was, why ("rotated" or "removed") and when."""
+
+    bot: str
+    why: str
+    at: datetime
+
+
+@dataclass(frozen=True)
 class BotVersion:
     """A submitted version of a registered bot: what `NAME@number` launches."""
 

@@ -50,6 +50,18 @@ class BotRow(SQLModel, table=True):
     author_id: int | None = Field(default=None, foreign_key="author.id", index=True)  # None: the operator's
 
 
+class RetiredTokenRow(SQLModel, table=True):
+    """A bot token that stopped working (rotated, or its bot removed), by its hash only: a bot that
+    dials in with it is told what happened rather than "unknown token"."""
+
+    __tablename__ = "retired_token"
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(index=True)
+    bot_id: int = Field(foreign_key="bot.id", index=True)
+    why: str  # "rotated" or "removed"
+    retired_at: datetime = Field(default_factory=now)
+
+
 class SubmissionRow(SQLModel, table=True):
     """A submitted version of a registered bot: `NAME@number` runs `command` in `files`."""
 

@@ -80,6 +80,21 @@ def test_a_submitted_bots_page_lists_its_versions_with_their_ratings(client: Tes
     assert get(client, "/api/bots/random")["submitted_versions"] == []
 
 
+def test_a_suspended_version_shows_its_reason_on_the_bot_page(client: TestClient, versioned: Store) -> None:
+    versioned.suspend_version("vbot", 1, "its last 3 ladder matches all ended in its own crash")
+    try:
+        page = get(client, "/api/bots/vbot")
+        assert {v["entrant"]: v["suspended"] for v in page["submitted_versions"]} == {
+            "vbot@1": "its last 3 ladder matches all ended in its own crash", "vbot@2": None}
+        html = client.get("/bots/vbot").text
+        row = html.split('data-version="vbot@1"')[1].split("</tr>")[0]
+        assert "suspended" in row and "its last 3 ladder matches all ended in its own crash" in row
+        assert "suspended" not in html.split('data-version="vbot@2"')[1].split("</tr>")[0]
+    finally:
+        versioned.set_disabled("vbot", False)  # `arena bot enable` lifts it: the module's store as it was
+    assert get(client, "/api/bots/vbot")["submitted_versions"][0]["suspended"] is None
+
+
 @pytest.mark.browser
 def test_the_versions_in_a_real_browser(browser: Any, versioned: Store) -> None:
     page = browser.new_page()

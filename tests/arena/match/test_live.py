@@ -6,6 +6,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,8 +20,10 @@ from arena.store import LiveMatch, Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.live import LiveSteps
 from arena.tournament.schedule import TournamentConfig
+from bots.random_bot import RandomBot
 
-SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=1", "random"), seed=4)
+SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("random#1", "random#2"), seed=4)
+THINK_SECONDS = 0.003  # what `slow_random` adds to each decision: a match of ~150 decisions lasts ~0.5 s
 FAST = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("random#1", "random#2"), seed=4)
 
 
@@ -87,7 +90,21 @@ class Watched:
             time.sleep(0.01)
 
 
-def test_running_matches_are_written_live_and_removed_when_stored(tmp_path: Path, quick_live: None) -> None:
+@pytest.fixture
+def slow_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The random bot thinks THINK_SECONDS a decision: a match lasts long enough to be watched on
+    any machine (the compiled engine plays a match of two quick bots in a few milliseconds)."""
+    act = RandomBot.act
+
+    def thinking(self: RandomBot, observation: dict[str, Any], legal_actions: list[int]) -> int:
+        time.sleep(THINK_SECONDS)
+        return act(self, observation, legal_actions)
+
+    monkeypatch.setattr(RandomBot, "act", thinking)
+
+
+def test_running_matches_are_written_live_and_removed_when_stored(tmp_path: Path, quick_live: None,
+                                                                  slow_random: None) -> None:
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     tid = start_tournament(store, SLOW)
     watched, done = Watched(store, tid), threading.Event()

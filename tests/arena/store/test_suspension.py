@@ -1,4 +1,4 @@
-"""Suspended versions and provisional ratings: the store's side of the ladder's rules."""
+"""Suspended versions, provisional ratings and retired tokens: what the store keeps of a bot's state."""
 
 from __future__ import annotations
 
@@ -59,3 +59,16 @@ def test_a_rating_is_provisional_while_its_interval_is_wider_than_the_bound(low:
     entry = RatingEntry("a", 1500.0, low, high, games=10, wins=5, strikes=0, forfeits=0)
     row = LeaderboardRow(1, "a", "toy", "toy@1", 1500.0, low, high, games=10, wins=5, strikes=0, forfeits=0)
     assert entry.provisional is provisional and row.provisional is provisional
+
+
+def test_a_rotated_or_removed_token_is_kept_as_retired_by_its_hash(store: Store) -> None:
+    first = store.register_bot("rotor")
+    second = store.rotate_token("rotor")
+    third = store.rotate_token("rotor")
+    assert [(r.bot, r.why) for r in (store.retired_token(first), store.retired_token(second))] == \
+        [("rotor", "rotated"), ("rotor", "rotated")]
+    assert store.retired_token(third) is None, "the live token is not retired"
+    assert store.retired_token("arena_never-issued") is None
+    store.remove_bot("rotor")
+    retired = store.retired_token(third)
+    assert retired is not None and (retired.bot, retired.why) == ("rotor", "removed")
