@@ -171,11 +171,14 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
         env: dict[str, str], gateway: tuple[subprocess.Popen[str], str], tmp_path: Path) -> None:
     _, address = gateway
     store = Store(env["ARENA_DB"])
-    submit(store, tmp_path / "submissions", "slowbot", "slow")  # 50 ms a decision: matches last seconds
+    # 50 ms a decision: matches last seconds. Every table has a slow bot, so that both nodes are
+    # busy until the last matches (with fast tables, node1 could be idle when it is killed)
+    for name in ("slowbot", "slowbot2", "slowbot3"):
+        submit(store, tmp_path / "submissions", name, "slow")
     cluster = Cluster(2, tmp_path / "cache", env)
     watch = BotWatch()
     try:
-        run = tournament(env, cluster, address, "slowbot,random,random#2,random#3")
+        run = tournament(env, cluster, address, "slowbot,slowbot2,slowbot3,random")
         while not store.tournaments() or store.tournaments()[0].done_matches < 1:
             assert run.poll() is None, run.communicate()
             time.sleep(0.2)
