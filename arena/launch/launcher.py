@@ -289,7 +289,10 @@ class Launcher:
             del bot.output[: max(0, len(bot.output) - self.limits.output_bytes)]
             if bot.printed > cap and bot.stopped_for is None:
                 bot.stopped_for = f"printed more than its output limit of {cap} bytes and was stopped"
-                self._background(self._stop(bot))
+                # killed here, at once: a task to stop it would wait for this loop to yield, which
+                # it does not while the flood keeps the pipe full (it printed 9 MB more on a busy CI)
+                bot.stopping = True
+                _signal_group(bot.process.pid, signal.SIGKILL)
         await bot.process.wait()
         if bot.uid is not None:
             self.watchdog.forget(bot.uid)
