@@ -40,9 +40,8 @@ from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatedMatch, Ratin
 from arena.tournament.driver import (
     FLUSH_SECONDS,
     HEARTBEAT_SECONDS,
-    RERATE_COST_FACTOR,
-    RERATE_SECONDS,
     Executor,
+    LiveRerate,
     match_job,
     match_result,
     node_launch,
@@ -120,8 +119,8 @@ class Ladder:
         self.buffer: list[MatchResult] = []
         self.crashed: set[str] = set()  # submitted entrants whose last stored match was a crash
         self.versions: dict[str, tuple[str, str]] = {}
-        self.last_flush = self.last_touch = self.last_rerate = time.monotonic()
-        self.rerate_cost = 0.0
+        self.last_flush = self.last_touch = time.monotonic()
+        self.rerating = LiveRerate(store, info.ruleset)
         self.played = 0
         self.last_abort = 0.0  # when a match last came back aborted
         self.rng = random.Random(derive_seed(self.config.seed, "ladder", self.next_index))
@@ -278,10 +277,7 @@ class Ladder:
         if self.last_flush - self.last_touch >= HEARTBEAT_SECONDS:
             self.store.touch_tournament(self.info.id)
             self.last_touch = self.last_flush
-        if self.last_flush - self.last_rerate >= max(RERATE_SECONDS, RERATE_COST_FACTOR * self.rerate_cost):
-            rerate(self.store, self.info.ruleset)
-            self.rerate_cost = time.monotonic() - self.last_flush
-            self.last_rerate = time.monotonic()
+        self.rerating.maybe()
 
     def _flush_quietly(self) -> None:
         try:

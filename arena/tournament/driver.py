@@ -287,8 +287,8 @@ class _ResultWriter:
         self.planned = {m.index: m for m in planned}
         self.done, self.played = already, 0
         self.buffer: list[MatchResult] = []
-        self.started = self.last_flush = self.last_rerate = self.last_touch = time.monotonic()
-        self.rerate_cost = 0.0
+        self.started = self.last_flush = self.last_touch = time.monotonic()
+        self.rerating = LiveRerate(store, info.ruleset)
         self.versions = {e: played_as(bot_spec(e), store) for e in config.entrants}
 
     def add(self, outcome: JobOutcome) -> None:
@@ -308,20 +308,29 @@ class _ResultWriter:
         if self.last_flush - self.last_touch >= HEARTBEAT_SECONDS:
             self.store.touch_tournament(self.info.id)
             self.last_touch = self.last_flush
-        self._maybe_rerate()
+        self.rerating.maybe()
         if self.on_progress:
             self.on_progress(Progress(self.done, self.info.total_matches, self.played, self.last_flush - self.started))
 
 
-    def _maybe_rerate(self) -> None:
-        # Every RERATE_SECONDS, or less often when rerating is slow (a large ruleset): the
-        # driver never spends more than a tenth of its time on live ratings.
-        if time.monotonic() - self.last_rerate < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.rerate_cost):
+
+class LiveRerate:
+    """The ratings refitted while a run writes results: every RERATE_SECONDS, or less often when
+    rerating is slow (a large ruleset), so a driver never spends more than a tenth of its time on
+    live ratings (the tournament's and the ladder's writers)."""
+
+    def __init__(self, store: Store, ruleset: str) -> None:
+        self.store, self.ruleset = store, ruleset
+        self.last = time.monotonic()
+        self.cost = 0.0
+
+    def maybe(self) -> None:
+        if time.monotonic() - self.last < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.cost):
             return
         started = time.monotonic()
-        rerate(self.store, self.info.ruleset)
-        self.last_rerate = time.monotonic()
-        self.rerate_cost = self.last_rerate - started
+        rerate(self.store, self.ruleset)
+        self.last = time.monotonic()
+        self.cost = self.last - started
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
