@@ -165,6 +165,18 @@ class RatedMatch:
 
 
 @dataclass(frozen=True)
+class PairTotal:
+    """The rating's sufficient statistic for one pair of entrants under one ruleset, over every rated
+    match so far: the pairwise games between a and b (each k-player match adds 1/(k-1)) and a's score
+    in them (1 a win, 1/2 a tie, 0 a loss, with the same weight). a < b."""
+
+    a: str
+    b: str
+    weight: float
+    score: float  # a's
+
+
+@dataclass(frozen=True)
 class RatingEntry:
     entrant: str
     elo: float
