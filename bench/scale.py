@@ -41,6 +41,7 @@ import multiprocessing
 import os
 import random
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -90,19 +91,18 @@ def capped(cap: float, rows: list[str], measure: Callable[..., None], *args: Any
     child.start()
     send.close()
     cells: dict[str, Cell] = {}
-    while True:
-        if not receive.poll(cap):
-            child.kill()
-            break
-        try:
-            row, cell = receive.recv()
-        except EOFError:
-            break
-        if row == "!error":
-            child.join()
-            raise RuntimeError(f"{measure.__name__} failed in its child:\n{cell}")
-        cells[row] = cell
-    child.join()
+    try:
+        while receive.poll(cap):
+            try:
+                row, cell = receive.recv()
+            except EOFError:
+                break
+            if row == "!error":
+                raise RuntimeError(f"{measure.__name__} failed in its child:\n{cell}")
+            cells[row] = cell
+    finally:
+        child.kill()  # past the cap, or this process is stopping: never leave it running
+        child.join()
     return {row: cells.get(row, f"> {cap:g} s") for row in rows}
 
 
@@ -352,6 +352,7 @@ def main() -> None:
     parser.add_argument("--templates", type=int, default=300, help="real matches played for records (default 300)")
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     try:
         sizes = [parse_size(part) for part in args.sizes.split(",")]
     except argparse.ArgumentTypeError as error:
@@ -371,7 +372,7 @@ def main() -> None:
                 history, generator = scale_history.build(fresh(), matches, bots, templates, args.batch)
                 results.append(measure_all(history, generator, args.cap, args.repeat))
                 drop(history.url)
-        print_table(backend, sizes, results)
+                print_table(backend, sizes[:len(results)], results)  # so far: a stopped run keeps its figures
 
 
 if __name__ == "__main__":
