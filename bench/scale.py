@@ -202,7 +202,7 @@ def page_paths(history: History, store: Store) -> list[tuple[str, str]]:
         paths.append((row, path + queries.get(route.path, "")))
     last_page = max(1, history.matches // 50)
     return paths + [("/matches?page=LAST", f"/matches?page={last_page}"),
-                    ("/api/matches?bot=A&page=2", f"/api/matches?bot={a}&page=2"),
+                    ("/api/matches?bot=A", f"/api/matches?bot={a}"),
                     ("/api/matches?termination=any_fault", "/api/matches?termination=any_fault"),
                     ("/api/rating-history?bots=A,B", f"/api/rating-history?ruleset={RULESET}&bots={a},{b}")]
 
