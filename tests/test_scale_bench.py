@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from starlette.routing import Route
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,7 @@ def dashboard_routes() -> set[str]:
             and "{rest" not in r.path and not r.path.startswith(("/my", "/signin"))}
 
 
+@pytest.mark.slow  # about 20 s on a quiet machine: it builds and measures a history
 def test_a_tiny_run_prints_every_measurement_and_every_dashboard_route() -> None:
     done = run_bench("--sizes", "500/20", "--backend", "sqlite", "--templates", "10", "--repeat", "2", "--cap", "300")
     assert done.returncode == 0, done.stderr
