@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_, tuple_
+from sqlalchemy import and_, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -98,12 +98,15 @@ def match_page(
                    termination=termination)
     with Session(store.engine) as session:
         total = _match_total(session, game_id, ruleset, entrant, tournament_id, termination)
-        if entrant is not None:  # from the entrant's seats (its index), not a scan of every match
+        if entrant is not None:
+            # newest stored first, read backwards from the entrant's seats (their index) and stopped
+            # after a page: sorting its matches by tournament and index would read every one of them
             query = _filtered(select(*SUMMARY_COLUMNS).join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id)),
                               **{**filters, "entrant": None}).where(SeatRow.entrant == entrant)
+            query = query.order_by(col(SeatRow.match_id).desc())
         else:
-            query = _filtered(select(*SUMMARY_COLUMNS), **filters)
-        query = query.order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc())
+            query = _filtered(select(*SUMMARY_COLUMNS), **filters).order_by(
+                col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc())
         return _summaries(session, query.limit(limit).offset(offset)), total
 
 
@@ -226,10 +229,14 @@ def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
 
 def latest_versions(store: Store, ruleset: str) -> dict[str, VersionInfo]:
     """The version each entrant last played a ruleset as (its newest recorded version there)."""
-    query = select(BotVersionRow).join(EntrantStatsRow, col(EntrantStatsRow.version_id) == col(BotVersionRow.id)).where(
-        EntrantStatsRow.ruleset == ruleset)
+    query = (
+        select(BotVersionRow.name, BotVersionRow.spec, BotVersionRow.kind, BotVersionRow.version,
+               BotVersionRow.created_at)
+        .join(EntrantStatsRow, col(EntrantStatsRow.version_id) == col(BotVersionRow.id))
+        .where(EntrantStatsRow.ruleset == ruleset)
+    )
     with Session(store.engine) as session:
-        return {r.name: VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)}
+        return {name: VersionInfo(*info) for name, *info in session.exec(query)}
 
 
 def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
@@ -301,17 +308,29 @@ def pair_records(store: Store, ruleset: str, pairs: list[tuple[str, str]] | None
 
     A k-player table counts once for each pair seated at it; the one ranked better is ahead.
     """
-    query = select(PairStatsRow).where(PairStatsRow.ruleset == ruleset, PairStatsRow.matches > 0)
-    wanted = None if pairs is None else sorted({(min(a, b), max(a, b)) for a, b in pairs})
-    found: list[PairStatsRow] = []
+    query = select(PairStatsRow.a, PairStatsRow.b, PairStatsRow.matches, PairStatsRow.a_ahead, PairStatsRow.b_ahead,
+                   PairStatsRow.ties).where(PairStatsRow.ruleset == ruleset, PairStatsRow.matches > 0)
+    found: list[Any] = []
     with Session(store.engine) as session:
-        if wanted is None:
+        if pairs is None:
             found = list(session.exec(query))
-        for start in range(0, len(wanted or []), 400):  # a bounded IN list per query
-            chunk = (wanted or [])[start:start + 400]
-            found += session.exec(query.where(tuple_(col(PairStatsRow.a), col(PairStatsRow.b)).in_(chunk)))
-    return {(r.a, r.b): PairRecord(r.a, r.b, r.matches, r.a_ahead, r.b_ahead, r.ties)
-            for r in sorted(found, key=lambda r: (r.a, r.b))}
+        wanted = sorted({(min(a, b), max(a, b)) for a, b in pairs or []})
+        for start in range(0, len(wanted), 400):
+            found += _wanted_pairs(session, ruleset, wanted[start:start + 400])
+    return {(a, b): PairRecord(a, b, *counts) for a, b, *counts in sorted(found)}
+
+
+def _wanted_pairs(session: Session, ruleset: str, wanted: list[tuple[str, str]]) -> list[Any]:
+    """A key lookup of each wanted pair, joined to them as a VALUES list, in the driver's own SQL:
+    an IN of row values makes SQLite read every pair of the ruleset, and binding a thousand
+    parameters through SQLAlchemy costs more than the lookups take."""
+    connection = session.connection()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    rows = ", ".join([f"({mark}, {mark})"] * len(wanted))
+    sql = (f"WITH wanted (a, b) AS (VALUES {rows}) "
+           "SELECT p.a, p.b, p.matches, p.a_ahead, p.b_ahead, p.ties FROM pair_stats AS p "
+           f"JOIN wanted ON wanted.a = p.a AND wanted.b = p.b WHERE p.ruleset = {mark} AND p.matches > 0")
+    return list(connection.exec_driver_sql(sql, (*(name for pair in wanted for name in pair), ruleset)))
 
 
 def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
@@ -326,14 +345,14 @@ def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
 
 
 def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 20) -> list[MatchSummary]:
-    """The most recent finished matches of a ruleset where `a` and `b` both sat."""
+    """The most recent finished matches of a ruleset where `a` and `b` both sat, newest stored first."""
     mine, theirs = aliased(SeatRow), aliased(SeatRow)
     query = (  # from a's seats (its index) to b's seat at the same table: bounded by a's matches
         select(*SUMMARY_COLUMNS).select_from(mine)
         .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
         .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == "finished")
-        .order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()).limit(limit)
+        .order_by(mine.match_id.desc()).limit(limit)  # newest stored first, in a's seat index's order
     )
     with Session(store.engine) as session:
         return _summaries(session, query)
@@ -347,7 +366,9 @@ def matches_of(store: Store, entrants: list[str], *, limit: int = 20) -> list[Ma
     newest first, with their seats."""
     if not entrants:
         return []
-    played = select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants))
+    # the newest of its seats (their index), not a scan of the matches for ones it played
+    played = (select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants)).distinct()
+              .order_by(col(SeatRow.match_id).desc()).limit(limit))
     query = (select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
              .order_by(col(MatchRow.id).desc()).limit(limit))
     with Session(store.engine) as session:
