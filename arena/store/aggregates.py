@@ -1,5 +1,5 @@
-"""The dashboard's figures kept up to date as matches are written: per ruleset, per (ruleset,
-entrant) and per (ruleset, pair) (the tables at the end of arena/store/tables.py).
+"""The dashboard's figures kept up to date as matches are written: per ruleset, per tournament,
+per (ruleset, entrant) and per (ruleset, pair) (the tables at the end of arena/store/tables.py).
 
 `add_matches` runs inside `Store.record_matches`' transaction, so the figures and the match rows
 are committed together (a kill -9 loses both or neither). It adds with upserts (`count = count +
@@ -23,7 +23,15 @@ from sqlalchemy import Table, case
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
-from arena.store.tables import EntrantStatsRow, MatchRow, PairStatsRow, RulesetStatsRow, SeatRow, TournamentRow
+from arena.store.tables import (
+    EntrantStatsRow,
+    MatchRow,
+    PairStatsRow,
+    RulesetStatsRow,
+    SeatRow,
+    TournamentRow,
+    TournamentStatsRow,
+)
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
@@ -34,6 +42,7 @@ class Figures:
     """The aggregates' rows, keyed by their primary keys, as plain lists of values."""
 
     rulesets: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    tournaments: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id]
     entrants: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight, score]
@@ -44,6 +53,7 @@ class Figures:
         """One stored match (its row's values) with its seats (theirs), in seat order."""
         ruleset, finished = match["ruleset"], match["status"] == "finished"
         self.rulesets[ruleset, match["game_id"]][0 if finished else 1] += 1
+        self.tournaments[match["tournament_id"]][0 if finished else 1] += 1
         for seat in seats:
             self._add_entrant((ruleset, seat["entrant"]), match, seat)
         if finished:
@@ -73,9 +83,10 @@ class Figures:
                     figures[4] += 1 / (k - 1)
                     figures[5] += (1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0) / (k - 1)
 
-    def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
-        """The figures as rows of ruleset_stats, entrant_stats and pair_stats."""
+    def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        """The figures as rows of ruleset_stats, entrant_stats, pair_stats and tournament_stats."""
         rulesets = [dict(ruleset=r, game_id=g, finished=f, aborted=a) for (r, g), (f, a) in self.rulesets.items()]
+        tournaments = [dict(tournament_id=t, finished=f, aborted=a) for t, (f, a) in self.tournaments.items()]
         entrants = [
             dict(ruleset=r, entrant=e, matches=n, strikes=s, forfeits=f, last_match_id=last, last_played=when,
                  version_id=v)
@@ -83,7 +94,7 @@ class Figures:
         ]
         pairs = [dict(ruleset=r, a=a, b=b, matches=n, a_ahead=x, b_ahead=y, ties=t, weight=w, score=s)
                  for (r, a, b), (n, x, y, t, w, s) in self.pairs.items()]
-        return rulesets, entrants, pairs
+        return rulesets, entrants, pairs, tournaments
 
 
 def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dict[str, Any]]) -> None:
@@ -98,8 +109,9 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     figures = Figures()
     for match in matches:
         figures.add(match, by_match[match["id"]], rated=kinds.get(match["tournament_id"]) != "sprt")
-    rulesets, entrants, pairs = figures.rows()
+    rulesets, entrants, pairs, tournaments = figures.rows()
     _upsert(session, _table(RulesetStatsRow), rulesets, ("ruleset",), ("finished", "aborted"))
+    _upsert(session, _table(TournamentStatsRow), tournaments, ("tournament_id",), ("finished", "aborted"))
     _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"), ("matches", "strikes", "forfeits"),
             newest=("last_match_id", "last_played"), highest="version_id")
     _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
@@ -143,7 +155,7 @@ def recompute(session: Session) -> Figures:
                                     bot_version_id=version))
     figures = Figures()
     for match_id, tournament_id, ruleset, game_id, status, finished_at in matches:
-        match = dict(id=match_id, ruleset=ruleset, game_id=game_id, status=status, finished_at=finished_at)
+        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status, finished_at=finished_at)
         figures.add(match, seats[match_id], rated=kinds.get(tournament_id) != "sprt")
     return figures
 
@@ -153,6 +165,8 @@ def stored(session: Session) -> Figures:
     figures = Figures()
     for r in session.exec(select(RulesetStatsRow)):
         figures.rulesets[r.ruleset, r.game_id] = [r.finished, r.aborted]
+    for t in session.exec(select(TournamentStatsRow)):
+        figures.tournaments[t.tournament_id] = [t.finished, t.aborted]
     for e in session.exec(select(EntrantStatsRow)):
         figures.entrants[e.ruleset, e.entrant] = [e.matches, e.strikes, e.forfeits, e.last_match_id, e.last_played,
                                                   e.version_id]

@@ -352,7 +352,7 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
         .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
         .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == "finished")
-        .order_by(mine.match_id.desc()).limit(limit)  # newest stored first, in a's seat index's order
+        .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order
     )
     with Session(store.engine) as session:
         return _summaries(session, query)

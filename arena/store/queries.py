@@ -32,6 +32,7 @@ from arena.store.tables import (
     RulesetStatsRow,
     SeatRow,
     TournamentRow,
+    TournamentStatsRow,
 )
 
 
@@ -230,11 +231,12 @@ def _match_summary(row: MatchRow, seats: list[SeatResult]) -> MatchSummary:
 def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int]:
     if not ids:
         return {}
-    query = (
-        select(MatchRow.tournament_id, MatchRow.status, func.count(col(MatchRow.id)))
-        .where(col(MatchRow.tournament_id).in_(ids)).group_by(MatchRow.tournament_id, MatchRow.status)
-    )
-    return {(tid, status): n for tid, status, n in session.exec(query)}
+    query = select(TournamentStatsRow.tournament_id, TournamentStatsRow.finished, TournamentStatsRow.aborted).where(
+        col(TournamentStatsRow.tournament_id).in_(ids))  # kept as matches are written (arena/store/aggregates.py)
+    counts: dict[tuple[int, str], int] = {}
+    for tid, finished, aborted in session.exec(query):
+        counts[tid, "finished"], counts[tid, "aborted"] = finished, aborted
+    return counts
 
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:

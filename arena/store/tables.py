@@ -294,6 +294,15 @@ class RulesetStatsRow(SQLModel, table=True):
     aborted: int = 0
 
 
+class TournamentStatsRow(SQLModel, table=True):
+    """How many matches of a tournament are stored, finished and aborted (a ladder's keep growing)."""
+
+    __tablename__ = "tournament_stats"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    finished: int = 0
+    aborted: int = 0
+
+
 class EntrantStatsRow(SQLModel, table=True):
     """An entrant's stored matches of one ruleset (finished and aborted alike, as the bot pages count)."""
 

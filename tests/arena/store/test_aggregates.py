@@ -29,6 +29,7 @@ from tests.arena.tournament.test_resume import ENTRANTS, arena, wait_for_matches
 
 def assert_equal(found: Figures, expected: Figures) -> None:
     assert dict(found.rulesets) == dict(expected.rulesets)
+    assert dict(found.tournaments) == dict(expected.tournaments)
     assert found.entrants == expected.entrants
     assert found.pairs.keys() == expected.pairs.keys()
     for key, figures in expected.pairs.items():

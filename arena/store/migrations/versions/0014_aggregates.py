@@ -1,4 +1,4 @@
-"""The dashboard's aggregates: `ruleset_stats`, `entrant_stats`, `pair_stats`, backfilled from the matches.
+"""The dashboard's aggregates: `ruleset_stats`, `tournament_stats`, `entrant_stats`, `pair_stats`, backfilled.
 
 Revision ID: 0014
 Revises: 0012
@@ -44,6 +44,14 @@ def _create_tables() -> None:
     )
     op.create_index("ix_ruleset_stats_game_id", "ruleset_stats", ["game_id"])
     op.create_table(
+        "tournament_stats",
+        sa.Column("tournament_id", sa.Integer(), nullable=False),
+        sa.Column("finished", sa.Integer(), nullable=False),
+        sa.Column("aborted", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(["tournament_id"], ["tournament.id"]),
+        sa.PrimaryKeyConstraint("tournament_id"),
+    )
+    op.create_table(
         "entrant_stats",
         sa.Column("ruleset", sa.String(), nullable=False),
         sa.Column("entrant", sa.String(), nullable=False),
@@ -77,6 +85,12 @@ def _backfill() -> None:
         SELECT ruleset, MIN(game_id), SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END),
                SUM(CASE WHEN status = 'finished' THEN 0 ELSE 1 END)
         FROM match GROUP BY ruleset
+    """)
+    op.execute("""
+        INSERT INTO tournament_stats (tournament_id, finished, aborted)
+        SELECT tournament_id, SUM(CASE WHEN status = 'finished' THEN 1 ELSE 0 END),
+               SUM(CASE WHEN status = 'finished' THEN 0 ELSE 1 END)
+        FROM match GROUP BY tournament_id
     """)
     op.execute(f"""
         INSERT INTO entrant_stats (ruleset, entrant, matches, strikes, forfeits, last_match_id, last_played, version_id)
@@ -115,5 +129,6 @@ def downgrade() -> None:
     op.drop_table("pair_stats")
     op.drop_index("ix_entrant_stats_entrant", table_name="entrant_stats")
     op.drop_table("entrant_stats")
+    op.drop_table("tournament_stats")
     op.drop_index("ix_ruleset_stats_game_id", table_name="ruleset_stats")
     op.drop_table("ruleset_stats")
