@@ -289,7 +289,8 @@ def drop(url: str) -> None:
         database = store.engine.url.database
         store.engine.dispose()
         with Store(url.rsplit("/", 1)[0] + "/postgres").engine.connect() as connection:
-            connection.execution_options(isolation_level="AUTOCOMMIT").execute(text(f'DROP DATABASE "{database}"'))
+            connection.execution_options(isolation_level="AUTOCOMMIT").execute(
+                text(f'DROP DATABASE "{database}" WITH (FORCE)'))  # a child stopped at the cap may still hold a session
         return
     store.engine.dispose()
     shutil.rmtree(Path(store.engine.url.database or "").parent, ignore_errors=True)
@@ -371,8 +372,8 @@ def main() -> None:
                 print(f"{backend} {label((matches, bots))}: building …", flush=True)
                 history, generator = scale_history.build(fresh(), matches, bots, templates, args.batch)
                 results.append(measure_all(history, generator, args.cap, args.repeat))
-                drop(history.url)
                 print_table(backend, sizes[:len(results)], results)  # so far: a stopped run keeps its figures
+                drop(history.url)
 
 
 if __name__ == "__main__":
