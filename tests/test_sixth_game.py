@@ -132,3 +132,15 @@ print(game.max_chance_outcomes(), game.num_players())
 
 def test_the_environments_play_the_sixth_game(sixth: dict[str, str]) -> None:
     assert python(sixth, ENVIRONMENTS).splitlines()[-1].split() == ["6", "3"]  # api_test prints before
+
+
+def test_a_worker_plays_a_job_from_its_game_reference_without_registering_it() -> None:
+    from arena.match.executor import MatchJob, play_job
+    from engine import registry
+
+    before = dict(registry.GAMES)
+    job = MatchJob(key=(1, 0), game_id="toy", game_ref="tests.engine.toy_game:ToyGame", bots=("random", "random"),
+                   seed=3, chance_seed=3)
+    outcome = play_job(job)
+    assert outcome.error is None and outcome.record is not None and outcome.record["game_id"] == "toy"
+    assert registry.GAMES == before, "the worker's table is unchanged"
