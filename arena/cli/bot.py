@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import author
-from arena.cli.gateway_access import close_revoked_streams, split_address
+from arena.gateway_access import close_revoked_streams, split_address
 from arena.cli.leaderboard import format_interval
 from arena.errors import UsageError
 from arena.link.client import DEFAULT_ADDRESS

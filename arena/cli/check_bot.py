@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli.gateway_access import gateway_client
+from arena.gateway_access import gateway_client
 from arena.cli.options import game_info
 from arena.errors import UsageError
 from arena.gateway.server import GatewayThread

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from arena.cli.gateway_access import gateway_answers
+from arena.gateway_access import gateway_answers
 from tests.arena.gateway_fixtures import HOST_KEY, ROOT
 from tests.bots.test_sdk import free_port
 
