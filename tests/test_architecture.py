@@ -12,6 +12,7 @@ import as "module:attribute" strings (the registries of games and bots do), whic
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import re
 import subprocess
@@ -59,6 +60,17 @@ def test_the_bot_kit_stands_alone() -> None:
     for path in kit.rglob("*.py"):
         for module in imported_modules(path):
             assert top(module) in allowed, f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_the_kit_s_tls_diagnosis_is_the_arena_s() -> None:
+    """bots/sdk/arena_sdk/tls_probe.py is what scripts/copy_tls_probe.py writes from arena/link/tls_probe.py."""
+    spec = importlib.util.spec_from_file_location("copy_tls_probe", ROOT / "scripts" / "copy_tls_probe.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.COPY.read_text() == script.kit_copy(script.SOURCE.read_text()), (
+        "bots/sdk/arena_sdk/tls_probe.py differs from arena/link/tls_probe.py: edit the arena's, then run "
+        "`.venv/bin/python scripts/copy_tls_probe.py`")
 
 
 def imports_tried(path: Path) -> set[str]:
