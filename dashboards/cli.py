@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import UsageError
-from arena.gateway_access import split_address
 from arena.gateway.authoring import AuthorConfig
+from arena.gateway_access import split_address
 from arena.link.tls import client_tls, server_tls_for
 from arena.store import Store, default_db_url
+from dashboards import up
 from dashboards.app import create_app
 from dashboards.author_client import DEFAULT_GATEWAY, AuthorsClient
-from dashboards import up
 from dashboards.authors import AuthorPages, signin_allowed
 from dashboards.listening import check_port_free
 

@@ -13,8 +13,8 @@ from typing import Any
 from arena.sprt.report import sprt_json
 from arena.standings import row_json, tournament_standings
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
-from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.store import dashboard_queries as dq
+from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.tournament.entrants import bot_name, latest_versions_only
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin

@@ -17,9 +17,9 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
+from arena.standings import interval_end, row_json
 from arena.store import LeaderboardRow, RatingEntry, Store
 from arena.store.records import PROVISIONAL_HALF_WIDTH
-from arena.standings import interval_end, row_json
 from arena.tournament.entrants import latest_versions_only
 from engine import registry
 

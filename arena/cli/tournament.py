@@ -16,10 +16,10 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
 from arena.errors import StoreError, UsageError
+from arena.gateway_access import gateway_running
 from arena.node.task import executor_for
 from arena.rating import rate_matches, tournament_matches
 from arena.standings import tournament_standings

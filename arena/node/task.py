@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import atexit
 import threading
-from functools import partial
 from collections.abc import Collection
+from functools import partial
 from typing import Any
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient
