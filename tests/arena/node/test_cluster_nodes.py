@@ -41,15 +41,23 @@ class Cluster:
         self.process = subprocess.Popen([sys.executable, str(CLUSTER), "--port", str(self.port), "--nodes",
                                          str(nodes), "--cache", str(cache)], stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line.startswith("cluster up"), line
+        self.said("cluster up")
         self.address = f"127.0.0.1:{self.port}"
+
+    def said(self, words: str) -> None:
+        """Read the cluster's output up to a line with `words`; Ray's own log lines may come first
+        (e.g. "Overwriting previous Ray address", after another Ray ran on this machine)."""
+        assert self.process.stdout is not None
+        lines = []
+        for line in self.process.stdout:
+            if words in line:
+                return
+            lines.append(line)
+        raise AssertionError(f"the loopback cluster ended before {words!r}: {''.join(lines)}")
 
     def kill_node1(self) -> None:
         self.process.send_signal(signal.SIGUSR1)
-        assert self.process.stdout is not None
-        assert "node1 killed" in self.process.stdout.readline()
+        self.said("node1 killed")
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
