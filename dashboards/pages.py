@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from arena.cli.leaderboard import interval_end
+from arena.standings import interval_end
 from dashboards import api, views
 from dashboards.params import BadRequest
 from engine import registry

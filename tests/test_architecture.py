@@ -12,6 +12,7 @@ import as "module:attribute" strings (the registries of games and bots do), whic
 from __future__ import annotations
 
 import ast
+import importlib.util
 import os
 import re
 import subprocess
@@ -74,6 +75,17 @@ def test_the_bot_kit_stands_alone() -> None:
     for path in kit.rglob("*.py"):
         for module in imported_modules(path):
             assert top(module) in allowed, f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_the_kit_s_tls_diagnosis_is_the_arena_s() -> None:
+    """bots/sdk/arena_sdk/tls_probe.py is what scripts/copy_tls_probe.py writes from arena/link/tls_probe.py."""
+    spec = importlib.util.spec_from_file_location("copy_tls_probe", ROOT / "scripts" / "copy_tls_probe.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.COPY.read_text() == script.kit_copy(script.SOURCE.read_text()), (
+        "bots/sdk/arena_sdk/tls_probe.py differs from arena/link/tls_probe.py: edit the arena's, then run "
+        "`.venv/bin/python scripts/copy_tls_probe.py`")
 
 
 def imports_tried(path: Path) -> set[str]:
@@ -180,8 +192,8 @@ ARENA_FLOORS: list[set[str]] = [
     {"arena.errors", "arena.v1"},
     {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch", "arena.link"},
     {"arena.rating", "arena.match"},
-    {"arena.gateway", "arena.tournament"},
-    {"arena.sprt", "arena.node", "arena.ladder"},
+    {"arena.gateway", "arena.tournament", "arena.standings"},
+    {"arena.sprt", "arena.node", "arena.ladder", "arena.gateway_access"},
     {"arena.cli", "arena.envs"},
 ]
 
@@ -259,3 +271,75 @@ def test_no_module_is_over_500_lines() -> None:
                 continue
             lines = len(path.read_text().splitlines())
             assert lines <= MAX_LINES, f"{rel} has {lines} lines (at most {MAX_LINES}): split it by topic"
+
+
+def test_the_dashboards_import_nothing_of_the_command_line() -> None:
+    """What the pages share with the `arena` command lives below arena/cli (arena/standings.py,
+    arena/gateway_access.py, arena/node/task.py): a page is no client of a command's module."""
+    for path in python_files("dashboards"):
+        for module in imported_modules(path):
+            assert not (module == "arena.cli" or module.startswith("arena.cli.")), (
+                f"{path.relative_to(ROOT)} imports {module}: move what it needs below arena/cli")
+
+
+def module_level_imports(tree: ast.Module, known: set[str]) -> set[str]:
+    """The modules of `known` a module imports when it is loaded: the statements run at import
+    time (the module's body, into if, try, with and class bodies; not function bodies, nor
+    `if TYPE_CHECKING:`). `from package import module` counts as importing the module alone (the
+    package has begun loading already when one of its own modules does it)."""
+    names: set[str] = set()
+    statements: list[ast.stmt] = list(tree.body)
+    while statements:
+        node = statements.pop()
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            submodules = {f"{node.module}.{alias.name}" for alias in node.names} & known
+            names.update(submodules or {node.module})
+        elif isinstance(node, ast.If) and not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+            statements.extend([*node.body, *node.orelse])
+        elif isinstance(node, ast.Try):
+            statements.extend([*node.body, *node.orelse, *node.finalbody, *(s for h in node.handlers for s in h.body)])
+        elif isinstance(node, (ast.With, ast.ClassDef)):
+            statements.extend(node.body)
+    return names & known
+
+
+def import_circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of the graph (`[a, b, a]`: a imports b, b imports a), or None."""
+    done: set[str] = set()
+    for start in sorted(graph):
+        if start in done:
+            continue
+        stack = [(start, iter(sorted(graph[start])))]
+        path, on_path = [start], {start}
+        while stack:
+            module, following = stack[-1]
+            nxt = next(following, None)
+            if nxt is None:
+                stack.pop()
+                done.add(path.pop())
+                on_path.discard(module)
+            elif nxt in on_path:
+                return [*path[path.index(nxt):], nxt]
+            elif nxt not in done:
+                stack.append((nxt, iter(sorted(graph[nxt]))))
+                path.append(nxt)
+                on_path.add(nxt)
+    return None
+
+
+def test_no_import_circle_among_the_modules_of_arena_and_the_dashboards() -> None:
+    """A circle works only in one order of first imports, and says two modules are one job."""
+    paths = {module_name(p): p for package in ("arena", "dashboards") for p in python_files(package)}
+    graph = {name: module_level_imports(ast.parse(path.read_text(), filename=str(path)), set(paths)) - {name}
+             for name, path in paths.items()}
+    assert import_circle(graph) is None, " imports ".join(import_circle(graph) or [])
+
+
+def test_an_import_circle_is_seen() -> None:
+    tree = ast.parse("import a\nfrom b import c\nfrom g import h\ndef f():\n    import d\nif TYPE_CHECKING:\n    import e\n"
+                     "try:\n    import f\nexcept ImportError:\n    pass\n")
+    assert module_level_imports(tree, {"a", "b", "b.c", "d", "e", "f", "g"}) == {"a", "b.c", "f", "g"}
+    assert import_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert import_circle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
