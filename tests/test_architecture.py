@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,22 @@ def python_files(package: str) -> list[Path]:
     return [p for p in (ROOT / package).rglob("*.py") if "node_modules" not in p.parts]
 
 
+# Modules that import what a field of the game descriptions names (engine/description.py): the
+# references in that field, over every registered game, count as their imports.
+DESCRIPTION_READERS = {"bots/heuristic/__init__.py": "heuristic"}
+
+
 def imported_modules(path: Path) -> set[str]:
-    return imported_modules_in(ast.parse(path.read_text(), filename=str(path)))
+    field = DESCRIPTION_READERS.get(path.relative_to(ROOT).as_posix())
+    tree = ast.parse(path.read_text(), filename=str(path))
+    return imported_modules_in(tree, described_modules(field) if field else set())
+
+
+def described_modules(field: str) -> set[str]:
+    """The modules that one field of the registered games' descriptions names ("module:Class")."""
+    from engine import registry
+
+    return {str(getattr(d, field)).split(":")[0] for d in registry.descriptions() if getattr(d, field)}
 
 
 def top(module: str) -> str:
@@ -83,7 +98,7 @@ def imports_tried(path: Path) -> set[str]:
     return names
 
 
-def imported_modules_in(tree: ast.AST) -> set[str]:
+def imported_modules_in(tree: ast.AST, described: AbstractSet[str] = frozenset()) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -91,22 +106,22 @@ def imported_modules_in(tree: ast.AST) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
         elif isinstance(node, ast.Call) and _imports_by_name(node):
-            names.update(_names_imported_by(node, tree))
+            names.update(_names_imported_by(node, tree, described))
     return names
 
 
 def _imports_by_name(call: ast.Call) -> bool:
-    """`importlib.import_module(...)`, `import_module(...)` or `__import__(...)`."""
+    """`importlib.import_module(...)`, `import_module(...)`, `__import__(...)` or `pkgutil.resolve_name(...)`."""
     func = call.func
     name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    return name in {"import_module", "__import__"}
+    return name in {"import_module", "__import__", "resolve_name"}
 
 
-def _names_imported_by(call: ast.Call, tree: ast.AST) -> set[str]:
+def _names_imported_by(call: ast.Call, tree: ast.AST, described: AbstractSet[str]) -> set[str]:
     if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
         return {call.args[0].value}
     listed = {node.value.split(":")[0] for node in ast.walk(tree) if isinstance(node, ast.Constant)
-              and isinstance(node.value, str) and re.fullmatch(r"[a-z_][\w.]*:[A-Za-z_]\w*", node.value)}
+              and isinstance(node.value, str) and re.fullmatch(r"[a-z_][\w.]*:[A-Za-z_]\w*", node.value)} | described
     assert listed, "an import by a computed name, with no 'module:attribute' strings that say what it loads"
     return listed
 
@@ -223,10 +238,25 @@ def test_arena_rooms_import_only_the_floors_below() -> None:
 def test_imports_by_name_are_seen() -> None:
     """The check above sees through import_module and __import__: a test that it can fail."""
     tree = ast.parse("import importlib\nimportlib.import_module('dashboards.app')\n__import__('ray')\n"
-                     "GAMES = {'x': 'engine.riga:Riga'}\nimportlib.import_module(GAMES['x'].split(':')[0])\n")
+                     "GAMES = {'x': 'engine.riga:Riga'}\nimportlib.import_module(GAMES['x'].split(':')[0])\n"
+                     "pkgutil.resolve_name(GAMES['x'])\n")
     assert imported_modules_in(tree) >= {"dashboards.app", "ray", "engine.riga"}
+    assert imported_modules_in(ast.parse("pkgutil.resolve_name(ref)\n"), {"bots.x"}) == {"bots.x"}
     with pytest.raises(AssertionError, match="computed name"):
         imported_modules_in(ast.parse("import importlib\nimportlib.import_module(name)\n"))
+    with pytest.raises(AssertionError, match="computed name"):
+        imported_modules_in(ast.parse("from pkgutil import resolve_name\nresolve_name(name)\n"))
+
+
+def test_game_descriptions_name_things_of_their_own_layer() -> None:
+    """engine/description.py: a heuristic in bots/ (read as bots/heuristic's imports, above), a board
+    under dashboards/static/."""
+    from engine import registry
+
+    for description in registry.descriptions():
+        assert not description.heuristic or top(description.heuristic) == "bots", description.heuristic
+        for board in (description.board_script, description.board_style):
+            assert not board or (ROOT / "dashboards" / "static" / board).is_file(), f"{description.id}: no {board}"
 
 
 GENERATED = ("arena/v1/", "bots/sdk/arena_sdk/v1/")
