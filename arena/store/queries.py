@@ -15,12 +15,15 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.store.records import (
+    EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
+    PairTotal,
     RatedMatch,
     SeatResult,
     TournamentInfo,
+    match_pairs,
 )
 from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
 
@@ -102,6 +105,57 @@ class Queries:
         with Session(self.engine) as session:
             rows = session.exec(query).all()
         return _group_rated(rows)
+
+    def pair_totals(self, ruleset: str) -> list[PairTotal]:
+        """The rating's sufficient statistic: per pair of entrants (a < b) that met in a rated match
+        of the ruleset, their pairwise games and a's score (arena.store.records.match_pairs)."""
+        totals: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for match in self.rated_matches(ruleset):
+            for a, b, weight, score in match_pairs(match):
+                if b < a:
+                    a, b, score = b, a, weight - score
+                totals[a, b][0] += weight
+                totals[a, b][1] += score
+        return [PairTotal(a, b, w, s) for (a, b), (w, s) in sorted(totals.items())]
+
+    def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
+        """Per entrant of the ruleset's rated matches: games, wins, strikes, forfeits."""
+        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
+        for match in self.rated_matches(ruleset):
+            winners = sum(rank == 1 for rank in match.ranks)
+            for i, name in enumerate(match.entrants):
+                count = counts[name]
+                count[0] += 1
+                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
+                count[2] += match.strikes[i]
+                count[3] += match.forfeits[i]
+        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+
+    def rated_span(self, ruleset: str) -> tuple[int, int | None]:
+        """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
+        rated = (
+            select(func.count(col(MatchRow.id)))
+            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+        )
+        with Session(self.engine) as session:
+            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+
+    def newest_match_id(self, ruleset: str) -> int | None:
+        with Session(self.engine) as session:
+            return self._newest_match(session, ruleset)
+
+    @staticmethod
+    def _newest_match(session: Session, ruleset: str) -> int | None:
+        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        found = session.exec(query).one()
+        return None if found is None else int(found)
+
+    def history_positions(self, ruleset: str) -> list[int]:
+        """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
+        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
+        with Session(self.engine) as session:
+            return sorted(int(p) for p in session.exec(query))
 
     # -- ratings ----------------------------------------------------------------------------
 
