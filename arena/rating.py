@@ -24,10 +24,12 @@ one-sided too: a bot that lost every game is bounded sharply from above and only
 prior) from below.
 
 The fit only needs each pair's totals (games and score, `Store.pair_totals`) and is computed for
-all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, warm-started from the
-ratings before). A live rerate (`LiveRate`, used by the drivers' LiveRerate) keeps the totals in
-memory, adds each new batch of results and refits from the previous answer; the intervals of the
-bots that played are found again, the others' move with their rating.
+all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
+bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
+keeps the totals in memory, adds each new batch of results and refits from the ratings before,
+to LIVE_TOLERANCE (0.05 Elo: usually two Newton steps); each interval keeps its distances to the rating, those of a bot that played scaled by
+its curvature (width ~ 1/sqrt(curvature)). Every EXACT_EVERY-th live rerate, and every full rerate
+(a run's end, `arena leaderboard --rerate`), fits to convergence and finds every interval again.
 
 The rating history gets one point per rerate (the fit over every match rated then; position: the
 number of rated matches - 1), never recomputed from the start. The newest point replaces the one
@@ -42,12 +44,24 @@ fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
 from elo import Elo
 
-from arena.rating_fit import HALF_CHI2_95, INITIAL, PRIOR_DRAWS, Results, fit_array, intervals
+from arena.rating_fit import (
+    Floats,
+    HALF_CHI2_95,
+    INITIAL,
+    LIVE_TOLERANCE,
+    PRIOR_DRAWS,
+    TOLERANCE,
+    Results,
+    curvature,
+    fit_array,
+    intervals,
+)
 from arena.store import RatedMatch, RatingEntry, Store, pair_score
 
 __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
@@ -56,6 +70,7 @@ __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate
 
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
 HISTORY_POINTS = 200
+EXACT_EVERY = 10  # a live rerate fits to convergence and finds every interval again after this many updates
 MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
@@ -64,34 +79,53 @@ def expected(rating: float, other: float) -> float:
     return MODEL.expect(rating, other)
 
 
-def fit(results: Results, start: dict[str, float] | None = None) -> dict[str, float]:
-    """Maximum-likelihood ratings by name; `start` (an earlier fit) only makes it faster."""
+def fit(results: Results, start: dict[str, float] | None = None, tolerance: float = TOLERANCE) -> dict[str, float]:
+    """Maximum-likelihood ratings by name; `start` (an earlier fit) makes it faster; `tolerance`:
+    LIVE_TOLERANCE for a live update (arena/rating_fit.py)."""
     known = start or {}
-    ratings = fit_array(results, np.array([known.get(name, INITIAL) for name in results.names]))
+    ratings = fit_array(results, np.array([known.get(name, INITIAL) for name in results.names]), tolerance)
     return dict(zip(results.names, ratings.tolist(), strict=True))
 
 
 def rating_table(results: Results, ratings: dict[str, float], before: dict[str, RatingEntry] | None = None,
                  played: set[str] | None = None) -> list[RatingEntry]:
-    """The rating table, best first. With `before` (the last table) and `played` (who has results
-    since), only the bots that played get their interval found again: the others' interval moves
-    with their rating (their own games, which pin its width, have not changed)."""
+    """The rating table, best first, with every interval found by root finding; or, given `before`
+    (the last table, computed from `results` before the latest ones) and `played` (who has results
+    since), a live update of it: an interval keeps its distances to the rating; a bot that played
+    takes one Newton step of the root finder from its old distances scaled by how much its games'
+    curvature grew (width ~ 1/sqrt(curvature)); a bot not in `before` gets its interval found."""
     values = np.array([ratings[name] for name in results.names])
-    old = before or {}
-    again = None if before is None else np.array([name in (played or ()) or name not in old for name in results.names])
-    guesses = None
-    if before is not None:
-        guesses = (np.array([old[n].elo - old[n].low if n in old else np.nan for n in results.names]),
-                   np.array([old[n].high - old[n].elo if n in old else np.nan for n in results.names]))
-    low, high = intervals(results, values, again, guesses)
-    entries = []
-    for i, name in enumerate(results.names):
-        if again is not None and not again[i]:
-            shift = values[i] - old[name].elo
-            low[i], high[i] = old[name].low + shift, old[name].high + shift
-        entries.append(RatingEntry(name, float(values[i]), float(low[i]), float(high[i]), results.games[name],
-                                   results.wins[name], results.strikes[name], results.forfeits[name]))
-    return sorted(entries, key=lambda entry: (-entry.elo, entry.entrant))
+    bend = curvature(results, values)
+    if before is None:
+        low, high = intervals(results, values)
+    else:
+        low, high = _live_intervals(results, values, bend, before, played or set())
+    results.curvature = bend
+    return sorted((RatingEntry(name, float(values[i]), float(low[i]), float(high[i]), results.games[name],
+                               results.wins[name], results.strikes[name], results.forfeits[name])
+                   for i, name in enumerate(results.names)), key=lambda entry: (-entry.elo, entry.entrant))
+
+
+def _live_intervals(results: Results, values: Floats, bend: Floats, before: dict[str, RatingEntry],
+                    played: set[str]) -> tuple[Floats, Floats]:
+    names, was = results.names, results.curvature
+    fresh = np.array([name not in before for name in names])
+    again = np.array([name in played for name in names]) & ~fresh
+    below = np.array([before[n].elo - before[n].low if n in before else np.nan for n in names])
+    above = np.array([before[n].high - before[n].elo if n in before else np.nan for n in names])
+    known = np.zeros(len(names), bool)
+    known[:len(was)] = True
+    scale = np.ones(len(names))
+    grew = again & known & (bend > 0)
+    scale[grew] = np.sqrt(was[np.flatnonzero(grew)] / bend[grew])
+    low, high = values - below * scale, values + above * scale
+    if again.any():
+        step_low, step_high = intervals(results, values, again, (below * scale, above * scale), steps=1)
+        low[again], high[again] = step_low[again], step_high[again]
+    if fresh.any():
+        new_low, new_high = intervals(results, values, fresh)
+        low[fresh], high[fresh] = new_low[fresh], new_high[fresh]
+    return low, high
 
 
 def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
@@ -142,6 +176,7 @@ class LiveRate:
         self.table: dict[str, RatingEntry] | None = None
         self.played: set[str] = set()
         self.changed = True
+        self.updates = 0  # live updates since the last exact table
 
     def add(self, matches: Iterable[RatedMatch]) -> None:
         for match in matches:
@@ -152,9 +187,11 @@ class LiveRate:
 
     def rerate(self) -> list[RatingEntry]:
         if self.changed or self.table is None:
-            self.ratings = fit(self.results, self.ratings or None)
-            entries = rating_table(self.results, self.ratings, self.table, self.played)
+            exact = self.table is None or self.updates >= EXACT_EVERY
+            self.ratings = fit(self.results, self.ratings or None, TOLERANCE if exact else LIVE_TOLERANCE)
+            entries = rating_table(self.results, self.ratings, None if exact else self.table, self.played)
             self.table, self.played, self.changed = {e.entrant: e for e in entries}, set(), False
+            self.updates = 0 if exact else self.updates + 1
         entries = sorted(self.table.values(), key=lambda entry: (-entry.elo, entry.entrant))
         newest = self.store.newest_match_id(self.ruleset)
         point = None if self.count == 0 or newest is None else (self.count - 1, newest)

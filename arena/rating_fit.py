@@ -37,6 +37,7 @@ PER_ELO = math.log(10) / 400  # d/dR of the logistic's argument, in natural unit
 PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
 HALF_CHI2_95 = 1.920729  # log-likelihood drop at the ends of a 95 % interval (3.841459 / 2)
 TOLERANCE = 1e-4  # Elo points: the fit stops when no rating moves by more
+LIVE_TOLERANCE = 0.05  # Elo points: the same for a live update (the next one goes on from there)
 SURE_STEP = 10.0  # Elo points: a Newton step no longer than this is taken without checking the likelihood
 END_TOLERANCE = 1e-4  # Elo points: an interval end is known to this
 
@@ -63,6 +64,7 @@ class Results:
         self._laplacian: Laplacian | None = None
         self._groups: Ints | None = None
         self._groups_pairs = 0
+        self.curvature = np.zeros(0)  # per bot, at the last table (arena.rating.rating_table's live update)
 
     def bot(self, name: str) -> int:
         if name not in self.index:
@@ -154,8 +156,10 @@ def log_likelihood(ratings: Floats, results: Results) -> float:
     return float(np.sum(pair_log_likelihood(PER_ELO * (ratings[a] - ratings[b]), games, score)))
 
 
-def fit_array(results: Results, start: Floats | None = None) -> Floats:
-    """Maximum-likelihood ratings (Elo points, by bot index), each connected group centred on INITIAL."""
+def fit_array(results: Results, start: Floats | None = None, tolerance: float = TOLERANCE) -> Floats:
+    """Maximum-likelihood ratings (Elo points, by bot index), each connected group centred on INITIAL.
+    The last Newton step taken is under `tolerance`: Newton's convergence being quadratic, what is
+    left is far smaller (a live update takes LIVE_TOLERANCE, saving the step that would confirm it)."""
     n = len(results.names)
     ratings = np.full(n, INITIAL) if start is None else np.array(start, dtype=np.float64)
     if results.pairs == 0:
@@ -173,7 +177,7 @@ def fit_array(results: Results, start: Floats | None = None) -> Floats:
         ratings = ratings + step
         if largest > SURE_STEP:
             now = log_likelihood(ratings, results)
-        if largest < TOLERANCE:
+        if largest < tolerance:
             break
     return centred(ratings, results.groups())
 
@@ -223,6 +227,16 @@ def _newton_step(ratings: Floats, a: Ints, b: Ints, games: Floats, score: Floats
     return np.asarray(step, dtype=np.float64) / PER_ELO
 
 
+def curvature(results: Results, ratings: Floats) -> Floats:
+    """Per bot, minus the second derivative of its log-likelihood in its own rating (natural units):
+    how sharply its games pin it; a likelihood interval's width goes as one over its square root."""
+    a, b, games, _ = results.arrays()
+    p = expit(PER_ELO * (ratings[a] - ratings[b]))
+    bend = games * p * (1 - p)
+    n = len(ratings)
+    return np.asarray(np.bincount(a, bend, n) + np.bincount(b, bend, n), dtype=np.float64)
+
+
 def components(a: Ints, b: Ints, n: int) -> Ints:
     """Each bot's group: the bots connected to it by games, directly or through others."""
     graph = csr_matrix((np.ones(len(a)), (a, b)), shape=(n, n))
@@ -238,10 +252,11 @@ def centred(ratings: Floats, labels: Ints) -> Floats:
 
 
 def intervals(results: Results, ratings: Floats, which: npt.NDArray[np.bool_] | None = None,
-              guesses: tuple[Floats, Floats] | None = None) -> tuple[Floats, Floats]:
+              guesses: tuple[Floats, Floats] | None = None, steps: int = 200) -> tuple[Floats, Floats]:
     """The 95 % likelihood interval (low, high) of each bot (of the bots in `which`, the others are
     nan), the others held at their ratings; (-inf, inf) for a bot that met nobody. `guesses`: each
-    end's likely distance from the rating (an earlier interval's; nan where unknown) to start from."""
+    end's likely distance from the rating (an earlier interval's; nan where unknown) to start from;
+    `steps` caps the root finder's steps (1 from a close guess: a Newton step squares its error)."""
     n = len(ratings)
     a, b, games, score = results.arrays()
     chosen = np.ones(n, bool) if which is None else which
@@ -256,7 +271,7 @@ def intervals(results: Results, ratings: Floats, which: npt.NDArray[np.bool_] | 
     for side, (direction, ends) in enumerate(((-1.0, low), (1.0, high))):
         guess = wald if guesses is None else np.where(np.isfinite(guesses[side]), guesses[side], wald)
         start = np.where(solve, guess, 0.0)
-        ends[solve] = ratings[solve] + direction * _distances(pairs, ratings, direction, solve, best, start)[solve]
+        ends[solve] = ratings[solve] + direction * _distances(pairs, ratings, direction, solve, best, start, steps)[solve]
     return low, high
 
 
@@ -277,7 +292,7 @@ def _side_terms(pairs: tuple[Ints, Ints, Floats, Floats], ratings: Floats, offse
 
 
 def _distances(pairs: tuple[Ints, Ints, Floats, Floats], ratings: Floats, direction: float,
-               solve: npt.NDArray[np.bool_], best: Floats, offset: Floats) -> Floats:
+               solve: npt.NDArray[np.bool_], best: Floats, offset: Floats, steps: int) -> Floats:
     """Per bot, how far (Elo, >= 0) its rating moves in `direction` before its log-likelihood falls
     HALF_CHI2_95 below `best` (its value at the rating), from `offset` on: Newton on a concave
     function inside a bracket. Only the bots in `solve` (which met someone) count."""
@@ -285,7 +300,7 @@ def _distances(pairs: tuple[Ints, Ints, Floats, Floats], ratings: Floats, direct
     floor = best - HALF_CHI2_95
     near, far = np.zeros(n), np.full(n, np.inf)
     moving = solve.copy()
-    for _ in range(200):
+    for _ in range(steps):
         value, slope, _ = _side_terms(pairs, ratings, offset, direction)
         above = value > floor
         near, far = np.where(above, offset, near), np.where(above, far, offset)

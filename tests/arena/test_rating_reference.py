@@ -13,6 +13,7 @@ import pytest
 from arena import rating
 from arena.store import MatchResult, RatedMatch, RatingEntry, SeatResult, Store
 from arena.tournament.driver import rated_match
+from arena.rating_fit import LIVE_TOLERANCE, TOLERANCE
 from tests.arena import rating_reference as reference
 
 AGREE = 0.5  # Elo points
@@ -87,8 +88,9 @@ def test_disconnected_groups_agree_within_each_group_and_are_each_centred() -> N
 
 
 def test_a_live_update_agrees_with_a_full_refit() -> None:
-    """Totals in memory, 10 batches added, each refit from the ratings before and only the bots that
-    played getting their interval again: the same table as one fit of everything."""
+    """Totals in memory, 10 batches added, each refitted from the ratings before to LIVE_TOLERANCE
+    and the live table (intervals kept, scaled by curvature for who played): the same table as one
+    fit of everything."""
     matches = field(7, 40, 2000)
     results = rating.Results()
     ratings: dict[str, float] = {}
@@ -97,7 +99,7 @@ def test_a_live_update_agrees_with_a_full_refit() -> None:
         batch = matches[start:start + 200]
         for m in batch:
             results.add(m)
-        ratings = rating.fit(results, ratings or None)
+        ratings = rating.fit(results, ratings or None, LIVE_TOLERANCE if ratings else TOLERANCE)
         played = {e for m in batch for e in m.entrants}
         table = {e.entrant: e for e in rating.rating_table(results, ratings, table, played)}
     assert table is not None
