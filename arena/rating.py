@@ -44,7 +44,6 @@ fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -76,7 +75,7 @@ MODEL = Elo(initial=INITIAL, beta=BETA)
 
 def expected(rating: float, other: float) -> float:
     """Elo's expected score of `rating` against `other`."""
-    return MODEL.expect(rating, other)
+    return float(MODEL.expect(rating, other))
 
 
 def fit(results: Results, start: dict[str, float] | None = None, tolerance: float = TOLERANCE) -> dict[str, float]:
