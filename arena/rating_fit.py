@@ -64,6 +64,7 @@ class Results:
         self._laplacian: Laplacian | None = None
         self._groups: Ints | None = None
         self._groups_pairs = 0
+        self._arrays: tuple[Ints, Ints, Floats, Floats] | None = None
         self.curvature = np.zeros(0)  # per bot, at the last table (arena.rating.rating_table's live update)
 
     def bot(self, name: str) -> int:
@@ -87,6 +88,7 @@ class Results:
             self.a[k], self.b[k], self.pairs = i, j, k + 1
         self.weight[k] += weight
         self.score[k] += score
+        self._arrays = None
 
     def _grow(self) -> None:
         size = 2 * len(self.a)
@@ -136,9 +138,12 @@ class Results:
         return known
 
     def arrays(self) -> tuple[Ints, Ints, Floats, Floats]:
-        """(a, b, games, a's score) per pair that met, the virtual draw included."""
-        n = self.pairs
-        return self.a[:n], self.b[:n], self.weight[:n] + PRIOR_DRAWS, self.score[:n] + PRIOR_DRAWS / 2
+        """(a, b, games, a's score) per pair that met, the virtual draw included (kept until a result
+        is added)."""
+        if self._arrays is None:
+            n = self.pairs
+            self._arrays = (self.a[:n], self.b[:n], self.weight[:n] + PRIOR_DRAWS, self.score[:n] + PRIOR_DRAWS / 2)
+        return self._arrays
 
 
 def log_sigmoid(x: Floats) -> Floats:
@@ -166,17 +171,16 @@ def fit_array(results: Results, start: Floats | None = None, tolerance: float = 
         return np.full(n, INITIAL)
     a, b, games, score = results.arrays()
     hessian = results.laplacian()
-    now = log_likelihood(ratings, results)
     for _ in range(200):
         step = _newton_step(ratings, a, b, games, score, hessian)
         largest = float(np.max(np.abs(step)))
         # halve a step that lowers the likelihood: only a long one can (far from the answer); within
         # SURE_STEP Elo the quadratic model is good to a few per cent (Elo's logistic bends slowly)
-        while largest > SURE_STEP and log_likelihood(ratings + step, results) < now:
-            step, largest = step / 2, largest / 2
-        ratings = ratings + step
         if largest > SURE_STEP:
             now = log_likelihood(ratings, results)
+            while largest > SURE_STEP and log_likelihood(ratings + step, results) < now:
+                step, largest = step / 2, largest / 2
+        ratings = ratings + step
         if largest < tolerance:
             break
     return centred(ratings, results.groups())

@@ -1,7 +1,7 @@
 """The rating fit: the bot-by-bot reference (tests/arena/rating_reference.py, the code before) against
 the vectorized fit (arena/rating.py, arena/rating_fit.py), side by side in one run; then the
-vectorized fit alone at 1,000,000 matches among 10,000 bots, a live update per 1,000 new matches,
-and the ladder's choice of the next table at 10,000 bots.
+vectorized fit alone at 1,000,000 and 100,000 matches among 10,000 bots, each with a live update
+per 1,000 new matches, and the ladder's choice of the next table at 10,000 bots.
 
 Fields: two-player games between bots drawn at random, won with Elo's probability from strengths
 drawn from N(1500, 200). Fit and intervals are timed apart; "totals" is reading the results into
@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.ladder.matchmaking import Candidate, Pool, next_table  # noqa: E402
 from arena.rating import Results, fit, rating_table  # noqa: E402
+from arena.rating_fit import LIVE_TOLERANCE  # noqa: E402
 from arena.store import EntrantTotal, PairTotal, RatedMatch  # noqa: E402
 from tests.arena import rating_reference as reference  # noqa: E402
 
@@ -111,7 +112,7 @@ def live(results: Results, ratings: dict[str, float], batches: int = 5) -> None:
         batch = as_matches(a, b, won)
         for match in batch:
             results.add(match)
-        ratings = fit(results, ratings)
+        ratings = fit(results, ratings, LIVE_TOLERANCE)  # as arena.rating.LiveRate between exact rerates
         played = {e for m in batch for e in m.entrants}
         table = {e.entrant: e for e in rating_table(results, ratings, table, played)}
         spent.append(time.perf_counter() - started)
@@ -143,6 +144,8 @@ def main() -> None:
     if not args.quick:
         side_by_side(1000, 100_000)
     results, ratings = vectorized_only(10_000, 1_000_000)
+    live(results, ratings)
+    results, ratings = vectorized_only(10_000, 100_000)
     live(results, ratings)
     next_tables(10_000, 2)
     next_tables(10_000, 4)
