@@ -56,12 +56,12 @@ from arena.rating_fit import (
     LIVE_TOLERANCE,
     PRIOR_DRAWS,
     TOLERANCE,
-    Results,
+    PairArrays,
     curvature,
     fit_array,
     intervals,
 )
-from arena.store import RatedMatch, RatingEntry, Store, pair_score
+from arena.store import EntrantTotal, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
 
 __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
            "history_drops", "pair_score", "rate_matches", "rate_tournament", "rating_table", "rerate",
@@ -71,6 +71,32 @@ BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 i
 HISTORY_POINTS = 200
 EXACT_EVERY = 10  # a live rerate fits to convergence and finds every interval again after this many updates
 MODEL = Elo(initial=INITIAL, beta=BETA)
+
+
+class Results(PairArrays):
+    """The pair totals and counts of arena/rating_fit.py, added to from rated matches or from the
+    store's totals (Store.pair_totals and Store.entrant_totals of one ruleset)."""
+
+    def add(self, match: RatedMatch) -> None:
+        winners = sum(rank == 1 for rank in match.ranks)
+        for i, name in enumerate(match.entrants):
+            self.bot(name)
+            self.games[name] += 1
+            self.wins[name] += 1 / winners if match.ranks[i] == 1 else 0.0
+            self.strikes[name] += match.strikes[i]
+            self.forfeits[name] += match.forfeits[i]
+        for first, second, weight, score in match_pairs(match):
+            self.add_pair(first, second, weight, score)
+
+    def add_totals(self, pairs: Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
+        for total in entrants:
+            self.bot(total.entrant)
+            self.games[total.entrant] += total.games
+            self.wins[total.entrant] += total.wins
+            self.strikes[total.entrant] += total.strikes
+            self.forfeits[total.entrant] += total.forfeits
+        for pair in pairs:
+            self.add_pair(pair.a, pair.b, pair.weight, pair.score)
 
 
 def expected(rating: float, other: float) -> float:

@@ -21,7 +21,7 @@ the pairs' terms into each bot's sums.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +30,6 @@ from scipy.sparse.csgraph import connected_components  # type: ignore[import-unt
 from scipy.sparse.linalg import LinearOperator, cg  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
-from arena.store import EntrantTotal, PairTotal, RatedMatch, match_pairs
 
 INITIAL = 1500.0  # the field's mean rating
 PER_ELO = math.log(10) / 400  # d/dR of the logistic's argument, in natural units per Elo point
@@ -45,10 +44,10 @@ Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 
 
-class Results:
-    """Pairwise totals (bot indices a < b by name order of arrival, weight, a's score) in growing
-    arrays, and each bot's games, wins, strikes and forfeits: everything the fit and the table need,
-    added to match by match (or pair total by pair total) without recomputing anything."""
+class PairArrays:
+    """Pairwise totals (bot indices a < b, weight, a's score) in growing arrays, and each bot's games,
+    wins, strikes and forfeits: everything the fit and the table need, added to as results come in
+    (arena.rating.Results adds matches and the store's totals) without recomputing anything."""
 
     def __init__(self) -> None:
         self.names: list[str] = []
@@ -96,28 +95,6 @@ class Results:
         self.weight = np.concatenate([self.weight, np.zeros(size - len(self.weight))])
         self.score = np.concatenate([self.score, np.zeros(size - len(self.score))])
 
-    def add(self, match: RatedMatch) -> None:
-        winners = sum(rank == 1 for rank in match.ranks)
-        for i, name in enumerate(match.entrants):
-            self.bot(name)
-            self.games[name] += 1
-            self.wins[name] += 1 / winners if match.ranks[i] == 1 else 0.0
-            self.strikes[name] += match.strikes[i]
-            self.forfeits[name] += match.forfeits[i]
-        for first, second, weight, score in match_pairs(match):
-            self.add_pair(first, second, weight, score)
-
-    def add_totals(self, pairs: Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
-        """Add the store's totals (Store.pair_totals and Store.entrant_totals of one ruleset)."""
-        for total in entrants:
-            self.bot(total.entrant)
-            self.games[total.entrant] += total.games
-            self.wins[total.entrant] += total.wins
-            self.strikes[total.entrant] += total.strikes
-            self.forfeits[total.entrant] += total.forfeits
-        for pair in pairs:
-            self.add_pair(pair.a, pair.b, pair.weight, pair.score)
-
     def laplacian(self) -> Laplacian:
         """The Hessian's pattern, kept while the bots are the same and the pairs added since are few."""
         known = self._laplacian
@@ -156,12 +133,12 @@ def pair_log_likelihood(x: Floats, games: Floats, score: Floats) -> Floats:
     return games * log_sigmoid(x) - (games - score) * x
 
 
-def log_likelihood(ratings: Floats, results: Results) -> float:
+def log_likelihood(ratings: Floats, results: PairArrays) -> float:
     a, b, games, score = results.arrays()
     return float(np.sum(pair_log_likelihood(PER_ELO * (ratings[a] - ratings[b]), games, score)))
 
 
-def fit_array(results: Results, start: Floats | None = None, tolerance: float = TOLERANCE) -> Floats:
+def fit_array(results: PairArrays, start: Floats | None = None, tolerance: float = TOLERANCE) -> Floats:
     """Maximum-likelihood ratings (Elo points, by bot index), each connected group centred on INITIAL.
     The last Newton step taken is under `tolerance`: Newton's convergence being quadratic, what is
     left is far smaller (a live update takes LIVE_TOLERANCE, saving the step that would confirm it)."""
@@ -189,7 +166,7 @@ def fit_array(results: Results, start: Floats | None = None, tolerance: float = 
 class Laplacian:
     """The off-diagonal part of the Hessian: a sparse matrix over the pairs known when it was built
     (its pattern kept across fits, each Newton step only refills it) plus the pairs added since,
-    gathered directly; a Results rebuilds it once those are a tenth of the whole."""
+    gathered directly; a PairArrays rebuilds it once those are a tenth of the whole."""
 
     def __init__(self, a: Ints, b: Ints, n: int) -> None:
         self.built, self.n = len(a), n
@@ -231,7 +208,7 @@ def _newton_step(ratings: Floats, a: Ints, b: Ints, games: Floats, score: Floats
     return np.asarray(step, dtype=np.float64) / PER_ELO
 
 
-def curvature(results: Results, ratings: Floats) -> Floats:
+def curvature(results: PairArrays, ratings: Floats) -> Floats:
     """Per bot, minus the second derivative of its log-likelihood in its own rating (natural units):
     how sharply its games pin it; a likelihood interval's width goes as one over its square root."""
     a, b, games, _ = results.arrays()
@@ -255,7 +232,7 @@ def centred(ratings: Floats, labels: Ints) -> Floats:
     return np.asarray(ratings - sums[labels] / sizes[labels] + INITIAL, dtype=np.float64)
 
 
-def intervals(results: Results, ratings: Floats, which: npt.NDArray[np.bool_] | None = None,
+def intervals(results: PairArrays, ratings: Floats, which: npt.NDArray[np.bool_] | None = None,
               guesses: tuple[Floats, Floats] | None = None, steps: int = 200) -> tuple[Floats, Floats]:
     """The 95 % likelihood interval (low, high) of each bot (of the bots in `which`, the others are
     nan), the others held at their ratings; (-inf, inf) for a bot that met nobody. `guesses`: each

@@ -5,6 +5,7 @@ history appended one point per rerate."""
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from arena import rating
 from arena.store import MatchResult, RatedMatch, RatingEntry, SeatResult, Store
-from arena.tournament.driver import rated_match
+from arena.tournament.driver import LiveRerate, rated_match
 from arena.rating_fit import LIVE_TOLERANCE, TOLERANCE
 from tests.arena import rating_reference as reference
 
@@ -137,3 +138,32 @@ def test_the_history_gets_a_point_per_rerate_and_the_store_agrees_with_the_match
     assert [p.elo for p in store.rating_history("toy@1", "a")][-1] == pytest.approx(final["a"])
     rating.rerate(store, "toy@1")  # nothing new: the last point is replaced, not added
     assert store.history_positions("toy@1") == [29, 59, 89]
+
+
+def test_the_drivers_live_rerate_reads_the_totals_once_and_again_after_a_partly_stored_batch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    tournament = store.create_tournament("toy", "toy@1", "round_robin", {"entrants": []}, 100, "t")
+    reads = []
+    real = store.pair_totals
+    monkeypatch.setattr(store, "pair_totals", lambda ruleset: reads.append(ruleset) or real(ruleset))
+    rerating = LiveRerate(store, "toy@1")
+    rng = random.Random(9)
+    batches = [[stored_result(20 * n + i, tuple(rng.sample(["a", "b", "c", "d", "e"], 3)), (1, 2, 2), tournament)
+                for i in range(20)] for n in range(4)]
+    for batch in batches[:3]:
+        rerating.add(batch, store.record_matches(batch))
+        rerating.last = -math.inf  # due now
+        rerating.maybe()
+    assert len(reads) == 1
+    assert store.rated_count("toy@1") == 60
+    again = batches[2][-1:] + batches[3]  # one of them stored before: the totals are read again
+    rerating.add(again, store.record_matches(again))
+    rerating.last = -math.inf
+    rerating.maybe()
+    assert len(reads) == 2
+    assert_agree(rating.rate_matches(store.rated_matches("toy@1")),
+                 reference.rate_matches(store.rated_matches("toy@1")))
+    live = {r.entrant: r.elo for r in store.leaderboard("toy@1")}
+    assert live == pytest.approx({e.entrant: e.elo for e in reference.rate_matches(store.rated_matches("toy@1"))},
+                                 abs=AGREE)
