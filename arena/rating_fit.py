@@ -89,6 +89,15 @@ class PairArrays:
         self.score[k] += score
         self._arrays = None
 
+    def by_name(self) -> dict[tuple[str, str], tuple[float, float]]:
+        """The totals as PairTotal has them: (a, b) with a < b by name -> (weight, a's score)."""
+        out = {}
+        for k in range(self.pairs):
+            a, b = self.names[self.a[k]], self.names[self.b[k]]
+            weight, score = float(self.weight[k]), float(self.score[k])
+            out[(a, b) if a < b else (b, a)] = (weight, score if a < b else weight - score)
+        return out
+
     def _grow(self) -> None:
         size = 2 * len(self.a)
         self.a, self.b = np.resize(self.a, size), np.resize(self.b, size)

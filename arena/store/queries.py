@@ -23,7 +23,6 @@ from arena.store.records import (
     RatedMatch,
     SeatResult,
     TournamentInfo,
-    match_pairs,
 )
 from arena.store.tables import (
     BotVersionRow,
@@ -118,20 +117,10 @@ class Queries:
             rows = session.exec(query).all()
         return _group_rated(rows)
 
-    def pair_totals(self, ruleset: str) -> list[PairTotal]:
-        """The rating's sufficient statistic: per pair of entrants (a < b) that met in a rated match
-        of the ruleset, their pairwise games and a's score (arena.store.records.match_pairs)."""
-        totals: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for match in self.rated_matches(ruleset):
-            for a, b, weight, score in match_pairs(match):
-                if b < a:
-                    a, b, score = b, a, weight - score
-                totals[a, b][0] += weight
-                totals[a, b][1] += score
-        return [PairTotal(a, b, w, s) for (a, b), (w, s) in sorted(totals.items())]
-
     def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
-        """Per entrant of the ruleset's rated matches: games, wins, strikes, forfeits."""
+        """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
+        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
+        too, and keeps no wins."""
         counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
         for match in self.rated_matches(ruleset):
             winners = sum(rank == 1 for rank in match.ranks)
