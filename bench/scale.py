@@ -157,7 +157,7 @@ def measure_live(report: Callable[[str, Cell], None], history: History, generato
     live.last = -math.inf  # due now: the bench times the work, not the throttle
     live.maybe()  # the run's earlier live rerate (a warm start may keep what it learnt)
     start = history.matches + NEW_MATCHES  # after measure_small_writes' matches
-    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH)
+    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)  # as the driver's writer does
     live.last = -math.inf
     report("live update after 1,000 new", timed(live.maybe))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,15 +92,19 @@ class Generator:
             yield [self.result(i) for i in range(first, min(stop, first + size))]
 
 
-def write(store: Store, generator: Generator, start: int, stop: int, batch: int) -> float:
+def write(store: Store, generator: Generator, start: int, stop: int, batch: int,
+          written_hook: Callable[[list[MatchResult], int], None] | None = None) -> float:
     """Write matches start..stop-1 through Store.record_matches in batches; returns the seconds
-    spent in record_matches alone (drawing the results is not the store's cost)."""
+    spent in record_matches alone (drawing the results is not the store's cost). `written_hook(batch,
+    new)` after each batch: what a driver tells its LiveRerate."""
     spent = 0.0
     for results in generator.batches(start, stop, batch):
         began = time.perf_counter()
         written = store.record_matches(results)
         spent += time.perf_counter() - began
         assert written == len(results), f"wrote {written} of {len(results)} new matches"
+        if written_hook is not None:
+            written_hook(results, written)
     return spent
 
 
