@@ -20,6 +20,7 @@ from arena.cli.gateway_access import gateway_running
 from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
 from arena.errors import StoreError, UsageError
+from arena.outcomes import TournamentStatus
 from arena.rating import rate_matches, rate_tournament, tournament_matches
 from arena.store import SPRT_KIND, Store, TournamentInfo
 from arena.tournament.driver import (
@@ -116,7 +117,7 @@ def run_command(args: argparse.Namespace) -> int:
 def resume_command(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
-    if info.status == "finished" and info.done_matches == info.total_matches:
+    if info.status == TournamentStatus.FINISHED and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
     plan = plan_tournament(TournamentConfig.from_json(info.config), store)

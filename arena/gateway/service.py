@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway, GatewayStopping
 from arena.gateway.host_calls import HostStream, close_reply, open_reply
 from arena.gateway.sessions import BotFault, Revoked, Session
@@ -53,7 +54,7 @@ def unknown_token(retired: RetiredToken | None) -> str:
     return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
 
 
-class BadCredentials(Exception):
+class BadCredentials(ArenaError):
     """The call metadata carries no usable bot token; the message says what is expected."""
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import and_, case, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
 from arena.store.database import Store
 from arena.store.queries import _seats_of
 from arena.store.records import LeaderboardRow, MatchSummary
@@ -31,7 +32,8 @@ from arena.store.tables import (
 )
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
-FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
+FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR, Termination.DISCONNECT,
+                      Termination.CRASH)
 ANY_FAULT = "any_fault"
 
 
@@ -270,7 +272,7 @@ def pair_records(store: Store, ruleset: str, entrant: str | None = None) -> dict
         select(mine.entrant, theirs.entrant, mine.rank, theirs.rank, func.count())
         .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant > mine.entrant))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
-        .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
         .group_by(mine.entrant, theirs.entrant, mine.rank, theirs.rank)
     )
     if entrant is not None:
@@ -304,7 +306,7 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
     )
     query = (
         select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(ids), MatchRow.ruleset == ruleset,
-                                       MatchRow.status == "finished")
+                                       MatchRow.status == MatchStatus.FINISHED)
         .order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()).limit(limit)
     )
     with Session(store.engine) as session:

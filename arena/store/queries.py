@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
 from arena.store.records import (
     HistoryPoint,
     LeaderboardRow,
@@ -96,7 +97,7 @@ class Queries:
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
         )
         with Session(self.engine) as session:
@@ -203,7 +204,7 @@ def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:
     assert row.id is not None
-    finished, aborted = counts.get((row.id, "finished"), 0), counts.get((row.id, "aborted"), 0)
+    finished, aborted = counts.get((row.id, MatchStatus.FINISHED), 0), counts.get((row.id, MatchStatus.ABORTED), 0)
     return TournamentInfo(
         row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
         row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at,
@@ -228,5 +229,5 @@ def _rated(rows: list[Any]) -> RatedMatch:
     return RatedMatch(
         match_id, (tournament_id, match_index),
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
-        tuple(r[5] != "normal" for r in rows),
+        tuple(r[5] != Termination.NORMAL for r in rows),
     )
