@@ -31,8 +31,11 @@ VOCABULARIES: tuple[type[enum.StrEnum], ...] = (
     outcomes.Termination, outcomes.FaultKind, outcomes.MatchStatus, outcomes.TournamentStatus, outcomes.Verdict,
     LiveStatus,
 )
-# the same word naming something else: (file, word)
-OTHER_MEANINGS = {("arena/observation_names.py", "crash")}  # a Riviera event, the observation's word
+# the same word naming something else: (file, a piece of its line)
+OTHER_MEANINGS = {
+    ("arena/observation_names.py", "RIVIERA_EVENTS = "),  # "crash", a Riviera event
+    ("arena/store/aggregates.py", "_upsert("),  # the stats tables' columns `finished` and `aborted`
+}
 
 
 def modules() -> Iterator[ModuleType]:
@@ -104,8 +107,10 @@ def test_no_termination_or_status_word_is_written_out_in_arena_or_dashboards() -
             rel = path.relative_to(ROOT).as_posix()
             if rel.replace("/", ".").startswith(SKIPPED):
                 continue
-            for node in bare_words(ast.parse(path.read_text(), filename=rel), words):
-                if (rel, node.value) not in OTHER_MEANINGS:
+            source = path.read_text()
+            lines = source.splitlines()
+            for node in bare_words(ast.parse(source, filename=rel), words):
+                if not any(rel == file and piece in lines[node.lineno - 1] for file, piece in OTHER_MEANINGS):
                     found.append(f"{rel}:{node.lineno}: {node.value!r}")
     assert not found, "use the enum member (arena/outcomes.py) instead of the word:\n" + "\n".join(found)
 

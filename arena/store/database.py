@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
 from arena.outcomes import MatchStatus, TournamentStatus
+from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
@@ -200,6 +201,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             for r in results for seat in r.seats
         ]
         session.execute(insert(SeatRow), seats)
+        add_matches(session, with_ids(rows, ids), seats)  # the dashboard's figures, in this transaction
         insert_logs(session, ids, results)
 
     def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
