@@ -10,13 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from arena.cli.leaderboard import row_json
-from arena.cli.tournament import tournament_standings
 from arena.outcomes import MatchStatus
 from arena.sprt.report import sprt_json
+from arena.standings import row_json, tournament_standings
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
-from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.store import dashboard_queries as dq
+from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.tournament.entrants import bot_name, latest_versions_only
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin

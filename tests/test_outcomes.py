@@ -33,7 +33,6 @@ VOCABULARIES: tuple[type[enum.StrEnum], ...] = (
 )
 # the same word naming something else: (file, a piece of its line)
 OTHER_MEANINGS = {
-    ("arena/observation_names.py", "RIVIERA_EVENTS = "),  # "crash", a Riviera event
     ("arena/store/aggregates.py", "_upsert("),  # the stats tables' columns `finished` and `aborted`
 }
 

@@ -240,6 +240,29 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             session.commit()
 
 
+    def write_ratings(
+        self, ruleset: str, game_id: str, entries: list[RatingEntry], point: tuple[int, int] | None,
+        drop: Iterable[int] = (),
+    ) -> None:
+        """Replace a ruleset's ratings and append one history point: at `point` (position, match id)
+        every entry's elo, after deleting the history points at the positions in `drop`."""
+        stamp = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        points = [] if point is None else [
+            dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
+        dropped = sorted(set(drop))
+        with self._writing() as session:
+            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            for start in range(0, len(dropped), 500):
+                session.execute(delete(RatingHistoryRow).where(
+                    RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
+            if ratings:
+                session.execute(insert(RatingRow), ratings)
+            for start in range(0, len(points), 50_000):
+                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            session.commit()
+
+
 def _match_row(result: MatchResult) -> dict[str, Any]:
     # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
     return dict(

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
 from arena.store.records import (
+    EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
@@ -116,6 +117,47 @@ class Queries:
         with Session(self.engine) as session:
             rows = session.exec(query).all()
         return _group_rated(rows)
+
+    def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
+        """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
+        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
+        too, and keeps no wins."""
+        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
+        for match in self.rated_matches(ruleset):
+            winners = sum(rank == 1 for rank in match.ranks)
+            for i, name in enumerate(match.entrants):
+                count = counts[name]
+                count[0] += 1
+                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
+                count[2] += match.strikes[i]
+                count[3] += match.forfeits[i]
+        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+
+    def rated_span(self, ruleset: str) -> tuple[int, int | None]:
+        """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
+        rated = (
+            select(func.count(col(MatchRow.id)))
+            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
+        )
+        with Session(self.engine) as session:
+            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+
+    def newest_match_id(self, ruleset: str) -> int | None:
+        with Session(self.engine) as session:
+            return self._newest_match(session, ruleset)
+
+    @staticmethod
+    def _newest_match(session: Session, ruleset: str) -> int | None:
+        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        found = session.exec(query).one()
+        return None if found is None else int(found)
+
+    def history_positions(self, ruleset: str) -> list[int]:
+        """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
+        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
+        with Session(self.engine) as session:
+            return sorted(int(p) for p in session.exec(query))
 
     # -- ratings ----------------------------------------------------------------------------
 
