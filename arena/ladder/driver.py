@@ -35,6 +35,7 @@ from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder
 from arena.ladder.matchmaking import Candidate, next_table
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
+from arena.outcomes import Termination, TournamentStatus
 from arena.rating import Results, fit, rating_table, rerate
 from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatingEntry, Store, TournamentInfo
 from arena.tournament.driver import (
@@ -54,7 +55,7 @@ from arena.tournament.schedule import PlannedMatch, bot_spec
 POLL_SECONDS = 1.0  # how often the driver reads its status and the field
 REFIT_SECONDS = 0.5  # the matchmaker's ratings are refitted at most this often
 IDLE_SECONDS = 1.0  # paused, or too few bots to fill a table: look again after this long
-RUNNING = ("running", "paused", "stopping")
+RUNNING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED, TournamentStatus.STOPPING)  # a process runs it
 
 
 def this_driver() -> str:
@@ -74,7 +75,7 @@ def open_ladder(store: Store, config: LadderConfig) -> int:
         raise UsageError(f"the ladder of {config.game_id} ({config.players_per_match} per table) is already run by "
                          f"{found.config.get('driver') or 'another process'}; `arena ladder stop --game {config.game_id}` ends it")
     store.set_tournament_config(found.id, config.to_json())
-    store.set_tournament_status(found.id, "running")
+    store.set_tournament_status(found.id, TournamentStatus.RUNNING)
     return found.id
 
 
@@ -116,7 +117,7 @@ class Ladder:
         self.next_index, self.next_table = store.next_ladder_position(info.id)
         self.field: list[Member] = []
         self.last_poll = 0.0
-        self.status = "running"
+        self.status: str = TournamentStatus.RUNNING
         self.buffer: list[MatchResult] = []
         self.crashed: set[str] = set()  # submitted entrants whose last stored match was a crash
         self.versions: dict[str, tuple[str, str]] = {}
@@ -135,29 +136,29 @@ class Ladder:
         if self.live:
             self.live.start()
         try:
-            while not self._poll(force=True) == "stopping" and not (until and until()):
-                if self.status == "running":
+            while not self._poll(force=True) == TournamentStatus.STOPPING and not (until and until()):
+                if self.status == TournamentStatus.RUNNING:
                     for outcome in self.executor.run(self._jobs(until)):
                         self._add(outcome)
                     self._flush()
-                if self.status != "running" or not self._can_fill():
+                if self.status != TournamentStatus.RUNNING or not self._can_fill():
                     self._idle()
             self._flush()
         except BaseException:
             self._stop_live()
             self._flush_quietly()
-            if self.status != "stopping":
-                self._set_status("interrupted")
+            if self.status != TournamentStatus.STOPPING:
+                self._set_status(TournamentStatus.INTERRUPTED)
             raise
         self._stop_live()
         rerate(self.store, self.info.ruleset)
-        self._set_status("stopped")
+        self._set_status(TournamentStatus.STOPPED)
 
     def _jobs(self, until: Callable[[], bool] | None) -> Iterator[MatchJob]:
         """The planned matches left from an earlier run, then a new table each time a worker is free,
         until the ladder is paused or stopped or cannot fill a table."""
         yield from self._replays()
-        while self._poll() == "running" and not (until and until()):
+        while self._poll() == TournamentStatus.RUNNING and not (until and until()):
             if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
                 time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
             while self.replay:
@@ -214,7 +215,7 @@ class Ladder:
         """The status (another process may have changed it), read at most every POLL_SECONDS."""
         if force or time.monotonic() - self.last_poll >= POLL_SECONDS:
             info = self.store.tournament(self.info.id)
-            self.status = info.status if info is not None else "stopping"
+            self.status = info.status if info is not None else TournamentStatus.STOPPING
             self._refresh_field()
         return self.status
 
@@ -268,7 +269,7 @@ class Ladder:
             self.results.add(rated_match(result))
             self.played_since.update(s.entrant for s in result.seats)
             self.dirty = True
-            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
+            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == Termination.CRASH}
         if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
             self._flush()
 
@@ -295,7 +296,7 @@ class Ladder:
         """Suspend each version whose last SUSPEND_AFTER ladder matches all ended in its own crash."""
         for entrant in sorted(self.crashed):
             last = self.store.last_terminations(self.info.id, entrant, SUSPEND_AFTER)
-            if len(last) == SUSPEND_AFTER and all(t == "crash" for t in last):
+            if len(last) == SUSPEND_AFTER and all(t == Termination.CRASH for t in last):
                 name, _, number = bot_spec(entrant).partition("@")
                 self.store.suspend_version(name, int(number), f"its last {SUSPEND_AFTER} ladder matches "
                                            f"(ladder of {self.info.game_id}) all ended in its own crash")
@@ -310,7 +311,7 @@ class Ladder:
             self.last_touch = time.monotonic()
         time.sleep(IDLE_SECONDS)
 
-    def _set_status(self, status: str) -> None:
+    def _set_status(self, status: TournamentStatus) -> None:
         self.store.set_tournament_status(self.info.id, status)
 
     def _stop_live(self) -> None:

@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
 from arena.store.records import (
     EntrantTotal,
     HistoryPoint,
@@ -90,7 +91,7 @@ class Queries:
         """How many matches `matches()` would page through with the same filters."""
         filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
         with Session(self.engine) as session:
-            if tournament_id is None and entrant is None and status in ("finished", "aborted", None):
+            if tournament_id is None and entrant is None and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None):
                 return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
@@ -110,7 +111,7 @@ class Queries:
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
         )
         with Session(self.engine) as session:
@@ -137,7 +138,7 @@ class Queries:
         rated = (
             select(func.count(col(MatchRow.id)))
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
         )
         with Session(self.engine) as session:
             return int(session.exec(rated).one()), self._newest_match(session, ruleset)
@@ -148,7 +149,7 @@ class Queries:
 
     @staticmethod
     def _newest_match(session: Session, ruleset: str) -> int | None:
-        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
         found = session.exec(query).one()
         return None if found is None else int(found)
 
@@ -235,7 +236,7 @@ def _counted(session: Session, game_id: str | None, ruleset: str | None, status:
     per-ruleset aggregate rather than a count of the match rows."""
     finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
         func.sum(RulesetStatsRow.aborted), 0)
-    wanted = finished if status == "finished" else aborted if status == "aborted" else finished + aborted
+    wanted = finished if status == MatchStatus.FINISHED else aborted if status == MatchStatus.ABORTED else finished + aborted
     query = select(wanted)
     if game_id is not None:
         query = query.where(RulesetStatsRow.game_id == game_id)
@@ -277,13 +278,13 @@ def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int
         col(TournamentStatsRow.tournament_id).in_(ids))  # kept as matches are written (arena/store/aggregates.py)
     counts: dict[tuple[int, str], int] = {}
     for tid, finished, aborted in session.exec(query):
-        counts[tid, "finished"], counts[tid, "aborted"] = finished, aborted
+        counts[tid, MatchStatus.FINISHED], counts[tid, MatchStatus.ABORTED] = finished, aborted
     return counts
 
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:
     assert row.id is not None
-    finished, aborted = counts.get((row.id, "finished"), 0), counts.get((row.id, "aborted"), 0)
+    finished, aborted = counts.get((row.id, MatchStatus.FINISHED), 0), counts.get((row.id, MatchStatus.ABORTED), 0)
     return TournamentInfo(
         row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
         row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at,
@@ -308,5 +309,5 @@ def _rated(rows: list[Any]) -> RatedMatch:
     return RatedMatch(
         match_id, (tournament_id, match_index),
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
-        tuple(r[5] != "normal" for r in rows),
+        tuple(r[5] != Termination.NORMAL for r in rows),
     )

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from arena.outcomes import Termination, TournamentStatus
+
 # A rating is provisional while its 95 % interval is wider than ±PROVISIONAL_HALF_WIDTH Elo: about
 # 45 games against opponents of like strength (the half-width falls as ~680/sqrt(games)). The
 # ladder gives provisional versions their games first; the leaderboard and the dashboard mark them.
@@ -76,7 +78,7 @@ class SeatResult:
     version: str = "builtin"
     score: float | None = None
     rank: int | None = None
-    termination: str = "normal"
+    termination: str = Termination.NORMAL
     reason: str = ""
     faults: int = 0  # faulty decisions that did not end the seat (strikes)
 
@@ -147,7 +149,7 @@ class TournamentInfo:
 
     def seems_stopped(self, now: datetime, after_s: float = 60.0) -> bool:
         """Status `running` but no sign of life for `after_s`: its driver was probably killed."""
-        if self.status != "running" or self.updated_at is None:
+        if self.status != TournamentStatus.RUNNING or self.updated_at is None:
             return False
         updated = self.updated_at if self.updated_at.tzinfo else self.updated_at.replace(tzinfo=now.tzinfo)
         return (now - updated).total_seconds() > after_s

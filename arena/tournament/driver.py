@@ -29,7 +29,8 @@ from typing import Any, Protocol
 from arena.errors import StoreError, UsageError
 from arena.match.clock import per_move
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
-from arena.match.record import count_strikes, split_logs
+from arena.match.record import Fault, count_strikes, split_logs
+from arena.outcomes import Termination, TournamentStatus
 from arena.rating import LiveRate, rerate
 from arena.store import MatchResult, RatedMatch, SeatResult, Store, TournamentInfo
 from arena.tournament.entrants import bot_name, pin, pinned_version
@@ -178,7 +179,7 @@ def play_tournament(
     config, planned = plan.config, plan.matches
     stored = store.stored_indexes(tournament_id)
     missing = [m for m in planned if m.index not in stored]
-    store.set_tournament_status(tournament_id, "running")  # also clears an earlier run's live rows
+    store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)  # also clears an earlier run's live rows
     live = _live_writer(store, planned, executor)
     writer = _ResultWriter(store, info, config, planned, len(stored), on_progress, live)
     sink = getattr(executor, "live_sink", None)
@@ -200,7 +201,7 @@ def play_tournament(
         if live:
             live.stop()
     rerate(store, info.ruleset)
-    store.set_tournament_status(tournament_id, "finished")
+    store.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
     finished = store.tournament(tournament_id)
     assert finished is not None
     return finished
@@ -222,7 +223,7 @@ def interrupt(store: Store, tournament_id: int, flush: Callable[[], None]) -> No
 
 def _mark_interrupted(store: Store, tournament_id: int) -> None:
     try:
-        store.set_tournament_status(tournament_id, "interrupted")
+        store.set_tournament_status(tournament_id, TournamentStatus.INTERRUPTED)
     except StoreError:
         pass  # no room even for that: `stopped_note` tells the user
 
@@ -233,7 +234,7 @@ def stopped_note(store: Store, tournament_id: int, what: str) -> str:
         stored = store.tournament(tournament_id)
     except StoreError:
         stored = None
-    if stored is not None and stored.status == "interrupted":
+    if stored is not None and stored.status == TournamentStatus.INTERRUPTED:
         return f"{what} is interrupted"
     return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
 
@@ -359,7 +360,7 @@ def rated_match(result: MatchResult) -> RatedMatch:
     seats = result.seats
     return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
                       tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
-                      tuple(s.termination != "normal" for s in seats))
+                      tuple(s.termination != Termination.NORMAL for s in seats))
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
@@ -379,8 +380,8 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
             seat=i, entrant=entrant, spec=bot_spec(entrant),
             **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
             score=returns[i], rank=None if aborted else ranks[i],
-            termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
-            faults=count_strikes(seat_records[i].get("faults", [])),
+            termination=seat_records[i].get("termination", Termination.NORMAL), reason=seat_records[i].get("reason", ""),
+            faults=count_strikes(Fault.from_json(f) for f in seat_records[i].get("faults", [])),
         )
         for i, entrant in enumerate(match.seats)
     ]
