@@ -14,6 +14,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena.store.record_codec import decode_record
 from arena.store.records import (
     HistoryPoint,
     LeaderboardRow,
@@ -82,10 +83,11 @@ class Queries:
             return int(session.exec(query).one())
 
     def match_record(self, match_id: int) -> dict[str, Any] | None:
-        """The full MatchRecord JSON of a stored match (steps included), or None."""
+        """The full MatchRecord JSON of a stored match (steps included), or None when no such
+        match is stored; RecordPruned (a StoreError) when its record was pruned."""
         with Session(self.engine) as session:
-            text = session.exec(select(MatchRow.record).where(MatchRow.id == match_id)).first()
-            return json.loads(text) if text is not None else None
+            found = session.execute(select(col(MatchRow.record)).where(MatchRow.id == match_id)).first()
+        return None if found is None else decode_record(found[0], match_id)
 
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
         """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""
