@@ -121,7 +121,7 @@ def main() -> None:
         folder = Path(scratch)
         play_records(args.pool, folder / "records.jsonl")
         print(f"{args.matches:,} 4-player Riga matches in batches of {args.batch}, {args.pool} distinct records")
-        print(f"| database | tree | matches/s | bytes per match (rows + indexes) | record text bytes |")
+        print("| database | tree | matches/s | bytes per match (rows + indexes) | record text bytes |")
         print("|---|---|---|---|---|")
         for n, (db, tree) in enumerate((db, tree) for db in dbs for tree in trees):
             got = measure(tree.resolve(), fresh_url(db, folder, n), folder / "records.jsonl", args)

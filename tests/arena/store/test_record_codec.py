@@ -70,4 +70,4 @@ def test_a_stored_record_is_compressed_and_comes_back_exactly(store: Store, reco
         assert store.match_record(summary.id) == record
         with store.engine.connect() as connection:
             blob = connection.execute(text('SELECT record FROM "match" WHERE id = :id'), {"id": summary.id}).scalar()
-        assert record_text(blob) == json.dumps(record) and len(blob) * 5 < len(json.dumps(record))
+        assert blob is not None and record_text(blob) == json.dumps(record) and len(blob) * 5 < len(json.dumps(record))
