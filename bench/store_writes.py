@@ -4,8 +4,11 @@ Real 4-player Riga records (built-in bots, played once up front) are written as 
 them: batches of `--batch` results, 40 entrants, fresh keys, into a fresh database. Each tree
 given by `--tree` (default: this one) runs in its own process with that tree's `arena`, so an
 anchor (e.g. `git worktree add /tmp/anchor main`) and this tree are measured side by side in one
-run. Bytes per match: the SQLite file (after a checkpoint) or the PostgreSQL database's growth,
-divided by the matches written: rows and indexes included.
+run. Matches per second are wall time (what a loaded machine gives) and per CPU second of the
+writing process (what the writer's own work allows; PostgreSQL's server works besides). Bytes per match: the SQLite file (after a checkpoint) or the PostgreSQL database's growth,
+divided by the matches written: rows and indexes included. "Less encoding": the wall rate with
+the time to encode the records (measured apart, the anchor's json.dumps) taken out: what writers
+on several nodes share, each encoding its own records.
 
 Usage:
     .venv/bin/python bench/store_writes.py [--tree /tmp/anchor --tree .] [--matches 20000] [--batch 100]
@@ -61,15 +64,31 @@ def child(url: str, records_path: Path, matches: int, batch: int) -> None:
     store = Store(url)
     before = database_bytes(store)
     tid = store.create_tournament("riga", records[0]["ruleset"], "ladder", {}, 0, "bench")
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     for start in range(0, matches, batch):
         rows = results(records, tid, start, min(batch, matches - start))  # built outside the clock
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         store.record_matches(rows)
         elapsed += time.perf_counter() - started
+        cpu += time.process_time() - cpu_started
     size = database_bytes(store) - before
+    encode = encoding_seconds(records, matches)
     text = sum(len(json.dumps(r)) for r in records) / len(records)
-    print(json.dumps({"per_second": matches / elapsed, "bytes": size / matches, "record_text": text}))
+    print(json.dumps({"per_second": matches / elapsed, "per_cpu_second": matches / cpu, "bytes": size / matches,
+                      "record_text": text, "without_encoding": matches / max(elapsed - encode, 1e-9)}))
+
+
+def encoding_seconds(records: list[dict[str, Any]], matches: int) -> float:
+    """What turning `matches` records into their stored form costs (the anchor's: json.dumps):
+    work each writer does on its own, before the transaction that writers share."""
+    try:
+        from arena.store.record_codec import encode_record
+    except ImportError:
+        encode_record = json.dumps  # type: ignore[assignment]
+    started = time.perf_counter()
+    for n in range(matches):
+        encode_record(records[n % len(records)])
+    return time.perf_counter() - started
 
 
 def database_bytes(store: Any) -> int:
@@ -121,13 +140,14 @@ def main() -> None:
         folder = Path(scratch)
         play_records(args.pool, folder / "records.jsonl")
         print(f"{args.matches:,} 4-player Riga matches in batches of {args.batch}, {args.pool} distinct records")
-        print("| database | tree | matches/s | bytes per match (rows + indexes) | record text bytes |")
-        print("|---|---|---|---|---|")
+        print("| database | tree | matches/s (wall) | matches per CPU s of the writer | bytes per match "
+              "(rows + indexes) | record text bytes | matches/s less encoding |")
+        print("|---|---|---|---|---|---|---|")
         for n, (db, tree) in enumerate((db, tree) for db in dbs for tree in trees):
             got = measure(tree.resolve(), fresh_url(db, folder, n), folder / "records.jsonl", args)
             where = "SQLite" if db == "sqlite" else "PostgreSQL"
-            print(f"| {where} | {tree} | {got['per_second']:,.0f} | {got['bytes']:,.0f} | {got['record_text']:,.0f} |",
-                  flush=True)
+            print(f"| {where} | {tree} | {got['per_second']:,.0f} | {got['per_cpu_second']:,.0f} | {got['bytes']:,.0f} "
+                  f"| {got['record_text']:,.0f} | {got['without_encoding']:,.0f} |", flush=True)
 
 
 if __name__ == "__main__":
