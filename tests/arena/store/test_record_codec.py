@@ -13,7 +13,7 @@ from arena.errors import StoreError
 from arena.match.record import split_logs
 from arena.match.runner import run_match
 from arena.store import Store
-from arena.store.record_codec import COLUMNS, decode_record, encode_record, encode_text, record_text
+from arena.store.record_codec import COLUMNS, ONE_SEAT, decode_record, encode_record, encode_text, record_text
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 from tests.arena.store.test_store import new_tournament, result
 
@@ -34,11 +34,23 @@ def records() -> list[dict[str, Any]]:
 def test_real_records_are_kept_in_columns_and_read_back_exactly(records: list[dict[str, Any]]) -> None:
     for record in records:
         stored = encode_record(record)
-        assert stored[:1] == COLUMNS, record["game_id"]
+        assert stored[:1] in (ONE_SEAT, COLUMNS), record["game_id"]
         assert record_text(stored) == json.dumps(record) and decode_record(stored) == record
         assert encode_text(json.dumps(record)) == stored
+    assert encode_record(records[2])[:1] == ONE_SEAT, "Riga's steps: chance or one seat's decision"
     riga = json.dumps(records[2])
     assert len(encode_record(records[2])) * 8 < len(riga), "a Riga record keeps under an eighth of its text"
+
+
+def test_steps_of_several_seats_at_once_are_kept_in_columns() -> None:
+    both = {"game_id": "x", "steps": [{"chance": 4, "actions": None, "elapsed_ms": None},
+                                      {"chance": None, "actions": {"0": 1, "1": 2}, "elapsed_ms": {"0": 0.5, "1": 1.25}},
+                                      {"chance": None, "actions": {"1": 3}, "elapsed_ms": {"1": 2.0}}], "ranks": [1, 2]}
+    stored = encode_record(both)
+    assert stored[:1] == COLUMNS and record_text(stored) == json.dumps(both) and decode_record(stored) == both
+    one = {**both, "steps": [both["steps"][0], both["steps"][2]]}
+    stored = encode_record(one)
+    assert stored[:1] == ONE_SEAT and record_text(stored) == json.dumps(one) and decode_record(stored) == one
 
 
 def test_any_other_record_is_its_text_compressed() -> None:

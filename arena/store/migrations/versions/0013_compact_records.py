@@ -6,7 +6,7 @@ Revises: 0012
 Each record's JSON text is encoded as arena/store/record_codec.py says (columns of steps + zlib,
 or the text + zlib when the columns would not give it back byte for byte), in batches of BATCH
 matches by id, so the upgrade's memory stays bounded however many matches are stored: a 4-player
-Riga record of ~31 kB keeps ~1.7 kB. NULL (new here) is a pruned record (`arena store prune`).
+Riga record of ~31 kB keeps ~1.5 kB. NULL (new here) is a pruned record (`arena store prune`).
 
 The encoding comes from the codec rather than being written out here: the codec reads every
 encoding it ever wrote, so what this revision wrote stays readable. The space the text held is
