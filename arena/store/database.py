@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
@@ -196,6 +197,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         (write-time aggregates) belong here, after `_insert_matches`, in the same transaction."""
         if batch.results:
             self._insert_matches(session, batch)
+            # the dashboard's figures (arena/store/aggregates.py)
+            add_matches(session, with_ids(batch.rows, batch.match_ids), batch.seat_rows)
 
     def _insert_matches(self, session: Session, batch: WrittenBatch) -> None:
         # Core bulk inserts (one statement per table, RETURNING the new ids): the ORM's

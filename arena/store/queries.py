@@ -19,11 +19,22 @@ from arena.store.records import (
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
+    PairTotal,
     RatedMatch,
     SeatResult,
     TournamentInfo,
 )
-from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
+from arena.store.tables import (
+    BotVersionRow,
+    MatchRow,
+    PairStatsRow,
+    RatingHistoryRow,
+    RatingRow,
+    RulesetStatsRow,
+    SeatRow,
+    TournamentRow,
+    TournamentStatsRow,
+)
 
 
 class Queries:
@@ -79,6 +90,8 @@ class Queries:
         """How many matches `matches()` would page through with the same filters."""
         filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
         with Session(self.engine) as session:
+            if tournament_id is None and entrant is None and status in ("finished", "aborted", None):
+                return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
 
@@ -108,26 +121,33 @@ class Queries:
     # -- ratings ----------------------------------------------------------------------------
 
     def rulesets(self, game_id: str | None = None) -> list[str]:
-        """Rulesets that have stored matches (of one game, or of all), sorted."""
+        """Rulesets that have stored matches (of one game, or of all), sorted (from their aggregate row)."""
         with Session(self.engine) as session:
-            query = select(MatchRow.ruleset).distinct().order_by(MatchRow.ruleset)
+            query = select(RulesetStatsRow.ruleset).order_by(RulesetStatsRow.ruleset)
             if game_id is not None:
-                query = query.where(MatchRow.game_id == game_id)
+                query = query.where(RulesetStatsRow.game_id == game_id)
             return list(session.exec(query))
+
+    def pair_totals(self, ruleset: str) -> list[PairTotal]:
+        """The rating's sufficient statistic of a ruleset: per pair a < b that met in a rated match,
+        its pairwise weight and a's score (kept as matches are written: arena/store/aggregates.py)."""
+        query = (select(PairStatsRow.a, PairStatsRow.b, PairStatsRow.weight, PairStatsRow.score)
+                 .where(PairStatsRow.ruleset == ruleset, PairStatsRow.weight > 0)
+                 .order_by(PairStatsRow.a, PairStatsRow.b))
+        with Session(self.engine) as session:
+            return [PairTotal(a, b, weight, score) for a, b, weight, score in session.exec(query)]
 
     def leaderboard(self, ruleset: str, *, limit: int = 1000, offset: int = 0) -> list[LeaderboardRow]:
         """The stored ratings of a ruleset, best first (ties by name)."""
         with Session(self.engine) as session:
-            query = (
-                select(RatingRow).where(RatingRow.ruleset == ruleset)
+            query = (  # columns, not ORM objects: a thousand of those cost more than the query
+                select(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
+                       RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
+                .where(RatingRow.ruleset == ruleset)
                 .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
             )
-            rows = list(session.exec(query))
-        return [
-            LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                           r.strikes, r.forfeits)
-            for i, r in enumerate(rows)
-        ]
+            rows = session.exec(query).all()
+        return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)]
 
     def rated_count(self, ruleset: str) -> int:
         """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).
@@ -135,7 +155,10 @@ class Queries:
         Read from the rating history, whose last point is the fit over every rated match, and
         which is replaced together with the ratings: unlike a count of the stored matches, it
         agrees with the table while another writer adds matches that are not rated yet."""
-        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
+        # every rated entrant has a point at the last position: one entrant's is found by the index
+        one = select(RatingRow.entrant).where(RatingRow.ruleset == ruleset).limit(1).scalar_subquery()
+        query = select(func.max(RatingHistoryRow.position)).where(
+            RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == one)
         with Session(self.engine) as session:
             last = session.exec(query).one()
         return 0 if last is None else last + 1
@@ -167,6 +190,20 @@ def _match_query(query: Any, *, tournament_id: int | None, game_id: str | None, 
     return query
 
 
+def _counted(session: Session, game_id: str | None, ruleset: str | None, status: str | None) -> int:
+    """How many matches of a game or ruleset (or all) are stored with a status (or any), from the
+    per-ruleset aggregate rather than a count of the match rows."""
+    finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
+        func.sum(RulesetStatsRow.aborted), 0)
+    wanted = finished if status == "finished" else aborted if status == "aborted" else finished + aborted
+    query = select(wanted)
+    if game_id is not None:
+        query = query.where(RulesetStatsRow.game_id == game_id)
+    if ruleset is not None:
+        query = query.where(RulesetStatsRow.ruleset == ruleset)
+    return int(session.exec(query).one())
+
+
 def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResult]]:
     if not match_ids:
         return {}
@@ -196,11 +233,12 @@ def _match_summary(row: MatchRow, seats: list[SeatResult]) -> MatchSummary:
 def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int]:
     if not ids:
         return {}
-    query = (
-        select(MatchRow.tournament_id, MatchRow.status, func.count(col(MatchRow.id)))
-        .where(col(MatchRow.tournament_id).in_(ids)).group_by(MatchRow.tournament_id, MatchRow.status)
-    )
-    return {(tid, status): n for tid, status, n in session.exec(query)}
+    query = select(TournamentStatsRow.tournament_id, TournamentStatsRow.finished, TournamentStatsRow.aborted).where(
+        col(TournamentStatsRow.tournament_id).in_(ids))  # kept as matches are written (arena/store/aggregates.py)
+    counts: dict[tuple[int, str], int] = {}
+    for tid, finished, aborted in session.exec(query):
+        counts[tid, "finished"], counts[tid, "aborted"] = finished, aborted
+    return counts
 
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:

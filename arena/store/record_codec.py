@@ -82,7 +82,7 @@ def _one_seat(steps: list[dict[str, Any]]) -> tuple[list[Any], list[Any], list[A
 
 
 def encode_text(text: str) -> bytes:
-    """The stored form of a record's JSON text (a record stored as text before revision 0013):
+    """The stored form of a record's JSON text (a record stored as text before revision 0015):
     in columns only when they give back exactly this text, else the text itself compressed."""
     columns = encode_record(json.loads(text))
     if columns[:1] in (ONE_SEAT, COLUMNS) and record_text(columns) == text:
@@ -91,7 +91,7 @@ def encode_text(text: str) -> bytes:
 
 
 def record_text(stored: bytes | str, match_id: int = 0) -> str:
-    """The JSON text of a stored record, exactly as it was written (a str: text before 0013)."""
+    """The JSON text of a stored record, exactly as it was written (a str: text before 0015)."""
     if isinstance(stored, str):
         return stored
     data = bytes(stored)  # PostgreSQL's driver may hand back a memoryview

@@ -1,4 +1,4 @@
-"""Revision 0013 compresses the records of a database at 0012 in place: every replay stays the same."""
+"""Revision 0015 compresses the records of a database at 0012 in place: every replay stays the same."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def database_at_0012(url: str, records: list[dict[str, Any]]) -> None:
     engine.dispose()
 
 
-MIGRATION_BATCH = 2_000  # 0013's BATCH
+MIGRATION_BATCH = 2_000  # 0015's BATCH
 
 
 def replay(record: dict[str, Any]) -> tuple[Any, ...]:
@@ -65,7 +65,7 @@ def test_the_migration_keeps_every_replay_identical(url: str) -> None:
     records = real_records()
     database_at_0012(url, records)
     before = [replay(r) for r in records]
-    store = Store(url)  # opening it runs 0013
+    store = Store(url)  # opening it runs 0014 and 0015
     assert migrations.revision(store.engine) == migrations.HEAD and differences(store) == []
     summaries = store.matches(limit=MIGRATION_BATCH + 2)
     assert len(summaries) == MIGRATION_BATCH + 1

@@ -1,7 +1,7 @@
 """Compact match records: `match.record` becomes a nullable BLOB of the compressed record.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0015
+Revises: 0014
 
 Each record's JSON text is encoded as arena/store/record_codec.py says (columns of steps + zlib,
 or the text + zlib when the columns would not give it back byte for byte), in batches of BATCH
@@ -21,8 +21,8 @@ from alembic import op
 
 from arena.store.record_codec import encode_text, record_text
 
-revision = "0013"
-down_revision = "0012"
+revision = "0015"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
