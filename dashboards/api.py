@@ -15,6 +15,7 @@ from arena.ladder.report import ladder_report
 from arena.outcomes import TournamentStatus
 from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
+from arena.store.record_codec import RecordPruned
 from dashboards import live, params, views
 from dashboards.params import BadRequest
 from dashboards.replay import Replay, ReplayUnavailable
@@ -173,7 +174,10 @@ def replay_of(request: Request, match_id: int) -> Replay:
 
     def load() -> tuple[dict[str, Any], list[str]] | None:
         summary = dq.match_summary(store(request), match_id)
-        record = store(request).match_record(match_id)
+        try:
+            record = store(request).match_record(match_id)
+        except RecordPruned as error:  # its result still counts: the page shows it, without a replay
+            raise ReplayUnavailable(str(error)) from None
         if summary is None or record is None:
             return None
         return record, [seat.entrant for seat in summary.seats]

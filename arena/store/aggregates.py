@@ -5,7 +5,7 @@ per (ruleset, entrant) and per (ruleset, pair) (the tables at the end of arena/s
 are committed together (a kill -9 loses both or neither). It adds with upserts (`count = count +
 new`), so two writers at once (a ladder beside a tournament) never lose each other's counts.
 `recompute` works the same figures out from the stored seats and matches: the tests check the two
-agree, and migration 0014's backfill does the same in SQL.
+agree, and migration 0013's backfill does the same in SQL.
 
 The figures count as the pages always did: a match counts toward an entrant's matches, strikes and
 forfeits whether it finished or aborted; pair records and the rating's pair totals count finished
@@ -141,7 +141,7 @@ def _upsert(session: Session, table: Table, rows: list[dict[str, Any]], keys: tu
     session.execute(statement.on_conflict_do_update(index_elements=list(keys), set_=values), rows)
 
 
-# -- the same figures from the stored matches (tests; migration 0014 backfills them in SQL) ----------
+# -- the same figures from the stored matches (tests; migration 0013 backfills them in SQL) ----------
 
 
 def recompute(session: Session) -> Figures:

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
+from arena.store.record_codec import decode_record
 from arena.store.records import (
     EntrantTotal,
     HistoryPoint,
@@ -97,10 +98,11 @@ class Queries:
             return int(session.exec(query).one())
 
     def match_record(self, match_id: int) -> dict[str, Any] | None:
-        """The full MatchRecord JSON of a stored match (steps included), or None."""
+        """The full MatchRecord JSON of a stored match (steps included), or None when no such
+        match is stored; RecordPruned (a StoreError) when its record was pruned."""
         with Session(self.engine) as session:
-            text = session.exec(select(MatchRow.record).where(MatchRow.id == match_id)).first()
-            return json.loads(text) if text is not None else None
+            found = session.execute(select(col(MatchRow.record)).where(MatchRow.id == match_id)).first()
+        return None if found is None else decode_record(found[0], match_id)
 
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
         """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""

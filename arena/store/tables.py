@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, false
+from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 from arena.outcomes import Termination
@@ -116,8 +116,8 @@ class MatchRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("tournament_id", "match_index"),
         Index("ix_match_ruleset_order", "ruleset", "tournament_id", "match_index"),
-        # the dashboard's: a match row carries its whole record (tens of kB, stored before
-        # `finished_at`), so "last played" reads `finished_at` from a covering index instead of
+        # the dashboard's: a match row carries its whole record (about 1 kB compressed, stored
+        # before `finished_at`), so "last played" reads `finished_at` from a covering index instead of
         # the row (which also covers the per-ruleset counts and joins)
         Index("ix_match_ruleset_status_finished", "ruleset", "status", "id", "finished_at"),
         Index("ix_match_game_order", "game_id", "tournament_id", "match_index"),
@@ -140,7 +140,8 @@ class MatchRow(SQLModel, table=True):
     duration_ms: float = 0.0
     attempts: int = 1  # how many times it was started (more than 1 when a worker died)
     node: str = ""  # the node that played it (arena/match/executor.py node_name); "" before migration 0010
-    record: str = Field(sa_column=Column(Text, nullable=False))  # MatchRecord as JSON
+    # MatchRecord's JSON text, zlib-compressed (arena/store/record_codec.py); None: pruned
+    record: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     finished_at: datetime = Field(default_factory=now, index=True)
 
 

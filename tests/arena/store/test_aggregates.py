@@ -1,6 +1,6 @@
 """The aggregates kept as matches are written (arena/store/aggregates.py) equal the same figures
 worked out afresh from the stored matches: after a tournament, a ladder run and a kill -9 resume;
-migration 0014's backfill gives them too; `Store.pair_totals` is what the rating accumulates."""
+migration 0013's backfill gives them too; `Store.pair_totals` is what the rating accumulates."""
 
 from __future__ import annotations
 
@@ -125,7 +125,7 @@ def test_the_aggregates_follow_a_ladder(tmp_path: Path) -> None:
     assert_kept(store)
 
 
-def test_migration_0014_backfills_the_figures_written_with_the_matches(fresh_url: str) -> None:  # noqa: F811
+def test_migration_0013_backfills_the_figures_written_with_the_matches(fresh_url: str) -> None:  # noqa: F811
     store = Store(fresh_url)
     tid = store.create_tournament("toy", "toy@1", "round_robin", {}, 80)
     sprt = store.create_tournament("toy", "toy@1", "sprt", {}, 30)

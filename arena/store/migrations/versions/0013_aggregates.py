@@ -1,6 +1,6 @@
 """The dashboard's aggregates: `ruleset_stats`, `tournament_stats`, `entrant_stats`, `pair_stats`, backfilled.
 
-Revision ID: 0014
+Revision ID: 0013
 Revises: 0012
 
 From here on `Store.record_matches` adds every match to them in its own transaction
@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014"
+revision = "0013"
 down_revision = "0012"
 branch_labels = None
 depends_on = None
