@@ -116,9 +116,9 @@ def bots_process(spec: dict[str, Any]) -> None:
     think_s = spec["think_ms"] / 1000
 
     class Paced(Bot):
-        async def decide(self, decision: Decision) -> int:  # type: ignore[override]
+        async def decide(self, decision: Decision) -> int:
             await asyncio.sleep(think_s)
-            return decision.legal_actions[0]
+            return int(decision.legal_actions[0])
 
     welcomed = Welcomes(len(spec["tokens"]))
     logging.getLogger("arena.sdk").addHandler(welcomed)
@@ -270,18 +270,18 @@ def start_gateway(folder: Path, plan: Plan) -> tuple[subprocess.Popen[str], str,
     return server, line.split()[4].rstrip(","), ca
 
 
-def connect_bots(plan: Plan, address: str, ca: str, tokens: list[str]) -> list[subprocess.Popen[str]]:
-    """The bots' processes, once every stream of each was welcomed."""
+def connect_bots(plan: Plan, address: str, ca: str, tokens: list[str], started: list[subprocess.Popen[str]]) -> None:
+    """The bots' processes (added to `started` at once), until every stream of each was welcomed."""
     shares = [tokens[i::plan.bot_processes] for i in range(plan.bot_processes)]
     processes = [child("bots-process", {"address": address, "ca": ca, "think_ms": plan.think_ms, "tokens": share})
                  for share in shares if share]
+    started += processes
     for process in processes:
         read_line(process, 60 + plan.bots / 10, "every bot's welcome")
-    return processes
 
 
-def run_matches(plan: Plan, address: str, ca: str) -> list[dict[str, Any]]:
-    """The runners' processes, M threads between them, each with its own bots; their tallies."""
+def run_matches(plan: Plan, address: str, ca: str, started: list[subprocess.Popen[str]]) -> list[dict[str, Any]]:
+    """The runners' processes (added to `started`), M threads between them, each with its own bots; their tallies."""
     per_thread = plan.bots // plan.matches
     names = [f"load{number:05d}" for number in range(per_thread * plan.matches)]
     counts = [len(range(i, plan.matches, plan.runner_processes)) for i in range(plan.runner_processes)]
@@ -290,6 +290,7 @@ def run_matches(plan: Plan, address: str, ca: str) -> list[dict[str, Any]]:
         spec = {"address": address, "ca": ca, "game": plan.game, "seconds": plan.seconds, "index": index,
                 "threads": threads, "names": names[first * per_thread:(first + threads) * per_thread]}
         runners.append(child("runner-process", spec))
+        started.append(runners[-1])
         first += threads
     return [json.loads(read_line(runner, plan.seconds + 180, "a runner's tally")) for runner in runners]
 
@@ -304,11 +305,11 @@ def run_load(plan: Plan) -> dict[str, Any]:
             processes.append(server)
             time.sleep(plan.idle_s)  # not synchronisation: the span the gateway's idle CPU is measured over
             bare = GatewaySample.of(server.pid)
-            processes += connect_bots(plan, address, ca, json.loads((Path(folder) / "tokens.json").read_text()))
+            connect_bots(plan, address, ca, json.loads((Path(folder) / "tokens.json").read_text()), processes)
             idle_from = GatewaySample.of(server.pid)
             time.sleep(plan.idle_s)  # as above, with every bot connected
             idle_to = GatewaySample.of(server.pid)
-            tallies = run_matches(plan, address, ca)
+            tallies = run_matches(plan, address, ca, processes)
             loaded = GatewaySample.of(server.pid)
             return summary(plan, tallies, bare, idle_from, idle_to, loaded)
         finally:
