@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.ladder.report import ladder_report
+from arena.outcomes import TournamentStatus
 from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards import live, params, views
@@ -132,7 +133,7 @@ def match_data(request: Request) -> dict[str, Any]:
     position, note = params.position(request.query_params.get("position"), replay.positions)
     return {
         **views.match_row(summary), "options": record.options, "view": view, "position": position, "position_note": note,
-        "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
+        "positions": replay.positions, "seat_faults": [[f.to_json() for f in s.faults] for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
 
@@ -188,7 +189,7 @@ def check_tournament_finished(request: Request, match_id: int) -> None:
     one chance seed (duplicate play), so a finished rotation names the others' cards and dice."""
     summary = dq.match_summary(store(request), match_id)
     tournament = summary and store(request).tournament(summary.tournament_id)
-    if tournament and tournament.status != "finished":
+    if tournament and tournament.status != TournamentStatus.FINISHED:
         raise ReplayUnavailable(f"the replay is shown once tournament {tournament.id} has finished: "
                                 "its other matches share this match's cards and dice (duplicate play)")
 

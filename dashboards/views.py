@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from arena.outcomes import MatchStatus
 from arena.sprt.report import sprt_json
 from arena.standings import row_json, tournament_standings
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
@@ -85,7 +86,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
     return {
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
-        "stored_matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
+        "stored_matches": store.count_matches(ruleset=ruleset, status=MatchStatus.FINISHED) if ruleset else 0,
         "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
         "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
     }

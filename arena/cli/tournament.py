@@ -21,6 +21,7 @@ from arena.cli.options import add_time_per_move, parse_options
 from arena.errors import StoreError, UsageError
 from arena.gateway_access import gateway_running
 from arena.node.task import executor_for
+from arena.outcomes import TournamentStatus
 from arena.rating import rate_matches, tournament_matches
 from arena.standings import tournament_standings
 from arena.store import SPRT_KIND, Store, TournamentInfo
@@ -118,7 +119,7 @@ def run_command(args: argparse.Namespace) -> int:
 def resume_command(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
-    if info.status == "finished" and info.done_matches == info.total_matches:
+    if info.status == TournamentStatus.FINISHED and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
     plan = plan_tournament(TournamentConfig.from_json(info.config), store)

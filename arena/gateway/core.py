@@ -21,6 +21,7 @@ import logging
 import time
 from pathlib import Path
 
+from arena.errors import ArenaError
 from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
 from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
@@ -39,11 +40,11 @@ STOP_WAIT_S = 3.0  # how long a new match waits for a launched bot being stopped
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
 
 
-class AlreadyConnected(Exception):
+class AlreadyConnected(ArenaError):
     """A second stream for a bot that already has one (refused: one connection per token)."""
 
 
-class GatewayStopping(Exception):
+class GatewayStopping(ArenaError):
     """The gateway is stopping in an orderly way (Ctrl-C, SIGTERM): the matches it hosts abort as an
     arena-side error, unrated, and are played again later; their bots are not to blame."""
 
@@ -51,7 +52,7 @@ class GatewayStopping(Exception):
 STOPPING = "the gateway is stopping (an orderly stop of the arena, not the bots' fault)"
 
 
-class BotDisabled(Exception):
+class BotDisabled(ArenaError):
     """A stream for a bot that the organiser disabled (`arena bot disable NAME`)."""
 
 

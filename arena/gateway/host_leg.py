@@ -21,7 +21,7 @@ import secrets
 import ssl
 from collections.abc import AsyncIterator
 
-from arena.errors import UsageError
+from arena.errors import ArenaError, UsageError
 from arena.gateway.core import Gateway
 from arena.gateway.host_calls import HostStream
 from arena.gateway.throttle import RateLimitedLog
@@ -49,7 +49,7 @@ WRONG_PROOF = ("the host-leg proof does not match the arena host key ($ARENA_HOS
                "~/.config/arena/host.key on the gateway's machine)")
 
 
-class Refused(Exception):
+class Refused(ArenaError):
     """The connection is closed before the handshake passed; the message says why, in one line."""
 
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
 from arena.gateway.host_calls import HOST_ERRORS, HostStream, close_reply, host_status, open_reply
 from arena.gateway.sessions import BotFault, Revoked, Session
@@ -55,7 +56,7 @@ def unknown_token(retired: RetiredToken | None) -> str:
     return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
 
 
-class BadCredentials(Exception):
+class BadCredentials(ArenaError):
     """The call metadata carries no usable bot token; the message says what is expected."""
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.link.host_leg import dial_host_leg
 from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams
 from arena.link.hostkey import HOST_KEY_HEADER, host_key
@@ -25,7 +26,7 @@ MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hang
 LEGS = ("host-leg", "stream", "unary")
 
 
-class GatewayError(Exception):
+class GatewayError(ArenaError):
     """The gateway could not be reached or failed: an arena-side error."""
 
     @property

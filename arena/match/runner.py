@@ -31,9 +31,10 @@ from typing import Any
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
-from arena.match.record import FORFEIT_AT_ONCE, MatchAborted, MatchRecord, SeatOutcome, StepRecord, Termination
+from arena.match.record import FORFEIT_AT_ONCE, Fault, MatchAborted, MatchRecord, SeatOutcome, StepRecord
 from arena.match.seats import Answer, BuiltinSeat, ConnectedSeat, Decision
 from arena.match.seeds import derive_seed
+from arena.outcomes import FaultKind, Termination
 from arena.v1 import bot_pb2 as pb
 from bots import is_builtin, make_bot
 from engine import registry
@@ -171,7 +172,7 @@ class _MatchRun:
         for seat, answer in zip(acting, answers):
             legal = state.legal_actions(seat)
             if answer.fault is None and answer.action not in legal:
-                answer = Answer(None, answer.elapsed_ms, "illegal_action",
+                answer = Answer(None, answer.elapsed_ms, FaultKind.ILLEGAL_ACTION,
                                 f"answered action {answer.action!r}, which is not among the {len(legal)} legal actions")
             if answer.fault is not None:
                 self._fault(seat, step, answer)
@@ -191,19 +192,19 @@ class _MatchRun:
         """Record a strike; forfeit the seat when it is fatal or one strike too many."""
         outcome = self.record.seats[seat]
         assert answer.fault is not None
-        outcome.faults.append({"step": step, "fault": answer.fault, "reason": answer.reason})
+        outcome.faults.append(Fault(step, answer.fault, answer.reason))
         log.info("match %s seat %d (%s): %s: %s", self.match_id, seat, outcome.bot, answer.fault, answer.reason)
         if seat in self.forfeited:
             return
         if answer.fault in FORFEIT_AT_ONCE or len(outcome.faults) >= self.max_strikes:
-            self._forfeit(seat, Termination(answer.fault), answer.reason)
+            self._forfeit(seat, answer.fault, answer.reason)
 
-    def _forfeit(self, seat: int, termination: Termination, reason: str) -> None:
+    def _forfeit(self, seat: int, fault: FaultKind, reason: str) -> None:
         outcome = self.record.seats[seat]
         strikes = len(outcome.faults)
-        if termination.value not in FORFEIT_AT_ONCE:
+        if fault not in FORFEIT_AT_ONCE:
             reason = f"{strikes} faulty decisions (max {self.max_strikes}); last: {reason}"
-        outcome.termination, outcome.reason = termination, f"{reason}; the random bot played the rest"
+        outcome.termination, outcome.reason = Termination(fault), f"{reason}; the random bot played the rest"
         self.forfeited.add(seat)
         self.replaced[seat] = self.players[seat]
         self.players[seat] = BuiltinSeat(make_bot("random", self.game, seat, derive_seed(self.seed, "forfeit", seat)))

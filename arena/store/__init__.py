@@ -29,6 +29,7 @@ from arena.store.records import (
     BotInfo,
     BotLog,
     BotVersion,
+    EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchResult,
@@ -40,6 +41,8 @@ from arena.store.records import (
     SeatResult,
     TournamentInfo,
     match_key,
+    match_pairs,
+    pair_score,
 )
 from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
 
@@ -49,6 +52,7 @@ __all__ = [
     "BotInfo",
     "BotLog",
     "BotVersion",
+    "EntrantTotal",
     "HistoryPoint",
     "LADDER_KIND",
     "LadderMatch",
@@ -71,6 +75,8 @@ __all__ = [
     "default_db_url",
     "hash_token",
     "match_key",
+    "match_pairs",
+    "pair_score",
     "open_engine",
     "sqlite_file",
 ]

@@ -23,6 +23,7 @@ from sqlalchemy import Table, case
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
 from arena.store.tables import (
     EntrantStatsRow,
     MatchRow,
@@ -34,7 +35,8 @@ from arena.store.tables import (
 )
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
-FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
+FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR, Termination.DISCONNECT,
+                      Termination.CRASH)
 
 
 @dataclass
@@ -51,7 +53,7 @@ class Figures:
 
     def add(self, match: dict[str, Any], seats: list[dict[str, Any]], rated: bool) -> None:
         """One stored match (its row's values) with its seats (theirs), in seat order."""
-        ruleset, finished = match["ruleset"], match["status"] == "finished"
+        ruleset, finished = match["ruleset"], match["status"] == MatchStatus.FINISHED
         self.rulesets[ruleset, match["game_id"]][0 if finished else 1] += 1
         self.tournaments[match["tournament_id"]][0 if finished else 1] += 1
         for seat in seats:

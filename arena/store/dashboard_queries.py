@@ -16,6 +16,7 @@ from sqlalchemy import and_, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus
 from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
 from arena.store.queries import _seats_of
@@ -351,7 +352,7 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
         select(*SUMMARY_COLUMNS).select_from(mine)
         .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
-        .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == "finished")
+        .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
         .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order
     )
     with Session(store.engine) as session:

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.outcomes import MatchStatus, TournamentStatus
 from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
@@ -130,7 +131,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """A new tournament in status `running`; returns its id."""
         row = TournamentRow(
             name=name, game_id=game_id, ruleset=ruleset, kind=kind, config=json.dumps(config),
-            status="running", total_matches=total_matches,
+            status=TournamentStatus.RUNNING, total_matches=total_matches,
         )
         with self._writing() as session:
             session.add(row)
@@ -142,7 +143,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """running, interrupted or finished (finished also stamps `finished_at`). Its live rows
         go: no match is being played at a status change (a resume starts its matches afresh)."""
         values: dict[str, Any] = {"status": status, "updated_at": now()}
-        if status == "finished":
+        if status == TournamentStatus.FINISHED:
             values["finished_at"] = now()
         with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
@@ -239,6 +240,29 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             session.commit()
 
 
+    def write_ratings(
+        self, ruleset: str, game_id: str, entries: list[RatingEntry], point: tuple[int, int] | None,
+        drop: Iterable[int] = (),
+    ) -> None:
+        """Replace a ruleset's ratings and append one history point: at `point` (position, match id)
+        every entry's elo, after deleting the history points at the positions in `drop`."""
+        stamp = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        points = [] if point is None else [
+            dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
+        dropped = sorted(set(drop))
+        with self._writing() as session:
+            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            for start in range(0, len(dropped), 500):
+                session.execute(delete(RatingHistoryRow).where(
+                    RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
+            if ratings:
+                session.execute(insert(RatingRow), ratings)
+            for start in range(0, len(points), 50_000):
+                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            session.commit()
+
+
 def _match_row(result: MatchResult) -> dict[str, Any]:
     # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
     return dict(
@@ -246,7 +270,7 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         round=result.round, table_no=result.table_no, rotation=result.rotation,
         game_id=result.game_id, ruleset=result.ruleset, num_players=len(result.seats),
         seed=result.seed, chance_seed=result.chance_seed,
-        status="aborted" if result.aborted_reason else "finished",
+        status=MatchStatus.ABORTED if result.aborted_reason else MatchStatus.FINISHED,
         aborted_reason=result.aborted_reason, decisions=result.decisions,
         duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=json.dumps(result.record),
         finished_at=now(),

@@ -14,7 +14,9 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
 from arena.store.records import (
+    EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
@@ -89,7 +91,7 @@ class Queries:
         """How many matches `matches()` would page through with the same filters."""
         filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
         with Session(self.engine) as session:
-            if tournament_id is None and entrant is None and status in ("finished", "aborted", None):
+            if tournament_id is None and entrant is None and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None):
                 return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
@@ -109,12 +111,53 @@ class Queries:
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
         )
         with Session(self.engine) as session:
             rows = session.exec(query).all()
         return _group_rated(rows)
+
+    def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
+        """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
+        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
+        too, and keeps no wins."""
+        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
+        for match in self.rated_matches(ruleset):
+            winners = sum(rank == 1 for rank in match.ranks)
+            for i, name in enumerate(match.entrants):
+                count = counts[name]
+                count[0] += 1
+                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
+                count[2] += match.strikes[i]
+                count[3] += match.forfeits[i]
+        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+
+    def rated_span(self, ruleset: str) -> tuple[int, int | None]:
+        """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
+        rated = (
+            select(func.count(col(MatchRow.id)))
+            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
+        )
+        with Session(self.engine) as session:
+            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+
+    def newest_match_id(self, ruleset: str) -> int | None:
+        with Session(self.engine) as session:
+            return self._newest_match(session, ruleset)
+
+    @staticmethod
+    def _newest_match(session: Session, ruleset: str) -> int | None:
+        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        found = session.exec(query).one()
+        return None if found is None else int(found)
+
+    def history_positions(self, ruleset: str) -> list[int]:
+        """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
+        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
+        with Session(self.engine) as session:
+            return sorted(int(p) for p in session.exec(query))
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -193,7 +236,7 @@ def _counted(session: Session, game_id: str | None, ruleset: str | None, status:
     per-ruleset aggregate rather than a count of the match rows."""
     finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
         func.sum(RulesetStatsRow.aborted), 0)
-    wanted = finished if status == "finished" else aborted if status == "aborted" else finished + aborted
+    wanted = finished if status == MatchStatus.FINISHED else aborted if status == MatchStatus.ABORTED else finished + aborted
     query = select(wanted)
     if game_id is not None:
         query = query.where(RulesetStatsRow.game_id == game_id)
@@ -235,13 +278,13 @@ def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int
         col(TournamentStatsRow.tournament_id).in_(ids))  # kept as matches are written (arena/store/aggregates.py)
     counts: dict[tuple[int, str], int] = {}
     for tid, finished, aborted in session.exec(query):
-        counts[tid, "finished"], counts[tid, "aborted"] = finished, aborted
+        counts[tid, MatchStatus.FINISHED], counts[tid, MatchStatus.ABORTED] = finished, aborted
     return counts
 
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:
     assert row.id is not None
-    finished, aborted = counts.get((row.id, "finished"), 0), counts.get((row.id, "aborted"), 0)
+    finished, aborted = counts.get((row.id, MatchStatus.FINISHED), 0), counts.get((row.id, MatchStatus.ABORTED), 0)
     return TournamentInfo(
         row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
         row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at,
@@ -266,5 +309,5 @@ def _rated(rows: list[Any]) -> RatedMatch:
     return RatedMatch(
         match_id, (tournament_id, match_index),
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
-        tuple(r[5] != "normal" for r in rows),
+        tuple(r[5] != Termination.NORMAL for r in rows),
     )

@@ -14,6 +14,8 @@ from datetime import UTC, datetime
 from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
+from arena.outcomes import Termination
+
 
 def now() -> datetime:
     return datetime.now(UTC)
@@ -161,7 +163,7 @@ class SeatRow(SQLModel, table=True):
     bot_version_id: int = Field(foreign_key="bot_version.id")
     score: float | None = None
     rank: int | None = None
-    termination: str = "normal"
+    termination: str = Termination.NORMAL
     reason: str = ""
     # the seat's strikes: faulty decisions (timeouts, illegal or malformed answers), each replaced
     # by a random legal action; a disconnect or crash is none (docs/protocol.md, "Faults")

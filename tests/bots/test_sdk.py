@@ -7,7 +7,6 @@ import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -16,6 +15,7 @@ from arena.link.client import GatewayClient
 from arena.match.clock import TimeControl
 from arena.match.record import Termination
 from arena.match.runner import run_match
+from arena.outcomes import FaultKind
 from arena.store import Store
 from bots.sdk import Bot, Decision, TokenRejected, run
 from tests.arena.gateway_fixtures import *  # noqa: F403
@@ -108,7 +108,7 @@ def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThre
     first = run_match("toy", ["fragile", "random"], 1, gateway=client, time_control=control)
     second = run_match("toy", ["fragile", "random"], 2, gateway=client, time_control=control)
     thread.join(10)
-    assert [f["fault"] for f in first.seats[0].faults] == ["timeout"]
+    assert [f.kind for f in first.seats[0].faults] == [FaultKind.TIMEOUT]
     assert second.seats[0].termination is Termination.NORMAL and not second.seats[0].faults
 
 

@@ -48,9 +48,10 @@ def assert_kept(store: Store) -> Figures:
         for match in store.rated_matches(ruleset):
             results.add(match)
         totals = {(t.a, t.b): (t.weight, t.score) for t in store.pair_totals(ruleset)}
-        assert totals.keys() == results.weight.keys()
+        fitted = results.by_name()
+        assert totals.keys() == fitted.keys()
         for pair, (weight, score) in totals.items():
-            assert (weight, score) == pytest.approx((results.weight[pair], results.score[pair]), abs=1e-9)
+            assert (weight, score) == pytest.approx(fitted[pair], abs=1e-9)
     return kept
 
 
