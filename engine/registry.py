@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, UnknownGameError
 
 GAMES: dict[str, str] = {
     # id: "module:GameClass"
@@ -28,7 +28,7 @@ def game_ids() -> list[str]:
 def game_class(game_id: str) -> type[Game]:
     """The Game subclass for an id; KeyError naming the valid ids when it is unknown."""
     if game_id not in GAMES:
-        raise KeyError(f"unknown game {game_id!r}; valid games: {', '.join(game_ids())}")
+        raise UnknownGameError(f"unknown game {game_id!r}; valid games: {', '.join(game_ids())}")
     module_name, class_name = GAMES[game_id].split(":")
     return getattr(importlib.import_module(module_name), class_name)  # type: ignore[no-any-return]
 

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec
+from engine.core import Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
 from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE
 from engine.lost_cities_rivals.hidden import sample_state
@@ -41,7 +41,7 @@ class LostCitiesRivals(Game):
     def __init__(self, num_players: int, **options: Any) -> None:
         super().__init__(num_players, **options)
         if self.options["start_player"] >= num_players:
-            raise ValueError(
+            raise InvalidOptionError(
                 f"lost_cities_rivals option start_player={self.options['start_player']} needs "
                 f"a seat below {num_players}; choose one of: {', '.join(map(str, range(num_players)))}"
             )
@@ -58,10 +58,10 @@ class LostCitiesRivals(Game):
         """
         state = self.initial_state()
         if len(starting_wagers) != self.num_players:
-            raise ValueError(f"need starting wagers for {self.num_players} seats")
+            raise IllegalChanceOutcomeError(f"need starting wagers for {self.num_players} seats")
         for pair in starting_wagers:
             if len(pair) != 2 or pair[0] == pair[1]:
-                raise ValueError(f"starting wagers {pair!r} must be two different colours")
+                raise IllegalChanceOutcomeError(f"starting wagers {pair!r} must be two different colours")
             for colour in pair:
                 state = state.apply_chance(COLOURS.index(colour))  # type: ignore[assignment]
         return state
