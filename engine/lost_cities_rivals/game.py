@@ -6,11 +6,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec
+from engine.core import Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec, State
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
 from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE
 from engine.lost_cities_rivals.hidden import sample_state
-from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals.contract import RivalsState
 
 # Per turn at most: the opening bid and raises (bids rise from 1 to at most 36), 3 passes,
 # END_TAKE and the box decision; plus at most one PLACE per deck card over the whole game.
@@ -66,7 +66,7 @@ class LostCitiesRivals(Game):
                 state = state.apply_chance(COLOURS.index(colour))  # type: ignore[assignment]
         return state
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivalsState:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """The state itself: an observation holds everything, the deck order is chance."""
         initial = RivalsState(observation["num_players"], observation["display_limit"],
                               observation["start_player"])
