@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Protocol
 
 # Part of this contract, defined in engine.info (static facts, options and the engine's errors)
 # and re-exported here: every game and caller imports them from engine.core.
-from engine.info import (
+from engine.info import (  # noqa: F401 (re-exported: part of the contract)
     EngineError, GameInfo, IllegalActionError, IllegalChanceOutcomeError, InvalidOptionError,
     InvalidSeatError, OptionSpec, PlayerCountError, UnknownActionError, UnknownGameError,
     WrongNodeError, check_player_count, mypyc_attr, resolve_options,
