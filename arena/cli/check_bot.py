@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli.gateway_access import gateway_client
 from arena.cli.options import game_info
 from arena.errors import UsageError
 from arena.gateway.server import GatewayThread
+from arena.gateway_access import gateway_client
 from arena.launch.launcher import LaunchLimits
 from arena.launch.sandbox import SandboxUnavailable, bwrap_path, check_files
 from arena.link.client import GatewayClient

@@ -14,10 +14,10 @@ import sys
 import threading
 from typing import Any
 
-from arena.cli.gateway_access import gateway_running
 from arena.cli.options import add_time_per_move, parse_options
 from arena.cli.tournament import add_run_options, make_executor
 from arena.errors import UsageError
+from arena.gateway_access import gateway_running
 from arena.ladder.driver import Ladder, open_ladder
 from arena.ladder.field import LadderConfig
 from arena.ladder.report import ladder_report

@@ -14,9 +14,9 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from arena.cli.gateway_access import gateway_client
 from arena.cli.options import add_time_per_move, game_info, parse_options, time_control
 from arena.errors import UsageError
+from arena.gateway_access import gateway_client
 from arena.match.clock import TimeControl
 from arena.match.record import MatchAborted, MatchRecord, Termination
 from arena.match.runner import run_match

@@ -314,8 +314,11 @@ class Gateway:
         if found is None:
             return None
         bot, printed = found
-        if bot.process.returncode is not None and bot.reader is not None:
-            await asyncio.wait([bot.reader], timeout=1.0)  # a dead bot's last output is read to its end
+        if bot.reader is not None and (bot.process.returncode is not None or self.live(key[0]) is None):
+            # a dead bot's last output is read to its end; so is that of one whose stream is gone,
+            # which is most often dying, not yet reaped (its traceback still in the pipe): its
+            # output ends when it does, and one that lives on (redialling) costs the wait
+            await asyncio.wait([bot.reader], timeout=1.0)
         else:
             # Whatever the bot wrote before its last message is in the pipe already (it wrote it
             # first); a few turns of the loop let the capture task read it into the tail.

@@ -1,4 +1,5 @@
-"""The gateway's host leg: match runners' HostCalls as frames on plain TCP (host_leg_wire.py).
+"""The gateway's host leg: match runners' HostCalls as frames on plain TCP (its wire and the
+runner's end: arena/link/host_leg.py).
 
 A lean alternative to the gRPC stream `MatchHost.Host` (same calls, same HostStream behind it): in
 Python a gRPC stream round trip costs about as much as the bot's own, a frame on a socket a tenth

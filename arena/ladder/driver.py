@@ -36,12 +36,13 @@ from arena.ladder.matchmaking import Candidate, next_table
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
 from arena.rating import Results, fit, rating_table, rerate
-from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatedMatch, RatingEntry, Store, TournamentInfo
+from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatingEntry, Store, TournamentInfo
 from arena.tournament.driver import (
     FLUSH_SECONDS,
     HEARTBEAT_SECONDS,
     Executor,
     LiveRerate,
+    rated_match,
     match_job,
     match_result,
     node_launch,
@@ -102,10 +103,10 @@ class Ladder:
         self.config = LadderConfig.from_json(info.config)
         self.tournament = self.config.as_tournament()
         self.results = Results()
-        for match in store.rated_matches(info.ruleset):
-            self.results.add(match)
+        self.results.add_totals(store.pair_totals(info.ruleset), store.entrant_totals(info.ruleset))
         self.ratings: dict[str, float] = {}
         self.entries: dict[str, RatingEntry] = {}
+        self.played_since: set[str] = set()  # entrants with results since the last fit
         self.dirty, self.last_fit = True, 0.0
         self.pending: dict[str, int] = defaultdict(int)  # entrant -> matches planned, not yet rated
         self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat
@@ -239,7 +240,9 @@ class Ladder:
         if not self.dirty or time.monotonic() - self.last_fit < REFIT_SECONDS:
             return
         self.ratings = fit(self.results, self.ratings or None)
-        self.entries = {e.entrant: e for e in rating_table(self.results, self.ratings)}
+        # only who played since the last fit gets its interval found again (arena/rating.py)
+        table = rating_table(self.results, self.ratings, self.entries or None, self.played_since)
+        self.entries, self.played_since = {e.entrant: e for e in table}, set()
         self.dirty, self.last_fit = False, time.monotonic()
 
     # -- results ------------------------------------------------------------------------------
@@ -262,7 +265,8 @@ class Ladder:
         if result.aborted_reason:
             self.last_abort = time.monotonic()
         else:
-            self.results.add(_rated(result))
+            self.results.add(rated_match(result))
+            self.played_since.update(s.entrant for s in result.seats)
             self.dirty = True
             self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
         if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
@@ -270,7 +274,9 @@ class Ladder:
 
     def _flush(self) -> None:
         with self.live.lock if self.live else nullcontext():
-            self.played += self.store.record_matches(self.buffer)
+            written = self.store.record_matches(self.buffer)
+        self.played += written
+        self.rerating.add(self.buffer, written)
         self.buffer = []
         self.last_flush = time.monotonic()
         self._suspend_crashing()
@@ -310,11 +316,3 @@ class Ladder:
     def _stop_live(self) -> None:
         if self.live:
             self.live.stop()
-
-
-def _rated(result: MatchResult) -> RatedMatch:
-    seats = result.seats
-    return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
-                      tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
-                      tuple(s.termination != "normal" for s in seats))
-

@@ -55,6 +55,7 @@ def run_match(
     connect_timeout_ms: int = 10_000,
     match_id: str | None = None,
     progress: Callable[[list[StepRecord]], None] | None = None,
+    game_ref: str = "",
 ) -> MatchRecord:
     """Play one match (one bot spec or registered bot name per seat) and record it.
 
@@ -63,12 +64,14 @@ def run_match(
     gateway at `gateway` (an address, default 127.0.0.1:50051, or a GatewayClient) on
     `time_control`; each gets `connect_timeout_ms` to be connected (or launched) at the start.
     `progress(steps)` is called with the steps so far after every step (live watching,
-    arena/match/live.py); it must be quick and must not raise.
+    arena/match/live.py); it must be quick and must not raise. `game_ref` ("module:DESCRIPTION")
+    is where the game is when it is not looked up by id in this process's registry (a match job
+    carries it to the worker that plays it).
     Raises MatchAborted on an arena-side error; bad arguments raise ValueError/KeyError at once.
     """
     if max_strikes < 1:
         raise ValueError(f"max_strikes must be at least 1, not {max_strikes!r}")
-    game = registry.make(game_id, len(bots), **dict(options or {}))
+    game = _game_of(game_id, game_ref)(len(bots), **dict(options or {}))
     run = _MatchRun(game, list(bots), seed, time_control or TimeControl(), max_strikes, match_id)
     chance_rng = random.Random(derive_seed(seed, "chance") if chance_seed is None else chance_seed)
     gone = False
@@ -85,6 +88,16 @@ def run_match(
     if run.record.aborted:
         raise MatchAborted(run.record, gateway_gone=gone)
     return run.record
+
+
+def _game_of(game_id: str, game_ref: str) -> type[Game]:
+    """The Game class of a match: from its reference when it has one, else from the registry."""
+    if not game_ref:
+        return registry.game_class(game_id)
+    description = registry.load(game_ref)
+    if description.id != game_id:
+        raise ValueError(f"game reference {game_ref!r} describes {description.id!r}, not {game_id!r}")
+    return description.game
 
 
 @contextmanager

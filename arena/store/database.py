@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
@@ -199,6 +200,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             for r in results for seat in r.seats
         ]
         session.execute(insert(SeatRow), seats)
+        add_matches(session, with_ids(rows, ids), seats)  # the dashboard's figures, in this transaction
         insert_logs(session, ids, results)
 
     def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
@@ -230,6 +232,29 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         with self._writing() as session:
             session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
             session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
+            if ratings:
+                session.execute(insert(RatingRow), ratings)
+            for start in range(0, len(points), 50_000):
+                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            session.commit()
+
+
+    def write_ratings(
+        self, ruleset: str, game_id: str, entries: list[RatingEntry], point: tuple[int, int] | None,
+        drop: Iterable[int] = (),
+    ) -> None:
+        """Replace a ruleset's ratings and append one history point: at `point` (position, match id)
+        every entry's elo, after deleting the history points at the positions in `drop`."""
+        stamp = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        points = [] if point is None else [
+            dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
+        dropped = sorted(set(drop))
+        with self._writing() as session:
+            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            for start in range(0, len(dropped), 500):
+                session.execute(delete(RatingHistoryRow).where(
+                    RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
             if ratings:
                 session.execute(insert(RatingRow), ratings)
             for start in range(0, len(points), 50_000):

@@ -151,6 +151,8 @@ class SeatRow(SQLModel, table=True):
         Index("ix_seat_entrant_match", "entrant", "match_id"),
         Index("ix_seat_match_cover", "match_id", "entrant", "rank", "bot_version_id"),
         Index("ix_seat_termination_match", "termination", "match_id"),
+        # a bot's fault history: its faulted seats, newest first, without reading all its seats
+        Index("ix_seat_entrant_termination", "entrant", "termination", "match_id"),
     )
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
@@ -275,3 +277,57 @@ class LadderMatchRow(SQLModel, table=True):
     chance_seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     why: str  # the matchmaking step that chose the table: waited, random, focus, or anchor
     planned_at: datetime = Field(default_factory=now)
+
+
+# -- aggregates, kept up to date as matches are written (arena/store/aggregates.py) ----------------
+# The dashboard's figures read these instead of the seat and match rows, so a page costs the same
+# at ten million matches as at ten. Each is added to in the transaction that stores its matches.
+
+
+class RulesetStatsRow(SQLModel, table=True):
+    """How many matches of a ruleset are stored, finished and aborted."""
+
+    __tablename__ = "ruleset_stats"
+    ruleset: str = Field(primary_key=True)
+    game_id: str = Field(index=True)
+    finished: int = 0
+    aborted: int = 0
+
+
+class TournamentStatsRow(SQLModel, table=True):
+    """How many matches of a tournament are stored, finished and aborted (a ladder's keep growing)."""
+
+    __tablename__ = "tournament_stats"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    finished: int = 0
+    aborted: int = 0
+
+
+class EntrantStatsRow(SQLModel, table=True):
+    """An entrant's stored matches of one ruleset (finished and aborted alike, as the bot pages count)."""
+
+    __tablename__ = "entrant_stats"
+    ruleset: str = Field(primary_key=True)
+    entrant: str = Field(primary_key=True, index=True)
+    matches: int = 0  # seats it sat in
+    strikes: int = 0  # SeatRow.faults summed
+    forfeits: int = 0  # seats that ended in a fault (dashboard_queries.FAULT_TERMINATIONS)
+    last_match_id: int = 0  # its newest stored match (ids grow in the order matches are stored)
+    last_played: datetime = Field(default_factory=now)  # that match's finished_at
+    version_id: int = 0  # the newest bot_version it played the ruleset as (the highest id)
+
+
+class PairStatsRow(SQLModel, table=True):
+    """Two entrants (a < b) at the finished tables of a ruleset they shared: who finished ahead, and
+    the rating's sufficient statistic over the rated ones (not SPRT games): PairTotal."""
+
+    __tablename__ = "pair_stats"
+    ruleset: str = Field(primary_key=True)
+    a: str = Field(primary_key=True)
+    b: str = Field(primary_key=True)
+    matches: int = 0
+    a_ahead: int = 0
+    b_ahead: int = 0
+    ties: int = 0
+    weight: float = 0.0  # each rated k-player match adds 1/(k-1)
+    score: float = 0.0  # a's score in them, with the same weight (arena/rating.py Results.add)

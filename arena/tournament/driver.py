@@ -9,7 +9,8 @@ Running matches can be watched live when the executor has a live sink (arena/mat
 writes their steps so far about once a second (arena/tournament/live.py).
 
 Ratings are recomputed from the stored matches at the end and, during a long run, every 30 s (less
-often when that takes long), so the leaderboard follows the tournament.
+often when that takes long) from the totals kept in memory and the results written since, so the
+leaderboard follows the tournament.
 
 `start_tournament` + `play_tournament` is a run; `play_tournament` alone on an existing id is a
 resume: the schedule is rebuilt from the stored config and seed, and exactly the matches that
@@ -19,7 +20,7 @@ are not in the store are played.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
@@ -29,8 +30,8 @@ from arena.errors import StoreError, UsageError
 from arena.match.clock import per_move
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.record import count_strikes, split_logs
-from arena.rating import rerate
-from arena.store import MatchResult, SeatResult, Store, TournamentInfo
+from arena.rating import LiveRate, rerate
+from arena.store import MatchResult, RatedMatch, SeatResult, Store, TournamentInfo
 from arena.tournament.entrants import bot_name, pin, pinned_version
 from arena.tournament.live import LiveWriter
 from arena.tournament.schedule import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
@@ -301,6 +302,7 @@ class _ResultWriter:
     def flush(self) -> None:
         with self.live.lock if self.live else nullcontext():  # a live row is never written after its result
             written = self.store.record_matches(self.buffer)
+        self.rerating.add(self.buffer, written)
         self.done += written
         self.played += len(self.buffer)
         self.buffer = []
@@ -317,20 +319,47 @@ class _ResultWriter:
 class LiveRerate:
     """The ratings refitted while a run writes results: every RERATE_SECONDS, or less often when
     rerating is slow (a large ruleset), so a driver never spends more than a tenth of its time on
-    live ratings (the tournament's and the ladder's writers)."""
+    live ratings (the tournament's and the ladder's writers).
+
+    The ruleset's totals are read from the store once (at the first rerate) and kept in memory
+    (arena.rating.LiveRate); each batch the writer stores is `add`ed to them and each rerate refits
+    from the ratings before. Matches that another writer stores meanwhile are rated at this run's
+    end (`rerate` from the store), or at once when a batch was partly stored already (the totals
+    are then read again)."""
 
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
         self.last = time.monotonic()
         self.cost = 0.0
+        self.rate: LiveRate | None = None
+        self.pending: list[RatedMatch] = []
+
+    def add(self, results: Sequence[MatchResult], written: int) -> None:
+        """A batch the writer stored, of which `written` were new to the store."""
+        if written < len(results):  # some were stored before: the totals are read again
+            self.rate, self.pending = None, []
+        elif self.rate is not None:
+            self.pending += [rated_match(r) for r in results if r.aborted_reason is None and r.ruleset == self.ruleset]
 
     def maybe(self) -> None:
         if time.monotonic() - self.last < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.cost):
             return
         started = time.monotonic()
-        rerate(self.store, self.ruleset)
+        if self.rate is None:
+            self.rate = LiveRate(self.store, self.ruleset)
+        self.rate.add(self.pending)
+        self.pending = []
+        self.rate.rerate()
         self.last = time.monotonic()
         self.cost = self.last - started
+
+
+def rated_match(result: MatchResult) -> RatedMatch:
+    """What rating needs of a finished result (as Store.rated_matches reads it back; no id yet)."""
+    seats = result.seats
+    return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
+                      tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
+                      tuple(s.termination != "normal" for s in seats))
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,

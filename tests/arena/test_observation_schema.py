@@ -131,7 +131,7 @@ def test_named_values_have_their_enum() -> None:
     # a name the engine sends that the list lacks stops the generation
     shape = Shape()
     shape.add({"phase": "nowhere"})
-    with pytest.raises(ValueError, match=r"phase: the engine sent \['nowhere'\], which observation_names.py does not list"):
+    with pytest.raises(ValueError, match=r"phase: the engine sent \['nowhere'\], which the game's observation_names do not list"):
         shape.schema({"phase": ("deal", "turn")})
 
 

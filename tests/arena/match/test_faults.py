@@ -186,7 +186,7 @@ def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, cli
     register_launched(store, "sleeper", "--mode", "noconnect")
     started = time.monotonic()
     record = run_match("toy", ["sleeper", "random", "random"], 5, gateway=client, connect_timeout_ms=800)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 8, "its 0.8 s, not the default 10 s connect timeout"
     check_forfeit(record, 0, Termination.CRASH, "did not connect within 0.8 s")
     assert not gateway.gateway.launcher.running("sleeper"), "the process was stopped"
 
