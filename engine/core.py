@@ -38,9 +38,13 @@ from functools import lru_cache
 from itertools import accumulate, repeat
 from typing import Any, ClassVar, Protocol
 
-# Part of this contract, defined in engine.info (static facts and options) and re-exported here:
-# every game imports them from engine.core.
-from engine.info import GameInfo, OptionSpec, check_player_count, mypyc_attr, resolve_options
+# Part of this contract, defined in engine.info (static facts, options and the engine's errors)
+# and re-exported here: every game and caller imports them from engine.core.
+from engine.info import (  # noqa: F401 (re-exported: part of the contract)
+    EngineError, GameInfo, IllegalActionError, IllegalChanceOutcomeError, InvalidOptionError,
+    InvalidSeatError, OptionSpec, PlayerCountError, UnknownActionError, UnknownGameError,
+    WrongNodeError, check_player_count, mypyc_attr, resolve_options,
+)  # fmt: skip
 
 
 class NodeKind(enum.Enum):
@@ -56,10 +60,6 @@ class NodeKind(enum.Enum):
 _CHANCE, _DECISION, _TERMINAL = NodeKind.CHANCE, NodeKind.DECISION, NodeKind.TERMINAL
 
 
-class IllegalActionError(ValueError):
-    """An action, chance outcome or seat that the rules do not allow at this node."""
-
-
 # Compiled (engine.implementation): classes outside the compiled modules may subclass it.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
@@ -67,7 +67,7 @@ class Game(ABC):
 
     info: ClassVar[GameInfo]
 
-    # Any, not int: check_player_count refuses a bad count with a ValueError; a compiled `int`
+    # Any, not int: check_player_count refuses a bad count with a PlayerCountError; a compiled `int`
     # parameter would refuse a str with a TypeError first (engine.implementation).
     def __init__(self, num_players: Any, **options: Any) -> None:
         self.num_players = check_player_count(self.info, num_players)
@@ -349,20 +349,20 @@ class State(ABC):
 
     def _require(self, kind: NodeKind, method: str) -> None:
         if self.kind is not kind:
-            raise IllegalActionError(
+            raise WrongNodeError(
                 f"{method}() needs a {kind.value} node, but this is a {self.kind.value} node"
             )
 
     def _check_outcome(self, outcome: object) -> None:
         if not isinstance(outcome, int) or not self._is_chance_outcome(outcome):
             outcomes = [o for o, _ in self._chance_outcomes()]
-            raise IllegalActionError(
+            raise IllegalChanceOutcomeError(
                 f"chance outcome {outcome!r} is not possible here; possible: {_short(outcomes)}"
             )
 
     def _check_seat(self, seat: object) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise IllegalActionError(
+            raise InvalidSeatError(
                 f"seat {seat!r} does not exist; seats are 0 to {self.num_players - 1}"
             )
 

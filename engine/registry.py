@@ -22,7 +22,7 @@ from importlib.metadata import entry_points
 from pkgutil import resolve_name
 from typing import Any
 
-from engine.core import Game, GameInfo
+from engine.core import Game, GameInfo, UnknownGameError
 from engine.description import GameDescription
 
 ENTRY_POINT_GROUP = "arena.games"
@@ -59,7 +59,7 @@ def game_ids() -> list[str]:
 def ref(game_id: str) -> str:
     """Where a game's description is ("module:DESCRIPTION"); KeyError naming the valid ids."""
     if game_id not in GAMES:
-        raise KeyError(f"unknown game {game_id!r}; valid games: {', '.join(game_ids())}")
+        raise UnknownGameError(f"unknown game {game_id!r}; valid games: {', '.join(game_ids())}")
     return GAMES[game_id]
 
 

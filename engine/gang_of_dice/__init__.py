@@ -93,6 +93,6 @@ Returns: each seat's final dice count. Ranks: by count, equal counts share the r
 
 from engine.gang_of_dice.components import CARDS, CARD_TABLE, triggered
 from engine.gang_of_dice.game import DESCRIPTION, GangOfDice
-from engine.gang_of_dice.state import GangOfDiceState
+from engine.gang_of_dice.contract import GangOfDiceState
 
 __all__ = ["DESCRIPTION", "CARD_TABLE", "CARDS", "GangOfDice", "GangOfDiceState", "triggered"]

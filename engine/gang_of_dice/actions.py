@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from engine.core import UnknownActionError
+
 # The most dice one player can ever hold: 144 starting dice (3 x 48 or 4 x 36) + 18 bonus dice.
 MAX_DICE = 162
 
@@ -49,4 +51,4 @@ def label(action: int) -> str:
         if k == 0:
             return f"keeps every die showing {face_name(face)}"
         return f"re-rolls {k} {'die' if k == 1 else 'dice'} showing {face_name(face)}"
-    raise ValueError(f"gang_of_dice has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
+    raise UnknownActionError(f"gang_of_dice has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec
+from engine.core import Game, GameInfo, OptionSpec, State
 from engine.description import GameDescription
 from engine.gang_of_dice import actions, phases
 from engine.gang_of_dice.components import CARDS, ROUNDS
 from engine.gang_of_dice.hidden import sample_state
-from engine.gang_of_dice.state import Config, GangOfDiceState
+from engine.gang_of_dice.contract import GangOfDiceState
+from engine.gang_of_dice.state import Config
 
 START_POOL = {2: 48, 3: 48, 4: 36}  # dice (or dice-equivalents) each (rules §1.1, §1.2)
 PHYSICAL_DEFAULTS = {"deck_mode": "two_deck", "hide_pools": True}
@@ -65,7 +66,7 @@ class GangOfDice(Game):
         """Round 1, before its warning card is revealed (a chance node)."""
         return GangOfDiceState.initial(self.config)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> GangOfDiceState:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """The state an observation describes: Gang of Dice hides nothing that exists yet."""
         return sample_state(GangOfDiceState.initial(self.config), observation, rng)
 

@@ -4,28 +4,26 @@ Future cards and dice are chance nodes, and hidden pools (hide_pools) are deriva
 public history of stakes, so `resample` (State.resample) returns the state itself and
 `sample_state` (GangOfDice.sample_state) rebuilds the exact state from any seat's observation.
 
-This module imports the state for its type only (state.py imports this module): the state to
-fill in comes from the caller, game.py.
+The state to fill in comes from the caller, game.py (a new GangOfDiceData): this module works on the
+data of state.py and never names the class above it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.gang_of_dice.components import CARD_BY_ID, NO_FACES
 from engine.gang_of_dice.phases import CARD, PHASE_KINDS, PHASE_NAMES, STATUS_NAMES, WAITING
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.gang_of_dice.state import GangOfDiceState
+from engine.gang_of_dice.state import GangOfDiceData
 
 
-def resample(state: GangOfDiceState, known_to: frozenset[int], rng: random.Random) -> GangOfDiceState:
+def resample(state: GangOfDiceData, known_to: frozenset[int], rng: random.Random) -> GangOfDiceData:
     return state  # nothing is hidden that exists yet (see above)
 
 
-def sample_state(initial: GangOfDiceState, obs: Mapping[str, Any], rng: random.Random) -> GangOfDiceState:
+def sample_state(initial: GangOfDiceData, obs: Mapping[str, Any], rng: random.Random) -> GangOfDiceData:
     """The state one seat's observation describes (nothing is hidden, see `resample`):
     `initial`, a new game of the same configuration, with every field set from `obs` (`rng`
     is unused).
@@ -63,7 +61,7 @@ def sample_state(initial: GangOfDiceState, obs: Mapping[str, Any], rng: random.R
     return s
 
 
-def _pools_from_history(s: GangOfDiceState, known: list[int | None]) -> tuple[int, ...]:
+def _pools_from_history(s: GangOfDiceData, known: list[int | None]) -> tuple[int, ...]:
     """Every seat's dice: start - stakes + dice won, from the public record."""
     pools = [s.cfg.start_pool - stake for stake in s.stakes]
     for record in s.history:

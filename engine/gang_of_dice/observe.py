@@ -6,19 +6,18 @@ This module imports the state for its type only (state.py imports this module).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.gang_of_dice import actions as A
 from engine.gang_of_dice.components import CARDS, ROUNDS, YELLOW, score
 from engine.gang_of_dice.phases import CARD, OVER, PHASE_NAMES, PICK, ROLL, STAKE, STATUS_NAMES
+from engine.gang_of_dice import queries
+from engine.gang_of_dice.state import GangOfDiceData
 
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.gang_of_dice.state import GangOfDiceState
 
-
-def observation(state: GangOfDiceState, seat: int) -> dict[str, Any]:
-    actor = state.seat_to_act
-    card = state.card
+def observation(state: GangOfDiceData, seat: int) -> dict[str, Any]:
+    actor = queries.seat_to_act(state)
+    card = queries.card(state)
     return {
         "seat": seat,
         "phase": PHASE_NAMES[state.phase],
@@ -48,14 +47,14 @@ def observation(state: GangOfDiceState, seat: int) -> dict[str, Any]:
     }
 
 
-def _visible_pools(state: GangOfDiceState, seat: int) -> list[int | None]:
+def _visible_pools(state: GangOfDiceData, seat: int) -> list[int | None]:
     if not state.cfg.hide_pools or state.phase == OVER:
         return list(state.pools)
     return [p if s == seat else None for s, p in enumerate(state.pools)]
 
 
-def _leader(state: GangOfDiceState) -> dict[str, int] | None:
-    winner = state.winner() if state.phase != CARD else None
+def _leader(state: GangOfDiceData) -> dict[str, int] | None:
+    winner = queries.winner(state) if state.phase != CARD else None
     if winner is None:
         return None
     return {"seat": winner, "score": score(state.faces[winner]), "dice": state.stakes[winner]}  # type: ignore[arg-type]
@@ -73,7 +72,7 @@ def _round_json(record: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     return out
 
 
-def chance_label(state: GangOfDiceState, outcome: int) -> str:
+def chance_label(state: GangOfDiceData, outcome: int) -> str:
     if state.phase == ROLL:
         face = A.face_name(outcome)
         return f"a die shows {face}" + (" (the gangster)" if face == "G" else "")
@@ -82,9 +81,9 @@ def chance_label(state: GangOfDiceState, outcome: int) -> str:
     return f"warning card {card.id}: {card.art}, {card.colour} ({when})"
 
 
-def chance_visibility(state: GangOfDiceState, outcome: int) -> frozenset[int] | None:
+def chance_visibility(state: GangOfDiceData, outcome: int) -> frozenset[int] | None:
     return None  # rules §3: cards are revealed and dice rolled openly
 
 
-def hidden_chance_label(state: GangOfDiceState) -> str:
+def hidden_chance_label(state: GangOfDiceData) -> str:
     return "die rolled" if state.phase == ROLL else "warning card revealed"

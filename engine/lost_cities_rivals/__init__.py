@@ -91,6 +91,6 @@ display_limit (0, 4 or 8, default 0 = none)  rules A2's optional cap: when the d
 """
 
 from engine.lost_cities_rivals.game import DESCRIPTION, LostCitiesRivals
-from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals.contract import RivalsState
 
 __all__ = ["DESCRIPTION", "LostCitiesRivals", "RivalsState"]

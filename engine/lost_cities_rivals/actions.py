@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import UnknownActionError
 from engine.lost_cities_rivals.components import NUM_KINDS, TOTAL_COINS, card_words
 
 UNCOVER = 0
@@ -36,4 +37,4 @@ def action_label(action: int) -> str:
         return f"box {card_words(action - BOX_BASE)}"
     if action == SKIP_BOX:
         return "box nothing"
-    raise ValueError(f"action {action!r} is not in range(0, {NUM_ACTIONS})")
+    raise UnknownActionError(f"action {action!r} is not in range(0, {NUM_ACTIONS})")

@@ -6,13 +6,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec
+from engine.core import Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec, State
 from engine.description import GameDescription
 from engine.lost_cities_rivals import phases
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
 from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE, LABELS
 from engine.lost_cities_rivals.hidden import sample_state
-from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals.contract import RivalsState
 
 # Per turn at most: the opening bid and raises (bids rise from 1 to at most 36), 3 passes,
 # END_TAKE and the box decision; plus at most one PLACE per deck card over the whole game.
@@ -43,7 +43,7 @@ class LostCitiesRivals(Game):
     def __init__(self, num_players: int, **options: Any) -> None:
         super().__init__(num_players, **options)
         if self.options["start_player"] >= num_players:
-            raise ValueError(
+            raise InvalidOptionError(
                 f"lost_cities_rivals option start_player={self.options['start_player']} needs "
                 f"a seat below {num_players}; choose one of: {', '.join(map(str, range(num_players)))}"
             )
@@ -60,15 +60,15 @@ class LostCitiesRivals(Game):
         """
         state = self.initial_state()
         if len(starting_wagers) != self.num_players:
-            raise ValueError(f"need starting wagers for {self.num_players} seats")
+            raise IllegalChanceOutcomeError(f"need starting wagers for {self.num_players} seats")
         for pair in starting_wagers:
             if len(pair) != 2 or pair[0] == pair[1]:
-                raise ValueError(f"starting wagers {pair!r} must be two different colours")
+                raise IllegalChanceOutcomeError(f"starting wagers {pair!r} must be two different colours")
             for colour in pair:
                 state = state.apply_chance(COLOURS.index(colour))  # type: ignore[assignment]
         return state
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivalsState:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """The state itself: an observation holds everything, the deck order is chance."""
         initial = RivalsState(observation["num_players"], observation["display_limit"],
                               observation["start_player"])

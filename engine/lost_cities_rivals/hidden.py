@@ -4,27 +4,26 @@ Everything is public except the order of the undrawn cards, which nobody knows (
 them at chance nodes): `resample` (State.resample) returns the state itself, and `sample_state`
 (LostCitiesRivals.sample_state) rebuilds the exact state from any seat's observation.
 
-This module imports the state for its type only (state.py imports this module): the state to
-fill in comes from the caller, game.py.
+The state to fill in comes from the caller, game.py (a new RivalsState): this module works on the
+data of state.py and never names the class above it.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.lost_cities_rivals import components as C
 from engine.lost_cities_rivals.phases import BID, NO_SEAT, PHASE_NAMES
+from engine.lost_cities_rivals import flow
+from engine.lost_cities_rivals.state import RivalsData
 
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.lost_cities_rivals.state import RivalsState
 
-
-def resample(state: RivalsState, known_to: frozenset[int], rng: random.Random) -> RivalsState:
+def resample(state: RivalsData, known_to: frozenset[int], rng: random.Random) -> RivalsData:
     return state  # nothing is hidden from one seat that another knows: future draws are chance
 
 
-def sample_state(initial: RivalsState, obs: dict[str, Any], rng: random.Random) -> RivalsState:
+def sample_state(initial: RivalsData, obs: dict[str, Any], rng: random.Random) -> RivalsData:
     """The exact state an observation describes (nothing is hidden from a seat, see above):
     `initial`, a new game of the observation's seats and options, filled in (`rng` is unused)."""
     state = initial
@@ -48,5 +47,5 @@ def sample_state(initial: RivalsState, obs: dict[str, Any], rng: random.Random) 
         state.starter, state.high_bid = auction["starter"], auction["high_bid"]
         state.high_bidder, state.still_in = auction["high_bidder"], tuple(auction["in"])
         state.to_act = obs["to_act"] if state.phase == BID else NO_SEAT
-    state.count_points()
+    flow.count_points(state)
     return state._settle_kind()

@@ -7,21 +7,20 @@ observation). The field list is in the package docstring.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import NodeKind
 from engine.lost_cities_rivals import components as C
 from engine.lost_cities_rivals.phases import DEAL, NO_SEAT, OVER, PHASE_NAMES
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals import queries
+from engine.lost_cities_rivals.state import RivalsData
 
 
 _LABELS = C.LABELS
 _COLOURS = C.COLOURS
 
 
-def observation(state: RivalsState, seat: int) -> dict[str, Any]:
+def observation(state: RivalsData, seat: int) -> dict[str, Any]:
     """The JSON-able view of `state` for `seat` (identical for every seat but the "seat" field).
 
     Built for speed (the match runner asks for one per decision): tuples indexed in
@@ -36,10 +35,10 @@ def observation(state: RivalsState, seat: int) -> dict[str, Any]:
         "display_limit": state.display_limit,
         "start_player": state.start_player,
         "turn_player": state.turn,
-        "to_act": state.actor() if state.kind is NodeKind.DECISION else None,
+        "to_act": queries.actor(state) if state.kind is NodeKind.DECISION else None,
         "coins": list(state.coins),
         "centre": state.centre,
-        "scores": state.scores(),
+        "scores": queries.scores(state),
         "cards_revealed": state.revealed,
         "pile": pile + 1,
         "pile_cards_left": (pile + 1) * C.PILE_SIZE - state.revealed,
@@ -51,11 +50,11 @@ def observation(state: RivalsState, seat: int) -> dict[str, Any]:
         "starting_wager_bottom": [_COLOURS[c] for c in state.wager_bottom],
         "unseen": dict(_unseen_labels(state)),
         "auction": _auction(state),
-        "winners": state.winners() if state.phase == OVER else None,
+        "winners": queries.winners(state) if state.phase == OVER else None,
     }
 
 
-def _expeditions(state: RivalsState, seat: int) -> dict[str, dict[str, Any]]:
+def _expeditions(state: RivalsData, seat: int) -> dict[str, dict[str, Any]]:
     base = seat * C.NUM_COLOURS
     wagers = state.wagers[base : base + C.NUM_COLOURS]
     numbers = state.numbers[base : base + C.NUM_COLOURS]
@@ -65,7 +64,7 @@ def _expeditions(state: RivalsState, seat: int) -> dict[str, dict[str, Any]]:
     }
 
 
-def _unseen_labels(state: RivalsState) -> dict[str, int]:
+def _unseen_labels(state: RivalsData) -> dict[str, int]:
     """{card: count} of the unseen cards, made once per reveal: states between two reveals share
     the `unseen` tuple, and the memo (copied along with the state) holds it to check that."""
     memo = state.unseen_memo
@@ -74,7 +73,7 @@ def _unseen_labels(state: RivalsState) -> dict[str, int]:
     return memo[1]
 
 
-def _auction(state: RivalsState) -> dict[str, Any] | None:
+def _auction(state: RivalsData) -> dict[str, Any] | None:
     if state.starter == NO_SEAT:
         return None
     return {
@@ -85,15 +84,15 @@ def _auction(state: RivalsState) -> dict[str, Any] | None:
     }
 
 
-def chance_label(state: RivalsState, outcome: int) -> str:
+def chance_label(state: RivalsData, outcome: int) -> str:
     if state.phase == DEAL:
-        return f"seat {state.seat_dealt_to()} draws the {C.COLOUR_WORDS[outcome]} starting wager"
+        return f"seat {queries.seat_dealt_to(state)} draws the {C.COLOUR_WORDS[outcome]} starting wager"
     return f"revealed {C.card_words(outcome)}"
 
 
-def chance_visibility(state: RivalsState, outcome: int) -> frozenset[int] | None:
+def chance_visibility(state: RivalsData, outcome: int) -> frozenset[int] | None:
     return None  # rules §5: starting wagers lie face up, drawn cards go to the open display
 
 
-def hidden_chance_label(state: RivalsState) -> str:
-    return f"seat {state.seat_dealt_to()} draws a starting wager" if state.phase == DEAL else "a card revealed"
+def hidden_chance_label(state: RivalsData) -> str:
+    return f"seat {queries.seat_dealt_to(state)} draws a starting wager" if state.phase == DEAL else "a card revealed"

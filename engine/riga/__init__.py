@@ -89,6 +89,6 @@ Returns are the final VP totals; ranks break ties by money, then buildings built
 """
 
 from engine.riga.game import DESCRIPTION, Riga
-from engine.riga.state import RigaState
+from engine.riga.contract import RigaState
 
 __all__ = ["DESCRIPTION", "Riga", "RigaState"]

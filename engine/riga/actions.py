@@ -3,6 +3,7 @@ labels."""
 
 from __future__ import annotations
 
+from engine.core import UnknownActionError
 from engine.riga import components as t
 
 KEEP_START = 0  # + i, i in 0..1
@@ -23,7 +24,7 @@ MAX_ROWS = 6
 def label(action: int) -> str:
     """A stable label for an action id in words: "take goods row 2", "build Danzig Strongbox (D05)"."""
     if not 0 <= action < NUM_ACTIONS:
-        raise ValueError(f"riga has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
+        raise UnknownActionError(f"riga has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
     if action < TAKE_ROW:
         return f"keep the {('first', 'second')[action - KEEP_START]} start building"
     if action < TAKE_BUILDING:

@@ -10,7 +10,7 @@ next chance or decision node.
 from __future__ import annotations
 
 from operator import add, mul, sub
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.riga import actions as a
 from engine.riga import components as t
@@ -20,9 +20,8 @@ from engine.riga.phases import (
     KIND_OF_PHASE, OVER, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING, SPRING_DISPLAY, SPRING_ROWS,
     START, SUMMER, TAKE, WINTER,
 )  # fmt: skip
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.riga.state import RigaState
+from engine.riga import queries
+from engine.riga.state import RigaData
 
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
@@ -38,7 +37,24 @@ def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 _BASE_VALUE = t.BASE_VALUE.__getitem__
 
 
-def apply_chance(s: RigaState, outcome: int) -> None:
+def set_up(s: RigaData, num_players: int, use_riga: bool, use_gm: bool) -> None:
+    """Fill in blank `s` as a new game (§2.1), before the start player is drawn."""
+    n = num_players
+    s.num_players, s.use_riga, s.use_gm, s.years = n, use_riga, use_gm, t.YEARS[n]
+    s.phase, s.season, s.year, s.start, s.queue, s.builds = START, SETUP, 0, -1, (), 0
+    s.gdeck, s.gdisc, s.rows = t.DECK_COUNTS, (0, 0, 0, 0), ((),) * t.rows_per_spring(n)
+    s.bpool, s.bbottom, s.dnew, s.dold, s.removed = t.CITY_CARD_IDS, (), (), (), ()
+    s.hgoods = s.kgoods = ((0, 0, 0, 0),) * n
+    s.hbuild = s.sbuild = s.tableau = ((),) * n
+    s.used = (0,) * n
+    s.rsupply = (t.RIGA_CARD_IDS if use_riga else (),) * n
+    s.tiles, s.flipped, s.drawn = (), (), ()
+    s.pending, s.need, s.choice, s.log = None, 0, (), ()
+    s._legal = s._outcomes = None
+    s._set_kind()
+
+
+def apply_chance(s: RigaData, outcome: int) -> None:
     """Chance picks `outcome` at `s`, a fresh copy: the draw, then the automatic steps."""
     phase = s.phase
     if phase == START:
@@ -66,7 +82,7 @@ def apply_chance(s: RigaState, outcome: int) -> None:
     settle(s)
 
 
-def apply_action(s: RigaState, seat: int, action: int) -> None:
+def apply_action(s: RigaData, seat: int, action: int) -> None:
     """`seat` plays `action` at `s`, a fresh copy: the move, then the automatic steps."""
     if action < a.TAKE_ROW:
         keep_start_building(s, seat, action - a.KEEP_START)
@@ -83,7 +99,7 @@ def apply_action(s: RigaState, seat: int, action: int) -> None:
     settle(s)
 
 
-def receive_good(s: RigaState, good: int) -> None:
+def receive_good(s: RigaData, good: int) -> None:
     if s.phase == SPRING_ROWS:
         slot = row_target(s)
         s.rows = _put(s.rows, slot, s.rows[slot] + (good,))  # type: ignore[arg-type,index]
@@ -98,7 +114,7 @@ def receive_good(s: RigaState, good: int) -> None:
         log(s, ("extra_draw", seat))
 
 
-def keep_start_building(s: RigaState, seat: int, index: int) -> None:
+def keep_start_building(s: RigaData, seat: int, index: int) -> None:
     kept = s.choice[index]
     s.hbuild = _put(s.hbuild, seat, tuple(sorted(s.hbuild[seat] + (kept,))))
     s.sbuild = _put(s.sbuild, seat, tuple(sorted(s.sbuild[seat] + (kept,))))
@@ -113,7 +129,7 @@ def keep_start_building(s: RigaState, seat: int, index: int) -> None:
         begin_spring(s)
 
 
-def take(s: RigaState, seat: int, action: int) -> None:
+def take(s: RigaData, seat: int, action: int) -> None:
     s.phase = BUILD
     if action < a.TAKE_BUILDING:
         slot = action - a.TAKE_ROW
@@ -139,13 +155,13 @@ def take(s: RigaState, seat: int, action: int) -> None:
         log(s, ("take_nothing", seat))
 
 
-def start_build(s: RigaState, seat: int, card: int) -> None:
+def start_build(s: RigaData, seat: int, card: int) -> None:
     s.pending = (card, (0,) * sc.NUM_ITEMS)
     if sc.build_cost(s.tableau[seat], card) == 0:
         complete_build(s, seat)
 
 
-def pay(s: RigaState, seat: int, item: int) -> None:
+def pay(s: RigaData, seat: int, item: int) -> None:
     card, paid = s.pending  # type: ignore[misc]  # set while a build is being paid
     paid = _add(paid, item, 1)
     s.pending = (card, paid)
@@ -154,7 +170,7 @@ def pay(s: RigaState, seat: int, item: int) -> None:
         complete_build(s, seat)
 
 
-def complete_build(s: RigaState, seat: int) -> None:
+def complete_build(s: RigaData, seat: int) -> None:
     """Pay, move the card to the tableau, count the build, run the Grand Master check."""
     card, paid = s.pending  # type: ignore[misc]  # set while a build is being paid
     s.pending = None
@@ -178,14 +194,14 @@ def complete_build(s: RigaState, seat: int) -> None:
             log(s, ("claim", seat, t.TILE_NAMES[tile], previous))
 
 
-def pay_goods(s: RigaState, seat: int, goods: tuple[int, ...]) -> None:
+def pay_goods(s: RigaData, seat: int, goods: tuple[int, ...]) -> None:
     """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
     s.hgoods = _put(s.hgoods, seat, tuple(map(sub, s.hgoods[seat], goods)))
     s.kgoods = _put(s.kgoods, seat, tuple(max(0, k - g) for k, g in zip(s.kgoods[seat], goods)))
     s.gdisc = tuple(map(add, s.gdisc, goods))
 
 
-def end_turn(s: RigaState) -> None:
+def end_turn(s: RigaData) -> None:
     s.queue = s.queue[1:]
     s.builds = 0
     if s.queue:
@@ -198,7 +214,7 @@ def end_turn(s: RigaState) -> None:
         begin_winter(s)
 
 
-def discard(s: RigaState, seat: int, action: int) -> None:
+def discard(s: RigaData, seat: int, action: int) -> None:
     if action < a.DISCARD_BUILDING:
         good = action - a.DISCARD_GOOD
         pay_goods(s, seat, tuple(int(g == good) for g in range(4)))
@@ -211,21 +227,21 @@ def discard(s: RigaState, seat: int, action: int) -> None:
         log(s, ("discard", seat, t.CARDS[card].code))
 
 
-def settle(s: RigaState) -> None:
+def settle(s: RigaData) -> None:
     """Run automatic steps until a chance node that has outcomes, a decision, or the end."""
     run_automatic_steps(s)
     s.kind = KIND_OF_PHASE[s.phase]  # `_set_kind`, inlined: once per step
 
 
-def run_automatic_steps(s: RigaState) -> None:
+def run_automatic_steps(s: RigaData) -> None:
     while True:
         phase = s.phase
         if phase == FLIP:
-            if len(s.flipped) < min(t.TILES_FLIPPED, len(s.tile_pool())):
+            if len(s.flipped) < min(t.TILES_FLIPPED, len(queries.tile_pool(s))):
                 return
             s.phase = DRAW_TILE
         elif phase == DRAW_TILE:
-            if len(s.drawn) < min(t.TILES_IN_PLAY, len(s.tile_pool())):
+            if len(s.drawn) < min(t.TILES_IN_PLAY, len(queries.tile_pool(s))):
                 return
             lay_out_tiles(s)
             begin_hands(s)
@@ -261,14 +277,14 @@ def run_automatic_steps(s: RigaState) -> None:
                 end_winter(s)
                 continue
             seat = s.queue[0]
-            if s.hand_size(seat) > sc.hand_limit(s.tableau[seat]):
+            if queries.hand_size(s, seat) > sc.hand_limit(s.tableau[seat]):
                 return
             s.queue = s.queue[1:]
         else:
             return
 
 
-def goods_ready(s: RigaState) -> bool:
+def goods_ready(s: RigaData) -> bool:
     """True when a goods card can be drawn, reshuffling the discards into the deck if needed."""
     if sum(s.gdeck):
         return True
@@ -279,7 +295,7 @@ def goods_ready(s: RigaState) -> bool:
     return True
 
 
-def lay_out_tiles(s: RigaState) -> None:
+def lay_out_tiles(s: RigaData) -> None:
     order = t.TILE_CHECK_ORDER + (t.T_MONEY,)
     tiles = []
     for tile in sorted(s.drawn, key=order.index):
@@ -291,17 +307,17 @@ def lay_out_tiles(s: RigaState) -> None:
     s.tiles = tuple(tiles)
 
 
-def begin_hands(s: RigaState) -> None:
+def begin_hands(s: RigaData) -> None:
     s.phase, s.season = SETUP_GOODS, SETUP
     s.queue = summer_order(s)
 
 
-def summer_order(s: RigaState) -> tuple[int, ...]:
+def summer_order(s: RigaData) -> tuple[int, ...]:
     n = s.num_players
     return tuple((s.start + i) % n for i in range(n))
 
 
-def row_target(s: RigaState) -> int | None:
+def row_target(s: RigaData) -> int | None:
     """The slot that gets the next spring goods card: short leftovers first, then new rows."""
     for slot, row in enumerate(s.rows):
         if row and sum(map(_BASE_VALUE, row)) < t.MIN_ROW_VALUE:  # row_value, inlined
@@ -312,29 +328,29 @@ def row_target(s: RigaState) -> int | None:
     return None
 
 
-def begin_spring(s: RigaState) -> None:
+def begin_spring(s: RigaData) -> None:
     s.season, s.phase = SPRING, SPRING_ROWS
 
 
-def begin_display(s: RigaState) -> None:
+def begin_display(s: RigaData) -> None:
     s.removed += s.dold
     s.dold, s.dnew = s.dnew, ()
     s.need = t.new_buildings_per_spring(s.num_players)
     s.phase = SPRING_DISPLAY
 
 
-def begin_summer(s: RigaState) -> None:
+def begin_summer(s: RigaData) -> None:
     s.need = 0
     s.season, s.phase, s.builds = SUMMER, TAKE, 0
     s.queue = summer_order(s)
 
 
-def begin_winter(s: RigaState) -> None:
+def begin_winter(s: RigaData) -> None:
     s.season, s.phase = WINTER, DISCARD
-    s.queue = tuple(p for p in summer_order(s) if s.hand_size(p) > sc.hand_limit(s.tableau[p]))
+    s.queue = tuple(p for p in summer_order(s) if queries.hand_size(s, p) > sc.hand_limit(s.tableau[p]))
 
 
-def end_winter(s: RigaState) -> None:
+def end_winter(s: RigaData) -> None:
     s.start = (s.start + 1) % s.num_players
     if s.year == s.years:
         s.season, s.phase = GAME_OVER, OVER
@@ -343,5 +359,5 @@ def end_winter(s: RigaState) -> None:
         begin_spring(s)
 
 
-def log(s: RigaState, event: tuple) -> None:
+def log(s: RigaData, event: tuple) -> None:
     s.log = (s.log + (event,))[-LOG_KEEP:]

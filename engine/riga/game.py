@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec
+from engine.core import Game, GameInfo, OptionSpec, State
 from engine.description import GameDescription
 from engine.riga import actions, components, phases
 from engine.riga.hidden import sample_state
-from engine.riga.state import RigaState
+from engine.riga.contract import RigaState
 
 
 class Riga(Game):
@@ -41,7 +41,7 @@ class Riga(Game):
     def action_label(self, action: int) -> str:
         return actions.label(action)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RigaState:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """A state consistent with one seat's observation, its hidden parts drawn with `rng`."""
         options = observation["options"]
         initial = RigaState.initial(self.num_players, options["use_riga_buildings"],

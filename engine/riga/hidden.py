@@ -19,16 +19,14 @@ fill in comes from the caller, game.py.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.riga import components as t
 from engine.riga.phases import KEEP, OVER, PHASE_NAMES, SEASON_NAMES, SETUP_BUILDINGS
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.riga.state import RigaState
+from engine.riga.state import RigaData
 
 
-def resample(state: RigaState, known_to: frozenset[int], rng: random.Random) -> RigaState:
+def resample(state: RigaData, known_to: frozenset[int], rng: random.Random) -> RigaData:
     """A state the seats in `known_to` cannot tell from `state`: the other seats' secrets drawn again."""
     if state.phase == OVER:  # hands are shown for the final count
         return state
@@ -44,7 +42,7 @@ def _put(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1 :]
 
 
-def redraw_goods(s: RigaState, hidden: list[int], rng: random.Random) -> None:
+def redraw_goods(s: RigaData, hidden: list[int], rng: random.Random) -> None:
     """Redraw the unknown goods of the `hidden` seats together with the goods deck."""
     pool = [g for g, n in enumerate(s.gdeck) for _ in range(n)]
     for p in hidden:
@@ -60,7 +58,7 @@ def redraw_goods(s: RigaState, hidden: list[int], rng: random.Random) -> None:
     s.gdeck = tuple(pool.count(g) for g in range(4))
 
 
-def redraw_buildings(s: RigaState, hidden: list[int], chooser: int, rng: random.Random) -> None:
+def redraw_buildings(s: RigaData, hidden: list[int], chooser: int, rng: random.Random) -> None:
     """Redraw the `hidden` seats' secret buildings, their cards under the deck, the start
     choice of `chooser` (-1: nobody is choosing), and the shuffled part of the building deck."""
     pool = list(s.bpool)
@@ -107,7 +105,7 @@ def _tuple(value: Any) -> Any:
     return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
 
 
-def sample_state(initial: RigaState, obs: dict[str, Any], rng: random.Random) -> RigaState:
+def sample_state(initial: RigaData, obs: dict[str, Any], rng: random.Random) -> RigaData:
     """`initial` (a new game of the observation's options, which this fills in) made to give
     `obs["seat"]` exactly this observation, hidden parts drawn with `rng`."""
     s = initial
@@ -117,7 +115,7 @@ def sample_state(initial: RigaState, obs: dict[str, Any], rng: random.Random) ->
     return s._set_kind()
 
 
-def _public(s: RigaState, obs: dict[str, Any]) -> None:
+def _public(s: RigaData, obs: dict[str, Any]) -> None:
     players = obs["players"]
     s.phase = PHASE_NAMES.index(obs["phase"])
     s.season = SEASON_NAMES.index(obs["season"])
@@ -145,7 +143,7 @@ def _public(s: RigaState, obs: dict[str, Any]) -> None:
         s.pending = (t.CARD_BY_CODE[pending["card"]], paid)
 
 
-def _goods(s: RigaState, obs: dict[str, Any], rng: random.Random) -> None:
+def _goods(s: RigaData, obs: dict[str, Any], rng: random.Random) -> None:
     seat, players = obs["seat"], obs["players"]
     own = _counts(obs["hand_goods"])
     seen = [s.gdisc[g] + own[g] for g in range(4)]
@@ -172,7 +170,7 @@ def _goods(s: RigaState, obs: dict[str, Any], rng: random.Random) -> None:
     s.gdeck = tuple(pool.count(g) for g in range(4))
 
 
-def _buildings(s: RigaState, obs: dict[str, Any], rng: random.Random) -> None:
+def _buildings(s: RigaData, obs: dict[str, Any], rng: random.Random) -> None:
     seat, players = obs["seat"], obs["players"]
     own_hand = _ids(obs["hand_buildings"])
     mine_under = list(_ids(obs["my_cards_under_deck"]))

@@ -8,15 +8,14 @@ The field list is documented in the package docstring (engine/riga/__init__.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.actions import card_words
 from engine.riga.phases import DISCARD, KEEP, OVER, PHASE_NAMES, SEASON_NAMES
-
-if TYPE_CHECKING:
-    from engine.riga.state import RigaState
+from engine.riga import queries
+from engine.riga.state import RigaData
 
 # Observations are built once per decision by the match runner, so the helpers below index
 # tuples in comprehensions (cheaper than calls per item, or map over a bound __getitem__) and
@@ -50,7 +49,7 @@ def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
     ]  # fmt: skip
 
 
-def observation(s: RigaState, seat: int) -> dict[str, Any]:
+def observation(s: RigaData, seat: int) -> dict[str, Any]:
     """The information state of `seat`: everything public plus its own secrets."""
     over = s.phase == OVER
     obs: dict[str, Any] = {
@@ -63,7 +62,7 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
         "turn_queue": list(s.queue),
         "active": s.active,
         "builds_this_turn": s.builds,
-        "scores": s.totals() if over else s.public_scores(),
+        "scores": queries.totals(s) if over else queries.public_scores(s),
         "options": {"use_riga_buildings": s.use_riga, "use_grand_master": s.use_gm},
         "rows": [[_GOOD_NAMES[g] for g in row] for row in s.rows],
         "display_new": _codes(s.dnew),
@@ -91,13 +90,13 @@ def observation(s: RigaState, seat: int) -> dict[str, Any]:
     }
     if s.phase == DISCARD and s.queue:
         active = s.queue[0]
-        obs["discards_left"] = s.hand_size(active) - sc.hand_limit(s.tableau[active])
+        obs["discards_left"] = queries.hand_size(s, active) - sc.hand_limit(s.tableau[active])
     if over:
-        obs["final"] = {"totals": s.totals(), "money": [s.money(p) for p in range(s.num_players)], "ranks": s._ranks()}
+        obs["final"] = {"totals": queries.totals(s), "money": [queries.money(s, p) for p in range(s.num_players)], "ranks": queries.ranks(s)}
     return obs
 
 
-def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
+def _player(s: RigaData, p: int, over: bool) -> dict[str, Any]:
     tableau, hand = s.tableau[p], s.hbuild[p]
     cities, symbols, vp = sc.tableau_counts(tableau)
     secret = s.sbuild[p]
@@ -118,11 +117,11 @@ def _player(s: RigaState, p: int, over: bool) -> dict[str, Any]:
         "known_buildings": _codes(hand if over else public_buildings),
     }
     if over:
-        info["money"] = s.money(p)
+        info["money"] = queries.money(s, p)
     return info
 
 
-def _pending(s: RigaState) -> dict[str, Any] | None:
+def _pending(s: RigaData) -> dict[str, Any] | None:
     if s.pending is None:
         return None
     card, paid = s.pending
@@ -159,7 +158,7 @@ _CHANCE_NODES: dict[str, tuple[str, Callable[[int], str]]] = {
 PRIVATE_DRAWS = frozenset({"setup_buildings", "extra_draw"})
 
 
-def hidden_chance_label(s: RigaState) -> str:
+def hidden_chance_label(s: RigaData) -> str:
     """A chance node without its outcome, for a viewer who may not see it: "start building card
     for seat 1" (the seat drawing, where a seat draws)."""
     phase, seat = PHASE_NAMES[s.phase], s.active
@@ -167,19 +166,19 @@ def hidden_chance_label(s: RigaState) -> str:
     return f"{what} for seat {seat}" if phase in PRIVATE_DRAWS or phase == "setup_goods" else f"{what} drawn"
 
 
-def chance_label(s: RigaState, outcome: int) -> str:
+def chance_label(s: RigaData, outcome: int) -> str:
     """A short stable label for a chance outcome at this node: "goods card for a row: wine"."""
     what, name = _CHANCE_NODES[PHASE_NAMES[s.phase]]
     return f"{what}: {name(outcome)}"
 
 
-def chance_visibility(s: RigaState, outcome: int) -> frozenset[int] | None:
+def chance_visibility(s: RigaData, outcome: int) -> frozenset[int] | None:
     return frozenset({s.queue[0]}) if PHASE_NAMES[s.phase] in PRIVATE_DRAWS else None
 
 
-def action_visibility(s: RigaState, seat: int, action: int) -> frozenset[int] | None:
+def action_visibility(s: RigaData, seat: int, action: int) -> frozenset[int] | None:
     return frozenset({seat}) if s.phase == KEEP else None  # which start building: §2.6
 
 
-def hidden_action_label(s: RigaState, seat: int) -> str:
+def hidden_action_label(s: RigaData, seat: int) -> str:
     return f"seat {seat} keeps a start building card"

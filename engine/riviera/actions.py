@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import UnknownActionError
 from engine.riviera.components import DIE_LONG_NAMES, card_words
 
 PLAY = 0  # PLAY + card: play that card (main card in CHOOSE, bonus card in BONUS)
@@ -40,4 +41,4 @@ def action_label(action: int) -> str:
         return f"gives {card_words(action - GIVE)}"
     if DISCARD <= action < NUM_ACTIONS:
         return f"discards {card_words(action - DISCARD)}"
-    raise ValueError(f"riviera has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")
+    raise UnknownActionError(f"riviera has no action {action!r}; actions are 0 to {NUM_ACTIONS - 1}")

@@ -6,8 +6,6 @@ no field value (tuples, ints) is ever mutated in place, so the original state st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bisect import bisect_left
 from collections.abc import Mapping
 
@@ -23,9 +21,7 @@ from engine.riviera.queries import (
     colours_in_use, dice_to_roll, draw_pile, fallback_size, in_from_holder, legal_cards,
     power_available, power_card, swap_size,
 )  # fmt: skip
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.riviera.state import RivieraState
+from engine.riviera.state import RivieraData
 
 COLOUR_MASK = (1 << VALUES) - 1
 ALL_CARDS = (1 << (NUM_COLOURS * VALUES)) - 1
@@ -42,7 +38,7 @@ def _cards_mask(cards) -> int:
 # -- chance -------------------------------------------------------------------------------------
 
 
-def chance_options(s: RivieraState) -> list[int]:
+def chance_options(s: RivieraData) -> list[int]:
     phase = s.phase
     if phase == DEAL:
         return list(s.deck)
@@ -63,7 +59,7 @@ def _bit_list(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
-def apply_chance(s: RivieraState, outcome: int) -> None:
+def apply_chance(s: RivieraData, outcome: int) -> None:
     phase = s.phase
     if phase == DEAL:
         deal_card(s, outcome)
@@ -90,7 +86,7 @@ def apply_chance(s: RivieraState, outcome: int) -> None:
 # -- game and round setup (§1.4, §1.5) ----------------------------------------------------------
 
 
-def start_game(s: RivieraState) -> None:
+def start_game(s: RivieraData) -> None:
     rules = s.rules
     if rules.removed == -2:
         s.in_use = ALL_CARDS
@@ -105,14 +101,14 @@ def start_game(s: RivieraState) -> None:
         s.phase = REMOVED_DRAW
 
 
-def remove_colour(s: RivieraState, colour: int) -> None:
+def remove_colour(s: RivieraData, colour: int) -> None:
     s.removed = colour
     s.in_use = ALL_CARDS & ~(COLOUR_MASK << (colour * VALUES))
     s.colours = colours_in_use(s)
     s.in_deck = tuple(_bit_list(s.in_use))
 
 
-def after_colours(s: RivieraState) -> None:
+def after_colours(s: RivieraData) -> None:
     if s.rules.start >= 0:
         s.holder = s.rules.start
         begin_round(s)
@@ -120,7 +116,7 @@ def after_colours(s: RivieraState) -> None:
         s.phase = HOLDER_DRAW
 
 
-def begin_round(s: RivieraState) -> None:
+def begin_round(s: RivieraData) -> None:
     """Collect every card, clear the round state; the Token and Last Chance use carry over."""
     n = s.num_players
     s.round_no += 1
@@ -137,7 +133,7 @@ def begin_round(s: RivieraState) -> None:
     s.phase = DEAL
 
 
-def deal_card(s: RivieraState, card: int) -> None:
+def deal_card(s: RivieraData, card: int) -> None:
     """Deal the next card: seat 0 gets the first 10, seat 1 the next 10, and so on.
 
     When the deal is complete and some hand holds more than `maxSameColourInHand` cards of one
@@ -171,7 +167,7 @@ def _spread_ok(hand: tuple[int, ...], limit: int) -> bool:
 # -- the turn (§2.2) ----------------------------------------------------------------------------
 
 
-def begin_turn(s: RivieraState) -> None:
+def begin_turn(s: RivieraData) -> None:
     """ROLL step (a): apply the pending 2/9/11 effects whose owner is IN, then clear them."""
     n = s.num_players
     s.turn_no += 1
@@ -187,7 +183,7 @@ def begin_turn(s: RivieraState) -> None:
     s.phase = ROLL
 
 
-def roll_die(s: RivieraState, value: int) -> None:
+def roll_die(s: RivieraData, value: int) -> None:
     """Set the next unrolled die; after the last one, maybe reroll (§6.2), else go on."""
     pending = dice_to_roll(s)
     s.dice = _set(s.dice, pending[0], value)
@@ -203,14 +199,14 @@ def roll_die(s: RivieraState, value: int) -> None:
         start_choose(s)
 
 
-def _reroll_needed(s: RivieraState) -> bool:
+def _reroll_needed(s: RivieraData) -> bool:
     rules = s.rules
     if s.turn_no != 1 or not rules.reroll or s.rerolls >= rules.max_rerolls:
         return False
     return any(not legal_cards(s, p) for p in range(s.num_players) if s.status[p] == IN)
 
 
-def adjust(s: RivieraState, p: int, action: int) -> None:
+def adjust(s: RivieraData, p: int, action: int) -> None:
     """Card 9 (§4.3): turn one unchanged die by ±1 (wrapping 6↔1), or pass."""
     if action == PASS:
         s.events += (("adjust", p, -1, 0),)
@@ -225,13 +221,13 @@ def adjust(s: RivieraState, p: int, action: int) -> None:
         start_choose(s)
 
 
-def start_choose(s: RivieraState) -> None:
+def start_choose(s: RivieraData) -> None:
     s.phase = CHOOSE
     if s.rules.sequential:
         s.queue = in_from_holder(s)
 
 
-def apply_actions(s: RivieraState, actions: Mapping[int, int]) -> None:
+def apply_actions(s: RivieraData, actions: Mapping[int, int]) -> None:
     phase = s.phase
     if phase == CHOOSE:
         choose(s, actions)
@@ -251,7 +247,7 @@ def apply_actions(s: RivieraState, actions: Mapping[int, int]) -> None:
             pick_discard(s, action - DISCARD)
 
 
-def choose(s: RivieraState, actions: Mapping[int, int]) -> None:
+def choose(s: RivieraData, actions: Mapping[int, int]) -> None:
     """REVEAL (§2.2 phase 4): cards, Last Chance and crashes take effect together."""
     slam = eligible = 0
     for p in sorted(actions):
@@ -276,7 +272,7 @@ def choose(s: RivieraState, actions: Mapping[int, int]) -> None:
         start_powers(s)
 
 
-def bonus(s: RivieraState, actions: Mapping[int, int]) -> None:
+def bonus(s: RivieraData, actions: Mapping[int, int]) -> None:
     """BONUS_REVEAL (§4.1): extra cards after a 1; a further 1 keeps its owner eligible."""
     slam = eligible = 0
     for p in sorted(actions):
@@ -298,7 +294,7 @@ def bonus(s: RivieraState, actions: Mapping[int, int]) -> None:
         start_powers(s)
 
 
-def play_card(s: RivieraState, p: int, card: int, how: str) -> None:
+def play_card(s: RivieraData, p: int, card: int, how: str) -> None:
     s.hands = _set(s.hands, p, tuple(c for c in s.hands[p] if c != card))
     s.columns = _set(s.columns, p, s.columns[p] + (card,))
     s.played = _set(s.played, p, s.played[p] + (card,))
@@ -310,7 +306,7 @@ def play_card(s: RivieraState, p: int, card: int, how: str) -> None:
     s.events += ((how, p, card),)
 
 
-def crash(s: RivieraState, p: int) -> None:
+def crash(s: RivieraData, p: int) -> None:
     """§5.1: the hand and the column go face down to the discard pile; status CRASHED."""
     n = s.num_players
     column = _cards_mask(s.columns[p])
@@ -331,7 +327,7 @@ def crash(s: RivieraState, p: int) -> None:
     s.events += (("crash", p),)
 
 
-def grand_slam(s: RivieraState, winners: int) -> None:
+def grand_slam(s: RivieraData, winners: int) -> None:
     """§5.4: the players who emptied their hands in this reveal win; the round is not scored."""
     s.winners = winners
     s.slam = True
@@ -341,13 +337,13 @@ def grand_slam(s: RivieraState, winners: int) -> None:
 # -- powers (§4.2, §4.4, §4.5) ------------------------------------------------------------------
 
 
-def start_powers(s: RivieraState) -> None:
+def start_powers(s: RivieraData) -> None:
     """Simultaneous mode: the owners of 2, 10, 11 decide one at a time, clockwise from the Holder."""
     s.queue = tuple(p for p in in_from_holder(s) if power_card(s, p) >= 0)
     next_power(s)
 
 
-def next_power(s: RivieraState) -> None:
+def next_power(s: RivieraData) -> None:
     while s.queue and not power_available(s, s.queue[0]):
         s.queue = s.queue[1:]
     if s.queue:
@@ -356,7 +352,7 @@ def next_power(s: RivieraState) -> None:
         start_stop(s)
 
 
-def after_go(s: RivieraState) -> None:
+def after_go(s: RivieraData) -> None:
     """Sequential mode: the player whose go it is settles their power, then the next one plays."""
     if power_available(s, s.queue[0]):
         s.phase = POWERS
@@ -364,7 +360,7 @@ def after_go(s: RivieraState) -> None:
         next_player(s)
 
 
-def next_player(s: RivieraState) -> None:
+def next_player(s: RivieraData) -> None:
     s.queue = s.queue[1:]
     if s.queue:
         s.phase = CHOOSE
@@ -372,7 +368,7 @@ def next_player(s: RivieraState) -> None:
         start_stop(s)
 
 
-def end_power(s: RivieraState) -> None:
+def end_power(s: RivieraData) -> None:
     s.target, s.picked, s.taken, s.draws_left = -1, (), (), 0
     if s.rules.sequential:
         next_player(s)
@@ -381,7 +377,7 @@ def end_power(s: RivieraState) -> None:
         next_power(s)
 
 
-def power(s: RivieraState, p: int, action: int) -> None:
+def power(s: RivieraData, p: int, action: int) -> None:
     card = power_card(s, p)
     if action == PASS:
         s.events += (("power", p, card, False),)
@@ -403,7 +399,7 @@ def power(s: RivieraState, p: int, action: int) -> None:
         pick_discard(s, action - DISCARD)
 
 
-def give(s: RivieraState, card: int) -> None:
+def give(s: RivieraData, card: int) -> None:
     s.picked += (card,)
     if len(s.picked) == swap_size(s):
         s.taken = ()
@@ -412,7 +408,7 @@ def give(s: RivieraState, card: int) -> None:
         s.phase = SWAP_GIVE
 
 
-def execute_swap(s: RivieraState) -> None:
+def execute_swap(s: RivieraData) -> None:
     """Both sets move at once; the swapper and the target learn what the other now holds."""
     p, t, n = s.queue[0], s.target, s.num_players
     given, taken = s.picked, s.taken
@@ -432,7 +428,7 @@ def execute_swap(s: RivieraState) -> None:
     end_power(s)
 
 
-def pick_discard(s: RivieraState, card: int) -> None:
+def pick_discard(s: RivieraData, card: int) -> None:
     p = s.queue[0]
     s.picked += (card,)
     if len(s.picked) < fallback_size(s, p):
@@ -453,7 +449,7 @@ def pick_discard(s: RivieraState, card: int) -> None:
 # -- stop or more, the Token, round end (§2.2 phases 8-11, §5) ------------------------------
 
 
-def start_stop(s: RivieraState) -> None:
+def start_stop(s: RivieraData) -> None:
     order = in_from_holder(s)
     if not order:
         end_turn(s)
@@ -463,7 +459,7 @@ def start_stop(s: RivieraState) -> None:
         s.queue = order
 
 
-def stop_or_more(s: RivieraState, actions: Mapping[int, int]) -> None:
+def stop_or_more(s: RivieraData, actions: Mapping[int, int]) -> None:
     for p in sorted(actions):
         stopped = actions[p] == STOP
         if stopped:
@@ -476,7 +472,7 @@ def stop_or_more(s: RivieraState, actions: Mapping[int, int]) -> None:
     end_turn(s)
 
 
-def end_turn(s: RivieraState) -> None:
+def end_turn(s: RivieraData) -> None:
     """PASS_TOKEN: the Token moves on every turn, whatever the statuses (§2.2 phase 9)."""
     s.holder = (s.holder + 1) % s.num_players
     if IN in s.status:
@@ -485,7 +481,7 @@ def end_turn(s: RivieraState) -> None:
         end_round(s)
 
 
-def end_round(s: RivieraState) -> None:
+def end_round(s: RivieraData) -> None:
     """ROUND_END: STOPPED players bank their column; the game ends at the winning score."""
     s.scores = tuple(
         score + (sum(STARS[c] for c in s.columns[p]) if s.status[p] == STOPPED else 0)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec
+from engine.core import Game, GameInfo, InvalidOptionError, OptionSpec, State
 from engine.description import GameDescription
 from engine.riviera import phases
 from engine.riviera.actions import NUM_ACTIONS, action_label
 from engine.riviera.components import COLOURS, DIE_NAMES, MAX_SEATS
 from engine.riviera.hidden import sample_state
-from engine.riviera.state import RivieraState, Rules
+from engine.riviera.contract import RivieraState
+from engine.riviera.state import Rules
 
 # A game has no round limit in the rules (§5.6), but the contract needs a finite
 # max_decisions: with maxRounds = 0 ("off") this cap still ends a game that no one can win.
@@ -83,7 +84,7 @@ class Riviera(Game):
         super().__init__(num_players, **options)
         start = self.options["startPlayer"]
         if start >= num_players:
-            raise ValueError(f"riviera option startPlayer={start} needs a seat below {num_players}")
+            raise InvalidOptionError(f"riviera option startPlayer={start} needs a seat below {num_players}")
         removed = self.options["removedColour"]
         if num_players >= 5:
             removed_colour = -2
@@ -109,7 +110,7 @@ class Riviera(Game):
     def action_label(self, action: int) -> str:
         return action_label(action)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivieraState:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
         """A state that gives `observation` to its seat, with every hidden card drawn by `rng`."""
         return sample_state(RivieraState(self.rules), observation, rng)
 

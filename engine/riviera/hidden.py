@@ -21,26 +21,24 @@ same observation: an unfinished roll restarts (a deal in progress keeps the seat
 and draws the others' hands of their sizes), the count of rejected first rolls is 0,
 cards a power owner picked are drawn from its sampled hand.
 
-This module imports the state for its type only (state.py imports this module): the state to
-fill in comes from the caller, game.py.
+The state to fill in comes from the caller, game.py (a new RivieraState): this module works on
+the data of state.py and never names the class above it.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.riviera import queries
 from engine.riviera.components import COLOURS, DIE_NAMES, HAND_SIZE, NUM_COLOURS, bits, mask_of
 from engine.riviera.phases import (
     DEAL, FALLBACK_DISCARD, HOLDER_DRAW, PHASE_NAMES, REMOVED_DRAW, ROLL, STATUS_NAMES, SWAP_PICK,
 )  # fmt: skip
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.riviera.state import RivieraState
+from engine.riviera.state import RivieraData
 
 
-def resample(state: RivieraState, known_to: frozenset[int], rng: random.Random):
+def resample(state: RivieraData, known_to: frozenset[int], rng: random.Random):
     if state.phase in (REMOVED_DRAW, HOLDER_DRAW):
         return state
     s = state.copy()
@@ -54,13 +52,13 @@ def resample(state: RivieraState, known_to: frozenset[int], rng: random.Random):
     return s
 
 
-def _redeal(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
+def _redeal(s: RivieraData, known_to: frozenset[int], rng: random.Random) -> None:
     """A deal in progress: the seats of `known_to` keep the cards dealt to them so far (they see
     them); every other hand gets as many cards again, drawn from the cards they do not hold."""
     _deal_around(s, {seat: s.hands[seat] for seat in known_to}, [len(hand) for hand in s.hands], rng)
 
 
-def _deal_around(s: RivieraState, kept: dict[int, tuple[int, ...]], sizes: list[int], rng: random.Random) -> None:
+def _deal_around(s: RivieraData, kept: dict[int, tuple[int, ...]], sizes: list[int], rng: random.Random) -> None:
     """Hands of `sizes` during the deal: the `kept` ones as they are, the others drawn uniformly
     from the cards in use that no kept hand holds; the rest is the deck still to deal."""
     held = {card for hand in kept.values() for card in hand}
@@ -77,7 +75,7 @@ def _deal_around(s: RivieraState, kept: dict[int, tuple[int, ...]], sizes: list[
     s.deck = tuple(sorted(deck))
 
 
-def _redraw_cards(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
+def _redraw_cards(s: RivieraData, known_to: frozenset[int], rng: random.Random) -> None:
     n = s.num_players
     hidden = [q for q in range(n) if q not in known_to and s.hands[q]]
     pinned = [0] * n
@@ -103,7 +101,7 @@ def _redraw_cards(s: RivieraState, known_to: frozenset[int], rng: random.Random)
     _forget_stale_knowledge(s, known_to)
 
 
-def _forget_stale_knowledge(s: RivieraState, known_to: frozenset[int]) -> None:
+def _forget_stale_knowledge(s: RivieraData, known_to: frozenset[int]) -> None:
     """Seats outside `known_to` keep only what is still true after the redraw."""
     n = s.num_players
     hand_masks = [mask_of(hand) for hand in s.hands]
@@ -115,7 +113,7 @@ def _forget_stale_knowledge(s: RivieraState, known_to: frozenset[int]) -> None:
     )
 
 
-def _repick_hidden_choices(s: RivieraState, known_to: frozenset[int], rng: random.Random) -> None:
+def _repick_hidden_choices(s: RivieraData, known_to: frozenset[int], rng: random.Random) -> None:
     """Cards picked for a card 10 power but not yet revealed must lie in the redrawn hands."""
     if s.picked and s.queue[0] not in known_to:
         s.picked = tuple(rng.sample(s.hands[s.queue[0]], len(s.picked)))
@@ -126,7 +124,7 @@ def _repick_hidden_choices(s: RivieraState, known_to: frozenset[int], rng: rando
 # -- Riviera.sample_state: a state rebuilt from one observation ------------------------------
 
 
-def sample_state(initial: RivieraState, obs: dict[str, Any], rng: random.Random) -> RivieraState:
+def sample_state(initial: RivieraData, obs: dict[str, Any], rng: random.Random) -> RivieraData:
     """`initial` (a new game of the observation's rules, which this fills in) made to give `obs`
     to its seat, every hidden card drawn with `rng`."""
     s = initial
@@ -148,7 +146,7 @@ def sample_state(initial: RivieraState, obs: dict[str, Any], rng: random.Random)
     return s
 
 
-def _copy_public(s: RivieraState, obs: dict[str, Any]) -> None:
+def _copy_public(s: RivieraData, obs: dict[str, Any]) -> None:
     n = s.num_players
     colours = [COLOURS.index(c) for c in obs["colours"]]
     s.colours = tuple(colours)
@@ -208,7 +206,7 @@ def _event(e: dict[str, Any]) -> tuple:
     return (kind, seat)
 
 
-def _deal_hidden(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> tuple:
+def _deal_hidden(s: RivieraData, obs: dict[str, Any], rng: random.Random) -> tuple:
     """Deal the cards the seat cannot place into the other hands and the discard pile."""
     seat, n = obs["seat"], s.num_players
     known = [mask_of(cards) for cards in obs["known_hands"]]
@@ -231,7 +229,7 @@ def _deal_hidden(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> tu
     return tuple(hands)
 
 
-def _power_state(s: RivieraState, obs: dict[str, Any], rng: random.Random) -> None:
+def _power_state(s: RivieraData, obs: dict[str, Any], rng: random.Random) -> None:
     power = obs["power"]
     if power is None:
         return

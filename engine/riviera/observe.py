@@ -6,7 +6,7 @@ The field list is documented in the package docstring (engine/riviera/__init__.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.riviera import queries
 from engine.riviera.actions import GIVE
@@ -18,9 +18,7 @@ from engine.riviera.phases import (
     DEAL, DRAW, FALLBACK_DISCARD, HOLDER_DRAW, PHASE_NAMES, POWERS, REMOVED_DRAW, ROLL,
     STATUS_NAMES, SWAP_GIVE, SWAP_PICK,
 )  # fmt: skip
-
-if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
-    from engine.riviera.state import RivieraState
+from engine.riviera.state import RivieraData
 
 POWER_PHASES = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
 # `bits` of every seat or die mask (< 64), looked up: an observation lists about twenty such
@@ -29,7 +27,7 @@ SMALL_BITS = tuple(tuple(bits(mask)) for mask in range(64))
 STAR_SUM = STARS.__getitem__
 
 
-def observation(s: RivieraState, seat: int) -> dict[str, Any]:
+def observation(s: RivieraData, seat: int) -> dict[str, Any]:
     n = s.num_players
     # Before the deal (the removed colour, the first holder) nobody holds a card and no pile is
     # formed. During the deal a seat sees the cards dealt to it so far, every hand's size and the
@@ -76,7 +74,7 @@ def observation(s: RivieraState, seat: int) -> dict[str, Any]:
     }
 
 
-def _dice(s: RivieraState) -> dict[str, Any]:
+def _dice(s: RivieraData) -> dict[str, Any]:
     """Dice values once the roll stands; an unfinished roll (maybe rejected, §6.2) is hidden."""
     shown = s.phase != ROLL
     dice = s.dice
@@ -89,7 +87,7 @@ def _dice(s: RivieraState) -> dict[str, Any]:
     }
 
 
-def _power(s: RivieraState, seat: int) -> dict[str, Any] | None:
+def _power(s: RivieraData, seat: int) -> dict[str, Any] | None:
     """The power being settled: public owner, card and target; the chosen cards only to the owner."""
     if s.phase not in POWER_PHASES:
         return None
@@ -127,7 +125,7 @@ def _event(event: tuple, seat: int) -> dict[str, Any]:
     return out
 
 
-def chance_label(s: RivieraState, outcome: int) -> str:
+def chance_label(s: RivieraData, outcome: int) -> str:
     """A chance outcome in words: "red die: 5", "dealt red 7 to seat 1", ..."""
     phase = s.phase
     if phase == ROLL:
@@ -143,7 +141,7 @@ def chance_label(s: RivieraState, outcome: int) -> str:
     return f"first holder: seat {outcome}"  # HOLDER_DRAW
 
 
-def chance_visibility(s: RivieraState, outcome: int) -> frozenset[int] | None:
+def chance_visibility(s: RivieraData, outcome: int) -> frozenset[int] | None:
     """A dealt or drawn card: its new owner (§2.3); a card taken in a swap: the two players in
     the swap; dice, the removed colour and the first holder: everyone."""
     phase = s.phase
@@ -156,7 +154,7 @@ def chance_visibility(s: RivieraState, outcome: int) -> frozenset[int] | None:
     return None
 
 
-def hidden_chance_label(s: RivieraState) -> str:
+def hidden_chance_label(s: RivieraData) -> str:
     """A card's chance node without the card: "dealt a card to seat 1", "seat 0 draws a card"."""
     phase = s.phase
     if phase == DEAL:
@@ -170,13 +168,13 @@ def hidden_chance_label(s: RivieraState) -> str:
     return "colour removed" if phase == REMOVED_DRAW else "first holder drawn"  # always public
 
 
-def action_visibility(s: RivieraState, seat: int, action: int) -> frozenset[int] | None:
+def action_visibility(s: RivieraData, seat: int, action: int) -> frozenset[int] | None:
     """A card given in a swap or thrown away by the fallback: only its owner sees which (§2.3;
     the others see how many); every other action is public once played."""
     return frozenset({seat}) if action >= GIVE else None
 
 
-def hidden_action_label(s: RivieraState, seat: int) -> str:
+def hidden_action_label(s: RivieraData, seat: int) -> str:
     """A card 10 decision without the card: "seat 0 gives a card to seat 2", "seat 0 discards a card"."""
     if s.phase == SWAP_GIVE:
         return f"seat {seat} gives a card to seat {s.target}"

@@ -1,51 +1,21 @@
-"""The Riviera state: a flat value object, copied once per step and changed only on the copy.
+"""The Riviera state's data: a flat value object, copied once per step and changed only on the copy.
 
-`flow.py` holds the phase transitions, `queries.py` the read-only rules questions (legality,
-powers, piles), `observe.py` the observation, labels and visibility, `hidden.py` the redraw of
-hidden cards. This module only dispatches: node kind, chance outcomes, acting seats, legal
-actions, and which transition an action triggers.
+Its fields (FIELDS, DERIVED, MEMOS), copy, equality and hashing, and nothing of the rules: the
+modules above it work on it (`queries.py` the read-only rules questions, `flow.py` the phase
+transitions, `observe.py` the observation, labels and visibility, `hidden.py` the redraw of
+hidden cards), and `contract.py`'s RivieraState, the engine contract's State, subclasses it and
+answers each hook with them. Nothing here imports them.
 """
 
 from __future__ import annotations
 
-import random
-from bisect import bisect_left
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import accumulate, repeat
 from typing import Any
 
-from engine.core import NodeKind, State, mypyc_attr, uniform_sums
-from engine.riviera import flow, queries
-from engine.riviera.actions import (
-    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, PASS, PLAY, STOP, SWAP_WITH,
-)  # fmt: skip
-from engine.riviera.components import bits, value_of
-from engine.riviera.hidden import resample
-from engine.riviera.observe import (
-    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
-    observation, voided_chance_steps,
-)  # fmt: skip
-from engine.riviera.phases import (
-    ADJUST_DICE, BONUS, CHANCE_PHASES, CHOOSE, DEAL, FALLBACK_DISCARD, GAME_OVER, IN, POWERS,
-    REMOVED_DRAW, ROLL, STOP_OR_MORE, SWAP_GIVE,
-)  # fmt: skip
+from engine.core import NodeKind, State, mypyc_attr
+from engine.riviera.phases import CHANCE_PHASES, GAME_OVER, IN, REMOVED_DRAW
 
-
-_DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
-# sample_chance's tables (core.State._chance_distribution): most nodes of a game are dice and
-# dealt cards, so the running sums are computed once, not per node.
-_DIE_FACES = tuple(face for face, _ in _DIE_OUTCOMES)
-_DIE_DISTRIBUTION = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
-
-
-@lru_cache(maxsize=None)
-def _in_seats(status: tuple[int, ...]) -> tuple[int, ...]:
-    """The seats still IN: the acting seats of a simultaneous phase (asked several times a node)."""
-    return tuple(p for p, x in enumerate(status) if x == IN)
-
-_KIND_BY_PHASE = tuple(
+KIND_BY_PHASE = tuple(
     NodeKind.CHANCE if phase in CHANCE_PHASES
     else NodeKind.TERMINAL if phase == GAME_OVER
     else NodeKind.DECISION
@@ -89,8 +59,9 @@ DERIVED = ("kind",)
 MEMOS = ("_legal",)
 
 
-class RivieraState(State):
-    """One position. Every field is an int, a bool or a tuple, so copies are cheap and `==` exact.
+class RivieraData(State):
+    """The fields of one position (the State, contract.py's RivieraState, subclasses it). Every
+    field is an int, a bool or a tuple, so copies are cheap and `==` exact.
 
     Per seat p; masks are ints with one bit per card, seat or die.
     """
@@ -137,7 +108,8 @@ class RivieraState(State):
     _legal: dict[int, tuple[int, ...]] | None
 
     def __init__(self, rules: Rules | None = None) -> None:
-        """A new game with `rules`; without, a blank state for `copy` and pickle to fill in."""
+        """The fields of a new game with `rules` (before `flow.start_game`); without, a blank state
+        for `copy` and pickle to fill in."""
         self._legal = None
         if rules is None:
             return
@@ -180,17 +152,15 @@ class RivieraState(State):
         self.colours = ()
         self.in_deck = ()
         self.deck = ()
-        flow.start_game(self)
-        self.settle_kind()
 
     # -- value semantics ----------------------------------------------------------------------
 
-    def copy(self) -> RivieraState:
+    def copy(self) -> RivieraData:
         """A shallow copy; callers replace fields (all immutable) instead of mutating them.
 
         Field by field, FIELDS and DERIVED, MEMOS emptied (the compiled engine has no `__dict__`
         to copy at once); a blank state, not one `__init__` deals."""
-        new = RivieraState.__new__(RivieraState)
+        new = type(self).__new__(type(self))  # the subclass: contract.py's RivieraState
         new.num_players = self.num_players
         new.rules = self.rules
         new.phase = self.phase
@@ -234,7 +204,7 @@ class RivieraState(State):
         return new
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RivieraState) and self._values() == other._values()
+        return isinstance(other, RivieraData) and self._values() == other._values()
 
     def _values(self) -> tuple[Any, ...]:
         """The FIELDS, for equality (written out: the compiled engine has no `__dict__`)."""
@@ -250,144 +220,12 @@ class RivieraState(State):
 
     __hash__ = None  # type: ignore[assignment]
 
-    # -- node kind and chance -----------------------------------------------------------------
+    # -- the derived field ---------------------------------------------------------------------
 
     def settle_kind(self) -> None:
         """Set `kind` from `phase`: call it after changing the phase outside a transition."""
-        self.kind = _KIND_BY_PHASE[self.phase]
-
-    def _chance_outcomes(self) -> list[tuple[int, float]]:
-        if self.phase == ROLL:
-            return list(_DIE_OUTCOMES)
-        options = flow.chance_options(self)
-        return list(zip(options, repeat(1.0 / len(options))))
-
-    def _chance_distribution(self) -> tuple[Sequence[int], Sequence[float]]:
-        if self.phase == ROLL:
-            return _DIE_DISTRIBUTION
-        options = self.deck if self.phase == DEAL else flow.chance_options(self)
-        return options, uniform_sums(len(options))
-
-    def _is_chance_outcome(self, outcome: Any) -> bool:
-        if self.phase == ROLL:
-            return outcome in _DIE_FACES
-        if self.phase == DEAL and type(outcome) is int:  # the deck is sorted: bisect, not scan
-            deck = self.deck
-            i = bisect_left(deck, outcome)
-            return i < len(deck) and deck[i] == outcome
-        return super()._is_chance_outcome(outcome)
-
-    def _apply_chance(self, outcome: int) -> RivieraState:
-        s = self.copy()
-        if s.phase == DEAL:  # most nodes of a game: straight to the deal, no dispatch
-            flow.deal_card(s, outcome)
-        else:
-            flow.apply_chance(s, outcome)
-        s.kind = _KIND_BY_PHASE[s.phase]
-        return s
-
-    def _chance_label(self, outcome: int) -> str:
-        return chance_label(self, outcome)
-
-    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
-        return chance_visibility(self, outcome)
-
-    def _hidden_chance_label(self) -> str:
-        return hidden_chance_label(self)
-
-    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
-        return action_visibility(self, seat, action)
-
-    def _hidden_action_label(self, seat: int) -> str:
-        return hidden_action_label(self, seat)
-
-    def _voided_chance_steps(self, outcome: int) -> int:
-        return voided_chance_steps(self, self._apply_chance(outcome))
-
-    # -- decisions ----------------------------------------------------------------------------
-
-    def _acting_players(self) -> tuple[int, ...]:
-        phase = self.phase
-        if phase == ADJUST_DICE:
-            return self.adjusters[:1]
-        if phase == BONUS:
-            return tuple(bits(self.eligible))
-        if phase in (CHOOSE, STOP_OR_MORE) and not self.rules.sequential:
-            return _in_seats(self.status)
-        return self.queue[:1]
-
-    def _legal_actions(self, seat: int) -> list[int]:
-        return list(self._memo_legal(seat))  # a copy: the caller may change its list
-
-    def _is_legal(self, seat: int, action: int) -> bool:
-        return action in self._memo_legal(seat)
-
-    def _memo_legal(self, seat: int) -> tuple[int, ...]:
-        memo = self._legal
-        if memo is None:
-            memo = self._legal = {}
-        legal = memo.get(seat)
-        if legal is None:
-            legal = memo[seat] = tuple(self._list_legal(seat))
-        return legal
-
-    def _list_legal(self, seat: int) -> list[int]:
-        phase = self.phase
-        if phase == CHOOSE:
-            cards = queries.legal_cards(self, seat)
-            if cards:
-                return [PLAY + c for c in cards]
-            return [LAST_CHANCE, CRASH] if not self.lc_used[seat] else [CRASH]
-        if phase == BONUS:
-            return [PLAY + c for c in queries.legal_cards(self, seat)] + [PASS]
-        if phase == STOP_OR_MORE:
-            return [STOP, MORE]
-        if phase == ADJUST_DICE:
-            return self._adjust_actions()
-        if phase == POWERS:
-            return self._power_actions(seat)
-        if phase == SWAP_GIVE:
-            return [GIVE + c for c in self.hands[seat] if c not in self.picked]
-        if phase == FALLBACK_DISCARD:
-            return [DISCARD + c for c in self.hands[seat] if c not in self.picked]
-        raise AssertionError(f"no decisions in phase {phase}")
-
-    def _adjust_actions(self) -> list[int]:
-        dice = [d for d in queries.rolled_dice(self) if not self.modified >> d & 1]
-        return sorted([PASS] + [ADJUST + 2 * d for d in dice] + [ADJUST + 2 * d + 1 for d in dice])
-
-    def _power_actions(self, seat: int) -> list[int]:
-        value = value_of(queries.power_card(self, seat))
-        if value != 10:
-            return [PASS, ACTIVATE]
-        targets = queries.swap_targets(self, seat)
-        if targets:
-            return [PASS] + [SWAP_WITH + t for t in targets]
-        return [PASS] + [DISCARD + c for c in self.hands[seat]]
-
-    def _apply(self, actions: Mapping[int, int]) -> RivieraState:
-        s = self.copy()
-        flow.apply_actions(s, actions)
-        s.kind = _KIND_BY_PHASE[s.phase]
-        return s
-
-    # -- results ------------------------------------------------------------------------------
-
-    def _returns(self) -> list[float]:
-        """Stars; a Grand Slam winner gets BGA's display score max(100, best other + 1) (§5.4)."""
-        scores = [float(x) for x in self.scores]
-        if self.winners and queries.ended_by_grand_slam(self):
-            others = [x for p, x in enumerate(scores) if not self.winners >> p & 1]
-            top = max(100.0, max(others, default=0.0) + 1)
-            return [top if self.winners >> p & 1 else x for p, x in enumerate(scores)]
-        return scores
-
-    def _observation(self, seat: int) -> dict[str, Any]:
-        return observation(self, seat)
-
-    def _resample(self, known_to: frozenset[int], rng: random.Random) -> RivieraState:
-        return resample(self, known_to, rng)
+        self.kind = KIND_BY_PHASE[self.phase]
 
     def __repr__(self) -> str:
-        return f"RivieraState(phase={self.phase}, round={self.round_no}, turn={self.turn_no})"
+        return f"{type(self).__name__}(phase={self.phase}, round={self.round_no}, turn={self.turn_no})"
 

@@ -1,9 +1,10 @@
 """The engine's layout, checked on the source (docs/architecture.md, The engine): one set of file names for
-the same jobs in every game package, no import inside a function, and no import circle.
+the same jobs in every game package, no import inside a function, no import circle, and in each game
+package the one direction: the state's data at the bottom, the rules above it, the contract's State on
+top, and nothing importing back.
 
-Imports under `if TYPE_CHECKING:` are for types only (mypyc and mypy read them, Python does not):
-they are left out of the import graph, which is how observe.py, hidden.py, flow.py and queries.py
-name the state they work on while state.py imports them.
+Imports under `if TYPE_CHECKING:` count: mypyc compiles with them, so a type-only import back up is a
+circle all the same.
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ ROOT = ENGINE.parent
 REQUIRED = {
     "__init__.py": "protocol documentation for bot authors (module docstring), re-exports only",
     "game.py": "the Game class registered in engine/registry.py",
-    "state.py": "the State: fields, kind, acting players, legal actions, apply",
+    "state.py": "the state's data: its fields (FIELDS, DERIVED, MEMOS), copy, equality, hashing",
+    "queries.py": "read-only rules questions over the data: legal actions, chance outcomes, scores",
+    "flow.py": "the transitions: functions that change a fresh copy of the data",
+    "contract.py": "the State of engine/core.py: the data's subclass whose hooks call the rules",
     "components.py": "the game's cards, dice, tiles and tables as data",
     "actions.py": "action ids and their labels",
     "phases.py": "phase (and seat status) constants, their names, the node kind per phase",
@@ -33,8 +37,16 @@ REQUIRED = {
 }
 OPTIONAL = {
     "scoring.py": "scoring arithmetic",
-    "flow.py": "the state's transitions, split out of state.py",
-    "queries.py": "read-only rules questions shared by state, flow, observe and hidden",
+}
+# The one direction inside a game package, bottom to top: a module imports only modules of its own
+# level or below (within a level, the import graph has no circle). The data imports no rule; no
+# rule imports the contract's State; only game.py and __init__.py import the contract.
+LEVELS = {
+    "components": 0, "actions": 0, "phases": 0, "scoring": 0,  # the game's constants and arithmetic
+    "state": 1,  # the data
+    "queries": 2, "flow": 2, "observe": 2, "hidden": 2,  # the rules, functions over the data
+    "contract": 3,  # the State of the contract
+    "game": 4, "__init__": 5,
 }
 # The names these jobs had before one layout; none may come back.
 FORMER_NAMES = {"cards.py": "components.py or actions.py", "tables.py": "components.py",
@@ -57,35 +69,16 @@ def game_packages() -> list[Path]:
     return sorted(p.parent for p in ENGINE.glob("*/__init__.py"))
 
 
-def is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """The import statements Python runs: everything but the bodies of `if TYPE_CHECKING:`."""
-    found: list[ast.Import | ast.ImportFrom] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            found.append(node)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
+def all_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, those under `if TYPE_CHECKING:` included (mypyc compiles with them)."""
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
 
 
 def imported_engine_modules(tree: ast.Module, modules: dict[str, Path]) -> set[str]:
-    """The engine modules a module imports at run time (`from engine.x import y` names module
-    engine.x.y when that is one, else engine.x)."""
+    """The engine modules a module imports, at run time or for types (`from engine.x import y` names
+    module engine.x.y when that is one, else engine.x)."""
     names: set[str] = set()
-    for node in runtime_imports(tree):
+    for node in all_imports(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names if alias.name.split(".")[0] == "engine")
         elif node.module and node.level == 0 and node.module.split(".")[0] == "engine":
@@ -141,17 +134,46 @@ def test_no_engine_module_imports_inside_a_function() -> None:
 
 def test_the_engine_import_graph_has_no_circle() -> None:
     graph = import_graph()
-    assert "engine.riviera.state" in graph and "engine.riviera.observe" in graph["engine.riviera.state"]
+    assert "engine.riviera.state" in graph["engine.riviera.observe"]
     cycle = find_cycle(graph)
     assert cycle is None, "import circle: " + " -> ".join(cycle or [])
 
 
-def test_the_cycle_finder_finds_circles_and_leaves_type_checking_imports_out() -> None:
+def imports_against_the_direction(graph: dict[str, set[str]]) -> list[str]:
+    """`a -> b` for each import inside a game package from a lower level up to a higher one."""
+    found = []
+    for module, targets in graph.items():
+        parts = module.split(".")
+        own = parts[-1] if len(parts) == 3 else "__init__"
+        if len(parts) not in (2, 3) or parts[1] in ("core", "info", "registry", "visibility", "implementation"):
+            continue
+        for target in targets:
+            tparts = target.split(".")
+            if len(tparts) == 3 and tparts[1] == parts[1] and LEVELS[tparts[2]] > LEVELS[own]:
+                found.append(f"{module} -> {target}")
+    return sorted(found)
+
+
+def test_every_game_package_imports_in_one_direction_state_below_the_rules() -> None:
+    graph = import_graph()
+    for package in game_packages():
+        assert f"engine.{package.name}.state" in graph[f"engine.{package.name}.contract"], package.name
+    assert imports_against_the_direction(graph) == [], "imports against the direction (LEVELS)"
+
+
+def test_the_direction_check_counts_type_checking_imports() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nfrom engine.core import State\n"
+                     "if TYPE_CHECKING:\n    from engine.riviera.contract import RivieraState\n")
+    found = imported_engine_modules(tree, engine_modules())
+    assert found == {"engine.core", "engine.riviera.contract"}
+    graph = {"engine.riviera.state": found, "engine.riviera.flow": {"engine.riviera.state"}}
+    assert imports_against_the_direction(graph) == ["engine.riviera.state -> engine.riviera.contract"]
+    assert imports_against_the_direction({"engine.riviera.flow": {"engine.riviera.observe"}}) == []
+
+
+def test_the_cycle_finder_finds_circles() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
-    tree = ast.parse("from typing import TYPE_CHECKING\nfrom engine.core import State\n"
-                     "if TYPE_CHECKING:\n    from engine.riviera.state import RivieraState\n")
-    assert imported_engine_modules(tree, engine_modules()) == {"engine.core"}
 
 
 @pytest.mark.parametrize("package", game_packages(), ids=lambda p: p.name)
@@ -161,6 +183,7 @@ def test_every_game_package_has_the_same_files_for_the_same_jobs(package: Path) 
     assert missing == [], f"{package.name} lacks {missing} ({', '.join(REQUIRED[m] for m in missing)})"
     renamed = {f: FORMER_NAMES[f] for f in files if f in FORMER_NAMES}
     assert renamed == {}, f"{package.name}: these jobs have their own file names now: {renamed}"
+    assert {p.removesuffix(".py") for p in files} <= set(LEVELS), f"{package.name}: a file without a level in LEVELS"
     unknown = sorted(files - set(REQUIRED) - set(OPTIONAL))
     assert unknown == [], (f"{package.name}: {unknown} is no file of the layout (docs/architecture.md, The engine); "
                            f"allowed: {sorted(REQUIRED) + sorted(OPTIONAL)}")

@@ -1,4 +1,5 @@
-"""Each game's state lists its fields once, in its state.py: FIELDS (compared and copied), DERIVED
+"""Each game's state lists its fields once, in its state.py (the data class that the contract's State,
+in contract.py, subclasses without adding a field): FIELDS (compared and copied), DERIVED
 (copied, not compared) and MEMOS (neither: empty in every copy). The compiled engine has no
 `__dict__`, so the class annotations (what mypyc compiles the class with), `__slots__`, the copy
 method and the equality key still name every field: these tests check, on the source, that
@@ -24,17 +25,34 @@ ENGINE = Path(engine.__file__).resolve().parent
 BASE_ANNOTATIONS = {"State": {"num_players"}, "OneSeatLegalMemo": {"num_players", "_legal"}}
 
 
-def state_class(game_id: str) -> type:
+def contract_class(game_id: str) -> type:
     return type(registry.make(game_id, registry.info(game_id).min_players).initial_state())
 
 
-def state_source(game_id: str) -> tuple[ast.Module, ast.ClassDef, object]:
-    cls = state_class(game_id)
+def state_class(game_id: str) -> type:
+    """The data class: the base of the contract's State that the game's state.py defines."""
+    return next(c for c in contract_class(game_id).__mro__ if c.__module__.endswith(".state"))
+
+
+def class_source(cls: type) -> tuple[ast.Module, ast.ClassDef, object]:
     module = importlib.import_module(cls.__module__)
     path = ENGINE.parent.joinpath(*cls.__module__.split(".")).with_suffix(".py")
     tree = ast.parse(path.read_text(), str(path))
     node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__)
     return tree, node, module
+
+
+def state_source(game_id: str) -> tuple[ast.Module, ast.ClassDef, object]:
+    return class_source(state_class(game_id))
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+def test_the_contract_state_subclasses_the_data_and_adds_no_field(game_id: str) -> None:
+    contract, data = contract_class(game_id), state_class(game_id)
+    assert contract.__module__.endswith(".contract") and contract.__bases__ == (data,)
+    _, node, _ = class_source(contract)
+    declared = [ast.unparse(n) for n in node.body if isinstance(n, (ast.AnnAssign, ast.Assign))]
+    assert declared in ([], ["__slots__ = ()"]), f"{contract.__name__} declares {declared}: fields belong in state.py"
 
 
 def lists(module: object) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:

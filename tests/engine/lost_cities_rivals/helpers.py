@@ -12,7 +12,7 @@ from collections import Counter
 from engine import registry
 from engine.core import NodeKind
 from engine.lost_cities_rivals import actions, components
-from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals.contract import RivalsState
 
 
 A, B, C, D = 0, 1, 2, 3

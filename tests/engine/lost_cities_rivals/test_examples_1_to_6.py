@@ -4,7 +4,7 @@ pile ends) (helpers.py: how positions are reached).
 
 from __future__ import annotations
 
-from engine.lost_cities_rivals import actions, components, scoring
+from engine.lost_cities_rivals import components, queries, scoring
 from tests.engine.lost_cities_rivals.helpers import (
     A, B, C, D, END_TAKE, PASS, SKIP_BOX, UNCOVER, act, bid, bids, box, buy, example_2_position,
     finish, game, legal, obs, place, reveal, spare, tableau, take_sets, uncover,
@@ -78,8 +78,8 @@ def test_example_3_placement_rules() -> None:
     assert tableau(state, D)["Y"] == (1, [3, 5, 5, 9])
     assert obs(state)["display"] == ["Y4", "Y*"]
     assert legal(state) == [box("Y*"), box("Y4"), SKIP_BOX]
-    assert state.can_place(D, components.parse_card("Y10")) and state.can_place(D, components.parse_card("Y9"))
-    assert not state.can_place(D, components.parse_card("Y8"))
+    assert queries.can_place(state, D, components.parse_card("Y10")) and queries.can_place(state, D, components.parse_card("Y9"))
+    assert not queries.can_place(state, D, components.parse_card("Y8"))
 
 
 # -- Example 4: several wagers plus numbers in one take; wager on a starting wager -------------
@@ -99,10 +99,10 @@ def test_example_4_wagers_and_numbers_in_one_take() -> None:
         state = act(state, place(label))
     assert tableau(state, A) == {"G": (2, [2, 6]), "R": (2, []), "B": (1, [])}
     assert obs(state)["display"] == []
-    assert state.can_place(A, components.parse_card("R*"))
-    assert not state.can_place(A, components.parse_card("G5")) and state.can_place(A, components.parse_card("G6"))
+    assert queries.can_place(state, A, components.parse_card("R*"))
+    assert not queries.can_place(state, A, components.parse_card("G5")) and queries.can_place(state, A, components.parse_card("G6"))
     assert scoring.expedition_score(2, (2, 6)) == 9 and scoring.expedition_score(2, ()) == 0
-    assert state.expedition_points(A) == 9 and obs(state)["scores"][A] == 9 + obs(state)["coins"][A]
+    assert queries.expedition_points(state, A) == 9 and obs(state)["scores"][A] == 9 + obs(state)["coins"][A]
 
 
 # -- Example 5: end of a pile with an uneven split (3 players) ----------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core import NodeKind
 from engine.lost_cities_rivals import scoring
-from engine.lost_cities_rivals.state import RivalsState
+from engine.lost_cities_rivals.contract import RivalsState
 from tests.engine.lost_cities_rivals.helpers import (
     A, B, C, D, PASS, UNCOVER, act, bid, bids, buy, finish, game, legal, obs, place, reveal, spare,
     tableau, uncover,

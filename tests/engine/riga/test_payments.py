@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from engine.riga import queries
 from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
@@ -114,10 +115,10 @@ def test_e3_discount_credit_and_minimality() -> None:
         (("glass", "glass"), ("T05",)),
         (("glass", "glass", "wine"), ()),
     }
-    assert state.money(A) == 4 + 4 + 4 + 3  # goods at base value plus the unused credit
+    assert queries.money(state, A) == 4 + 4 + 4 + 3  # goods at base value plus the unused credit
     credit = a.PAY_CREDIT + t.CREDIT_INDEX[card("T05")]
     done = build(state, "D12", credit, GLASS, WINE)
     assert done.used[A] == 1 << t.CREDIT_INDEX[card("T05")]
     assert card("D12") in done.tableau[A]
-    assert done.money(A) == 4  # one Glass left; the used credit is no longer money
+    assert queries.money(done, A) == 4  # one Glass left; the used credit is no longer money
     assert done.observation(B)["players"][A]["credits_used"] == ["T05"]

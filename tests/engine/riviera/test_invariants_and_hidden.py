@@ -12,7 +12,7 @@ from engine.riviera import Riviera, queries
 from engine.riviera.actions import GIVE, SWAP_WITH
 from engine.riviera.components import parse_card
 from engine.riviera.phases import DRAW
-from engine.riviera.state import _KIND_BY_PHASE
+from engine.riviera.state import KIND_BY_PHASE
 from tests.engine.riviera.helpers import A, B, C, act, cards, deal, new_state, roll
 
 
@@ -26,7 +26,7 @@ def _check_invariants(state) -> None:
     assert len(places) == len(set(places))
     assert set(places) <= set(state.in_deck)
     assert queries.draw_pile_size(state) == bin(queries.draw_pile(state)).count("1")
-    assert state.kind is _KIND_BY_PHASE[state.phase], "the stored kind follows the phase"
+    assert state.kind is KIND_BY_PHASE[state.phase], "the stored kind follows the phase"
     n = state.num_players
     for s in range(n):
         for q in range(n):

@@ -1,0 +1,105 @@
+"""RigaState, the State of the engine contract (engine.core): the data of state.py with each hook
+answered by the rules above it (queries, flow, observe, hidden) and the memos of state.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from itertools import accumulate
+from typing import Any
+
+from engine.riga import flow, queries
+from engine.riga.hidden import resample
+from engine.riga.observe import (
+    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
+    observation,
+)  # fmt: skip
+from engine.riga.phases import GOODS_DRAW_PHASES, SETUP_BUILDINGS, SPRING_DISPLAY
+from engine.riga.state import RigaData
+
+
+class RigaState(RigaData):
+    """One position of Riga; see the package docstring for actions and observations."""
+
+    __slots__ = ()  # the data's slots only (without, the Python engine's states get a __dict__)
+
+    @classmethod
+    def initial(cls, num_players: int, use_riga: bool, use_gm: bool) -> RigaState:
+        """A new game, before the start player is drawn."""
+        s = RigaState.__new__(RigaState)
+        flow.set_up(s, num_players, use_riga, use_gm)
+        return s
+
+    def _chance_outcomes(self) -> list[tuple[int, float]]:
+        return list(self._outcome_memo())  # a copy: the caller may change its list
+
+    def _outcome_memo(self) -> list[tuple[int, float]]:
+        if self._outcomes is None:
+            self._outcomes = queries.chance_outcomes(self)
+        return self._outcomes
+
+    # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
+    # ask), answered from the memos, or for a goods or building draw from the deck, without a list.
+
+    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+        outcomes = self._outcome_memo()
+        return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
+
+    def _is_chance_outcome(self, outcome: Any) -> bool:
+        if self.phase in GOODS_DRAW_PHASES and type(outcome) is int:
+            return 0 <= outcome < len(self.gdeck) and self.gdeck[outcome] > 0
+        if self.phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
+            return outcome in self.bpool  # the outcomes are the cards of the shuffled part
+        return any(o == outcome for o, _ in self._outcome_memo())
+
+    def _is_legal(self, seat: int, action: int) -> bool:
+        return action in self._legal_memo(seat)
+
+    def _apply_chance(self, outcome: int) -> RigaData:
+        s = self._copy()
+        flow.apply_chance(s, outcome)
+        return s
+
+    def _chance_label(self, outcome: int) -> str:
+        return chance_label(self, outcome)
+
+    def _chance_visibility(self, outcome: int) -> frozenset[int] | None:
+        return chance_visibility(self, outcome)
+
+    def _hidden_chance_label(self) -> str:
+        return hidden_chance_label(self)
+
+    def _action_visibility(self, seat: int, action: int) -> frozenset[int] | None:
+        return action_visibility(self, seat, action)
+
+    def _hidden_action_label(self, seat: int) -> str:
+        return hidden_action_label(self, seat)
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _acting_players(self) -> tuple[int, ...]:
+        return (self.queue[0],)
+
+    def _actions_of(self, seat: int) -> list[int]:
+        return queries.legal_actions(self, seat)
+
+    def _apply(self, actions: Mapping[int, int]) -> RigaData:
+        seat, action = next(iter(actions.items()))
+        s = self._copy()
+        flow.apply_action(s, seat, action)
+        return s
+
+    # -- results ----------------------------------------------------------------------------
+
+    def _returns(self) -> list[float]:
+        return [float(total) for total in queries.totals(self)]
+
+    def _ranks(self) -> list[int]:
+        return queries.ranks(self)
+
+    def _observation(self, seat: int) -> dict[str, Any]:
+        return observation(self, seat)
+
+    def _resample(self, known_to: frozenset[int], rng: random.Random) -> RigaData:
+        return resample(self, known_to, rng)
