@@ -163,7 +163,8 @@ def test_heavy_libraries_stay_in_their_module(library: str, home: set[str]) -> N
 # arena/ that is in no room fails the test: a new room is placed here and in docs/architecture.md.
 ARENA_FLOORS: list[set[str]] = [
     {"arena.errors", "arena.v1"},
-    {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch", "arena.link"},
+    {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch",
+     "arena.link"},
     {"arena.rating", "arena.match"},
     {"arena.gateway", "arena.tournament"},
     {"arena.sprt", "arena.node", "arena.ladder"},

@@ -60,7 +60,9 @@ def postgres_server() -> Iterator[PostgresServer]:
         shutil.chown(folder, "postgres")
     port = _free_port()
     data = folder / "data"
-    run = lambda *args: subprocess.run(_as_postgres([str(a) for a in args]), check=True, capture_output=True, timeout=60)  # noqa: E731
+    def run(*args: object) -> None:
+        subprocess.run(_as_postgres([str(a) for a in args]), check=True, capture_output=True, timeout=60)
+
     run(PG_BIN / "initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
     options = f"'-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off'"
     if os.geteuid() != 0:
