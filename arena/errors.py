@@ -1,7 +1,13 @@
-"""Errors that reach the user as one line: what was wrong and what is valid."""
+"""The arena's exceptions share one root, `ArenaError`; the errors that reach the user as one line
+(what was wrong and what is valid) are `UsageError`s."""
 
 
-class UsageError(Exception):
+class ArenaError(Exception):
+    """The root of every exception that arena/ and dashboards/ define: `except ArenaError` tells the
+    arena's own errors from a library's or a bug's (tests/test_outcomes.py checks the walk)."""
+
+
+class UsageError(ArenaError):
     """Bad input from the command line or a configuration file (exit status 2)."""
 
 

@@ -87,9 +87,9 @@ class Shape:
 
 def enum_of(path: str, defined: Sequence[str], seen: set[str], nullable: bool) -> list[str | None]:
     """The names defined for one place (plus null where null was seen); ValueError when the
-    engine sent a name the definition lacks (observation_names.py is then out of date)."""
+    engine sent a name the definition lacks (its description's observation_names are then out of date)."""
     if unknown := seen - set(defined):
-        raise ValueError(f"{path}: the engine sent {sorted(unknown)}, which observation_names.py does not list")
+        raise ValueError(f"{path}: the engine sent {sorted(unknown)}, which the game's observation_names do not list")
     return [*sorted(set(defined)), *([None] if nullable else [])]
 
 

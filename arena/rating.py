@@ -11,9 +11,10 @@ Bradley-Terry fit that bayeselo and Ordo rate chess engines with. Sequential Elo
 moving two ratings by K) is not used for the table: for bots of fixed strength its numbers depend
 on the order the results came in and never settle (two bots with a true score of 0.7, K = 16: the
 gap between them keeps a standard deviation of 54 Elo however many games are played). The fit
-depends only on the results and tightens as 1/sqrt(games). The field's mean is 1500. As in
-bayeselo, every pair of bots that met gets one virtual draw: a prior that keeps the rating of a
-bot that never lost (or never won) finite.
+depends only on the results and tightens as 1/sqrt(games). The field's mean is 1500 (each group of
+bots that are connected by games has mean 1500: nothing in the results places one group against
+another). As in bayeselo, every pair of bots that met gets one virtual draw: a prior that keeps the
+rating of a bot that never lost (or never won) finite.
 
 The interval beside each rating is a 95 % likelihood interval: the ratings at which the
 log-likelihood falls 1.92 (half the 95 % point of chi-square with one degree of freedom) below
@@ -22,165 +23,134 @@ the bot's own games pin its rating (as bayeselo's margins do). Where the data ar
 one-sided too: a bot that lost every game is bounded sharply from above and only loosely (by the
 prior) from below.
 
-The rating history is the same fit over the first n matches in rating order (tournament id, match
-index), at up to HISTORY_POINTS evenly spaced n; the last point uses every match, so a chart ends
-at the table's number. Aborted matches are not rated; a seat that faulted keeps the rank the match
-gave it, and beside the rating are counted its strikes (faulty decisions) and forfeits (matches
-whose seat ended in a fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
+The fit only needs each pair's totals (games and score, `Store.pair_totals`) and is computed for
+all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
+bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
+keeps the totals in memory, adds each new batch of results and refits from the ratings before,
+to LIVE_TOLERANCE (0.05 Elo: usually two Newton steps); each interval keeps its distances to the rating, those of a bot that played scaled by
+its curvature (width ~ 1/sqrt(curvature)). Every EXACT_EVERY-th live rerate, and every full rerate
+(a run's end, `arena leaderboard --rerate`), fits to convergence and finds every interval again.
+
+The rating history gets one point per rerate (the fit over every match rated then; position: the
+number of rated matches - 1), never recomputed from the start. The newest point replaces the one
+before it while that one is less than 1/HISTORY_POINTS of the matches past its own predecessor, and
+when a ruleset has more than 2 * HISTORY_POINTS points every other older one is dropped, so a chart
+keeps between HISTORY_POINTS and 2 * HISTORY_POINTS points and ends at the table's number.
+
+Aborted matches are not rated; a seat that faulted keeps the rank the match gave it, and beside the
+rating are counted its strikes (faulty decisions) and forfeits (matches whose seat ended in a
+fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 """
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
+import numpy as np
 from elo import Elo
 
-from arena.store import RatedMatch, RatingEntry, Store
+from arena.rating_fit import (
+    Floats,
+    HALF_CHI2_95,
+    INITIAL,
+    LIVE_TOLERANCE,
+    PRIOR_DRAWS,
+    TOLERANCE,
+    PairArrays,
+    curvature,
+    fit_array,
+    intervals,
+)
+from arena.store import EntrantTotal, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
 
-INITIAL = 1500.0  # the field's mean rating
+__all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
+           "history_drops", "pair_score", "rate_matches", "rate_tournament", "rating_table", "rerate",
+           "tournament_matches"]
+
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
-PER_ELO = math.log(10) / 400  # d/dR of the logistic's argument, in natural units per Elo point
-PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
-HALF_CHI2_95 = 1.920729  # log-likelihood drop at the ends of a 95 % interval (3.841459 / 2)
 HISTORY_POINTS = 200
-TOLERANCE = 1e-4  # Elo points: the fit stops when no rating moves by more
+EXACT_EVERY = 10  # a live rerate fits to convergence and finds every interval again after this many updates
 MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
-def pair_score(rank: int, other_rank: int) -> float:
-    """1 for the better rank (1 is best), ½ for a tie, 0 for the worse."""
-    return 1.0 if rank < other_rank else 0.5 if rank == other_rank else 0.0
+class Results(PairArrays):
+    """The pair totals and counts of arena/rating_fit.py, added to from rated matches or from the
+    store's totals (Store.pair_totals and Store.entrant_totals of one ruleset)."""
+
+    def add(self, match: RatedMatch) -> None:
+        winners = sum(rank == 1 for rank in match.ranks)
+        for i, name in enumerate(match.entrants):
+            self.bot(name)
+            self.games[name] += 1
+            self.wins[name] += 1 / winners if match.ranks[i] == 1 else 0.0
+            self.strikes[name] += match.strikes[i]
+            self.forfeits[name] += match.forfeits[i]
+        for first, second, weight, score in match_pairs(match):
+            self.add_pair(first, second, weight, score)
+
+    def add_totals(self, pairs: Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
+        for total in entrants:
+            self.bot(total.entrant)
+            self.games[total.entrant] += total.games
+            self.wins[total.entrant] += total.wins
+            self.strikes[total.entrant] += total.strikes
+            self.forfeits[total.entrant] += total.forfeits
+        for pair in pairs:
+            self.add_pair(pair.a, pair.b, pair.weight, pair.score)
 
 
 def expected(rating: float, other: float) -> float:
     """Elo's expected score of `rating` against `other`."""
-    return MODEL.expect(rating, other)
+    return float(MODEL.expect(rating, other))
 
 
-Opponents = list[tuple[str, float, float]]  # (opponent, games, score against it)
+def fit(results: Results, start: dict[str, float] | None = None, tolerance: float = TOLERANCE) -> dict[str, float]:
+    """Maximum-likelihood ratings by name; `start` (an earlier fit) makes it faster; `tolerance`:
+    LIVE_TOLERANCE for a live update (arena/rating_fit.py)."""
+    known = start or {}
+    ratings = fit_array(results, np.array([known.get(name, INITIAL) for name in results.names]), tolerance)
+    return dict(zip(results.names, ratings.tolist(), strict=True))
 
 
-@dataclass
-class Results:
-    """Pairwise results accumulated match by match, with each bot's games, wins, strikes, forfeits."""
-
-    weight: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # (a, b), a < b
-    score: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))  # a's against b
-    games: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    wins: dict[str, float] = field(default_factory=lambda: defaultdict(float))
-    strikes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    forfeits: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-
-    def add(self, match: RatedMatch) -> None:
-        k = len(match.entrants)
-        winners = sum(rank == 1 for rank in match.ranks)
-        for i, a in enumerate(match.entrants):
-            self.games[a] += 1
-            self.wins[a] += 1 / winners if match.ranks[i] == 1 else 0.0
-            self.strikes[a] += match.strikes[i]
-            self.forfeits[a] += match.forfeits[i]
-            for j in range(i + 1, k):
-                pair, score = (a, match.entrants[j]), pair_score(match.ranks[i], match.ranks[j])
-                if pair[1] < pair[0]:
-                    pair, score = (pair[1], pair[0]), 1 - score
-                self.weight[pair] += 1 / (k - 1)
-                self.score[pair] += score / (k - 1)
-
-    def opponents(self) -> dict[str, Opponents]:
-        """Per bot: (opponent, games, score against it), with the virtual draw added."""
-        table: dict[str, Opponents] = defaultdict(list)
-        for (a, b), w in self.weight.items():
-            s = self.score[a, b]
-            table[a].append((b, w + PRIOR_DRAWS, s + PRIOR_DRAWS / 2))
-            table[b].append((a, w + PRIOR_DRAWS, w - s + PRIOR_DRAWS / 2))
-        return table
+def rating_table(results: Results, ratings: dict[str, float], before: dict[str, RatingEntry] | None = None,
+                 played: set[str] | None = None) -> list[RatingEntry]:
+    """The rating table, best first, with every interval found by root finding; or, given `before`
+    (the last table, computed from `results` before the latest ones) and `played` (who has results
+    since), a live update of it: an interval keeps its distances to the rating; a bot that played
+    takes one Newton step of the root finder from its old distances scaled by how much its games'
+    curvature grew (width ~ 1/sqrt(curvature)); a bot not in `before` gets its interval found."""
+    values = np.array([ratings[name] for name in results.names])
+    bend = curvature(results, values)
+    if before is None:
+        low, high = intervals(results, values)
+    else:
+        low, high = _live_intervals(results, values, bend, before, played or set())
+    results.curvature = bend
+    return sorted((RatingEntry(name, float(values[i]), float(low[i]), float(high[i]), results.games[name],
+                               results.wins[name], results.strikes[name], results.forfeits[name])
+                   for i, name in enumerate(results.names)), key=lambda entry: (-entry.elo, entry.entrant))
 
 
-def log_likelihood(rating: float, opponents: Opponents, ratings: dict[str, float]) -> float:
-    """The log-likelihood of one bot's results if it had `rating` and the others `ratings`."""
-    total = 0.0
-    for other, games, score in opponents:
-        p = expected(rating, ratings[other])
-        if not 0.0 < p < 1.0:  # so far out that a result with positive weight is impossible
-            return -math.inf
-        total += score * math.log(p) + (games - score) * math.log1p(-p)
-    return total
-
-
-def climb(rating: float, opponents: Opponents, ratings: dict[str, float]) -> float:
-    """One bot's rating one Newton step closer to where its expected score equals its score.
-
-    Far from the optimum the curvature is tiny and a full step can overshoot: halve it until
-    the likelihood does not fall."""
-    gradient = curvature = 0.0
-    for other, games, score in opponents:
-        p = expected(rating, ratings[other])
-        gradient += score - games * p
-        curvature += games * p * (1 - p)
-    step = gradient / max(curvature, 1e-12) / PER_ELO
-    now = log_likelihood(rating, opponents, ratings)
-    while abs(step) > TOLERANCE and log_likelihood(rating + step, opponents, ratings) < now:
-        step /= 2
-    return rating + step
-
-
-def fit(results: Results, start: dict[str, float] | None = None) -> dict[str, float]:
-    """Maximum-likelihood ratings, one bot at a time until none moves, centred on INITIAL.
-
-    The log-likelihood is concave, so climbing one rating at a time reaches the joint maximum;
-    `start` (an earlier fit) only makes it faster."""
-    everyone = results.opponents()
-    ratings = {name: (start or {}).get(name, INITIAL) for name in sorted(results.games)}
-    if len(ratings) < 2:
-        return ratings
-    for _ in range(10_000):
-        moved = 0.0
-        for name, opponents in everyone.items():
-            before, ratings[name] = ratings[name], climb(ratings[name], opponents, ratings)
-            moved = max(moved, abs(ratings[name] - before))
-        shift = INITIAL - sum(ratings.values()) / len(ratings)
-        ratings = {name: r + shift for name, r in ratings.items()}
-        if moved < TOLERANCE:
-            break
-    return ratings
-
-
-def interval(name: str, opponents: Opponents, ratings: dict[str, float]) -> tuple[float, float]:
-    """The 95 % likelihood interval of one bot's rating, the others held at theirs."""
-    best = ratings[name]
-    floor = log_likelihood(best, opponents, ratings) - HALF_CHI2_95
-
-    def end(direction: float) -> float:
-        near, far = 0.0, 100.0
-        while log_likelihood(best + direction * far, opponents, ratings) > floor:
-            near, far = far, 2 * far
-        for _ in range(50):  # bisection on a concave function: to well under 0.001 Elo
-            middle = (near + far) / 2
-            if log_likelihood(best + direction * middle, opponents, ratings) > floor:
-                near = middle
-            else:
-                far = middle
-        return best + direction * (near + far) / 2
-
-    return end(-1.0), end(1.0)
-
-
-def rating_table(results: Results, ratings: dict[str, float]) -> list[RatingEntry]:
-    """The rating table, best first."""
-    opponents = results.opponents()
-    entries = []
-    for name, rating in ratings.items():
-        low, high = interval(name, opponents[name], ratings) if name in opponents else (-math.inf, math.inf)
-        entries.append(RatingEntry(name, rating, low, high, results.games[name], results.wins[name],
-                                   results.strikes[name], results.forfeits[name]))
-    return sorted(entries, key=lambda entry: (-entry.elo, entry.entrant))
-
-
-def in_rating_order(matches: Iterable[RatedMatch]) -> list[RatedMatch]:
-    return sorted(matches, key=lambda m: m.order)
+def _live_intervals(results: Results, values: Floats, bend: Floats, before: dict[str, RatingEntry],
+                    played: set[str]) -> tuple[Floats, Floats]:
+    names, was = results.names, results.curvature
+    fresh = np.array([name not in before for name in names])
+    again = np.array([name in played for name in names]) & ~fresh
+    below = np.array([before[n].elo - before[n].low if n in before else np.nan for n in names])
+    above = np.array([before[n].high - before[n].elo if n in before else np.nan for n in names])
+    known = np.zeros(len(names), bool)
+    known[:len(was)] = True
+    scale = np.ones(len(names))
+    grew = again & known & (bend > 0)
+    scale[grew] = np.sqrt(was[np.flatnonzero(grew)] / bend[grew])
+    low, high = values - below * scale, values + above * scale
+    if again.any():
+        step_low, step_high = intervals(results, values, again, (below * scale, above * scale), steps=1)
+        low[again], high[again] = step_low[again], step_high[again]
+    if fresh.any():
+        new_low, new_high = intervals(results, values, fresh)
+        low[fresh], high[fresh] = new_low[fresh], new_high[fresh]
+    return low, high
 
 
 def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
@@ -201,26 +171,56 @@ def rate_tournament(store: Store, tournament_id: int, ruleset: str) -> list[Rati
     return rate_matches(tournament_matches(store, tournament_id, ruleset))
 
 
-def rating_history(matches: Sequence[RatedMatch], points: int = HISTORY_POINTS) -> list[tuple[int, int, str, float]]:
-    """(position, match id, entrant, elo): the fit over the first position + 1 matches in rating
-    order, at up to `points` evenly spaced positions ending with the last match, for every
-    entrant seen so far."""
-    ordered = in_rating_order(matches)
-    if not ordered:
-        return []
-    stops = {len(ordered) * (i + 1) // points - 1 for i in range(points)} - {-1}
-    results, ratings, history = Results(), None, []
-    for position, match in enumerate(ordered):
-        results.add(match)
-        if position in stops:
-            ratings = fit(results, ratings)
-            history += [(position, match.match_id, name, r) for name, r in sorted(ratings.items())]
-    return history
+def history_drops(positions: list[int], position: int, points: int = HISTORY_POINTS) -> list[int]:
+    """The stored history positions (ascending) to delete before a point at `position` is added."""
+    drop = [p for p in positions[-1:] if p >= position]  # a rerate with nothing new replaces its point
+    kept = positions[:len(positions) - len(drop)]
+    if len(kept) >= 2 and kept[-1] - kept[-2] < max(1, (kept[-2] + 1) // points):
+        drop.append(kept.pop())  # the newest point was too close to its predecessor: it moves on
+    if len(kept) + 1 > 2 * points:
+        drop += kept[1::2]  # every other older point (the first kept)
+    return drop
 
 
 def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
-    """Recompute a ruleset's ratings and history from its stored matches and store them."""
-    matches = in_rating_order(store.rated_matches(ruleset))
-    entries = rate_matches(matches)
-    store.replace_ratings(ruleset, ruleset.split("@", 1)[0], entries, rating_history(matches))
-    return entries
+    """Recompute a ruleset's ratings from its stored totals, store them and a history point."""
+    return LiveRate(store, ruleset).rerate()
+
+
+class LiveRate:
+    """A ruleset's totals, ratings and history positions in memory: `add` the results as they are
+    written, `rerate` refits from the previous ratings and writes the table and a history point."""
+
+    def __init__(self, store: Store, ruleset: str) -> None:
+        self.store, self.ruleset = store, ruleset
+        self.results = Results()
+        self.results.add_totals(store.pair_totals(ruleset), store.entrant_totals(ruleset))
+        self.count, self.newest = store.rated_span(ruleset)
+        self.positions = store.history_positions(ruleset)
+        self.ratings: dict[str, float] = {}
+        self.table: dict[str, RatingEntry] | None = None
+        self.played: set[str] = set()
+        self.changed = True
+        self.updates = 0  # live updates since the last exact table
+
+    def add(self, matches: Iterable[RatedMatch]) -> None:
+        for match in matches:
+            self.results.add(match)
+            self.played.update(match.entrants)
+            self.count += 1
+            self.changed = True
+
+    def rerate(self) -> list[RatingEntry]:
+        if self.changed or self.table is None:
+            exact = self.table is None or self.updates >= EXACT_EVERY
+            self.ratings = fit(self.results, self.ratings or None, TOLERANCE if exact else LIVE_TOLERANCE)
+            entries = rating_table(self.results, self.ratings, None if exact else self.table, self.played)
+            self.table, self.played, self.changed = {e.entrant: e for e in entries}, set(), False
+            self.updates = 0 if exact else self.updates + 1
+        entries = sorted(self.table.values(), key=lambda entry: (-entry.elo, entry.entrant))
+        newest = self.store.newest_match_id(self.ruleset)
+        point = None if self.count == 0 or newest is None else (self.count - 1, newest)
+        drop = history_drops(self.positions, point[0]) if point else []
+        self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], entries, point, drop)
+        self.positions = sorted(set(self.positions) - set(drop) | ({point[0]} if point else set()))
+        return entries

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from arena.ladder.matchmaking import Candidate, next_table
-from arena.rating import Results, fit, interval, rating_table
+from arena.rating import Results, fit, rating_table
 from arena.store import RatedMatch
 from arena.store.records import PROVISIONAL_HALF_WIDTH
 
@@ -154,8 +154,8 @@ def _placed(sim: Sim, newcomer: str) -> bool:
     offset = statistics.fmean(ratings[n] - sim.true[n] for n in field)
     if abs(ratings[newcomer] - offset - sim.true[newcomer]) > CLOSE:
         return False
-    low, high = interval(newcomer, sim.results.opponents()[newcomer], ratings)  # as rating_table's
-    return (high - low) / 2 < PROVISIONAL_HALF_WIDTH
+    entry = next(e for e in rating_table(sim.results, ratings) if e.entrant == newcomer)
+    return (entry.high - entry.low) / 2 < PROVISIONAL_HALF_WIDTH
 
 
 def main() -> None:

@@ -38,7 +38,7 @@ from dataclasses import replace
 
 from arena.match import executor as executors
 from arena.match.executor import JobOutcome, LocalExecutor, MatchJob, RayExecutor, play_job
-from arena.rating import HISTORY_POINTS, rate_matches, rating_history
+from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig, bot_spec, schedule
@@ -189,12 +189,8 @@ def rerate_bench(args: argparse.Namespace) -> None:
     mark = time.perf_counter()
     matches = store.rated_matches("bench@1")
     timings["read seats"], mark = time.perf_counter() - mark, time.perf_counter()
-    entries = rate_matches(matches)
-    timings["fit + intervals"], mark = time.perf_counter() - mark, time.perf_counter()
-    history = rating_history(matches)
-    timings[f"history ({HISTORY_POINTS} fits)"], mark = time.perf_counter() - mark, time.perf_counter()
-    store.replace_ratings("bench@1", "bench", entries, history)
-    timings["write ratings + history"] = time.perf_counter() - mark
+    rerate(store, "bench@1")  # totals, fit + intervals, ratings and one history point written
+    timings["rerate (totals, fit, write)"] = time.perf_counter() - mark
     for name, seconds in timings.items():
         print(f"  {name:<24} {seconds:6.2f} s")
     print(f"  {'rerate total':<24} {sum(timings.values()):6.2f} s for {len(matches)} matches")

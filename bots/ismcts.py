@@ -78,7 +78,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bots.base import Bot
-from bots.heuristic import HEURISTICS, heuristic_class, heuristic_module
+from bots.heuristic import has_heuristic, heuristic_class, heuristic_module
 from engine.core import Game, NodeKind, State, ranks_from_scores, sample_chance
 
 DEFAULT_SIMS = 100
@@ -399,7 +399,7 @@ def _halve(arms: list[int], values: dict[int, list[float]], hint: int | None) ->
 
 def _search_defaults(game: Game) -> dict[str, Any]:
     """Parameter defaults the game's heuristic module sets for the search (`SEARCH_DEFAULTS`)."""
-    if game.info.id not in HEURISTICS:
+    if not has_heuristic(game.info.id):
         return {}
     return dict(getattr(heuristic_module(game.info.id), "SEARCH_DEFAULTS", {}))
 
@@ -408,7 +408,7 @@ def _estimator(game: Game, depth: Any) -> Callable[[dict[str, Any]], list[float]
     """The game's estimate of final returns from an observation, when its heuristic has one."""
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 0):
         raise ValueError(f"ismcts parameter depth={depth!r} must be a whole number of decisions >= 0")
-    module = heuristic_module(game.info.id) if game.info.id in HEURISTICS else None
+    module = heuristic_module(game.info.id) if has_heuristic(game.info.id) else None
     estimate = getattr(module, "estimate_returns", None)
     if depth and estimate is None:
         raise ValueError(f"ismcts: depth needs an estimate of returns; {game.info.id} has none")
@@ -421,7 +421,7 @@ def _guides(game: Game, rng: random.Random, rollout: Any, prior: Any) -> list[Bo
         raise ValueError(f"ismcts parameter rollout={rollout!r} must be random or heuristic")
     if prior is not None and (isinstance(prior, bool) or not isinstance(prior, (int, float)) or prior < 0):
         raise ValueError(f"ismcts parameter prior={prior!r} must be a number >= 0 (the bias towards the heuristic)")
-    if game.info.id not in HEURISTICS:
+    if not has_heuristic(game.info.id):
         if rollout == "heuristic" or prior:
             raise ValueError(f"ismcts: rollout=heuristic and prior need a heuristic; {game.info.id} has none")
         return []

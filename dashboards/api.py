@@ -12,8 +12,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.ladder.report import ladder_report
+from arena.outcomes import TournamentStatus
 from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
+from arena.store.record_codec import RecordPruned
 from dashboards import live, params, views
 from dashboards.params import BadRequest
 from dashboards.replay import Replay, ReplayUnavailable
@@ -132,7 +134,7 @@ def match_data(request: Request) -> dict[str, Any]:
     position, note = params.position(request.query_params.get("position"), replay.positions)
     return {
         **views.match_row(summary), "options": record.options, "view": view, "position": position, "position_note": note,
-        "positions": replay.positions, "seat_faults": [s.faults for s in record.seats],
+        "positions": replay.positions, "seat_faults": [[f.to_json() for f in s.faults] for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
 
@@ -172,7 +174,10 @@ def replay_of(request: Request, match_id: int) -> Replay:
 
     def load() -> tuple[dict[str, Any], list[str]] | None:
         summary = dq.match_summary(store(request), match_id)
-        record = store(request).match_record(match_id)
+        try:
+            record = store(request).match_record(match_id)
+        except RecordPruned as error:  # its result still counts: the page shows it, without a replay
+            raise ReplayUnavailable(str(error)) from None
         if summary is None or record is None:
             return None
         return record, [seat.entrant for seat in summary.seats]
@@ -188,7 +193,7 @@ def check_tournament_finished(request: Request, match_id: int) -> None:
     one chance seed (duplicate play), so a finished rotation names the others' cards and dice."""
     summary = dq.match_summary(store(request), match_id)
     tournament = summary and store(request).tournament(summary.tournament_id)
-    if tournament and tournament.status != "finished":
+    if tournament and tournament.status != TournamentStatus.FINISHED:
         raise ReplayUnavailable(f"the replay is shown once tournament {tournament.id} has finished: "
                                 "its other matches share this match's cards and dice (duplicate play)")
 

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.link.tls import ClientTLS, channel
 from arena.v1 import authors_pb2 as pb
 from arena.v1 import authors_pb2_grpc
@@ -37,7 +38,7 @@ SHOWN = {
 }
 
 
-class ServiceError(Exception):
+class ServiceError(ArenaError):
     """A refused or failed call: `status` is the HTTP status a page answers, `message` one line."""
 
     def __init__(self, code: grpc.StatusCode | None, message: str) -> None:

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from arena.errors import ArenaError
 from arena.gateway.authoring import Authoring, AuthorConfig, Unauthenticated
 from arena.link.tls import is_loopback
 from arena.store import Store
@@ -51,7 +52,7 @@ class AuthorPages:
         self.sessions = sessions or auth.Sessions()
 
 
-class SignIn(Exception):
+class SignIn(ArenaError):
     """The request needs a live session and has none: GETs go to the sign-in page."""
 
 

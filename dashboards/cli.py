@@ -8,18 +8,19 @@ group `arena.commands` (pyproject.toml), since arena/ lies below dashboards/ and
 from __future__ import annotations
 
 import argparse
-import socket
 from pathlib import Path
 from typing import Any
 
-from arena.cli.gateway_access import split_address
 from arena.errors import UsageError
 from arena.gateway.authoring import AuthorConfig
+from arena.gateway_access import split_address
 from arena.link.tls import client_tls, server_tls_for
 from arena.store import Store, default_db_url
+from dashboards import up
 from dashboards.app import create_app
 from dashboards.author_client import DEFAULT_GATEWAY, AuthorsClient
 from dashboards.authors import AuthorPages, signin_allowed
+from dashboards.listening import check_port_free
 
 
 def register(subparsers: Any) -> None:
@@ -41,9 +42,7 @@ def register(subparsers: Any) -> None:
     authors.add_argument("--max-upload-mb", type=float, default=AuthorConfig().max_archive_bytes / (1024 * 1024),
                          metavar="MB", help="largest archive the upload form takes (default: the service's default, 200)")
     parser.set_defaults(handler=dashboard_command)
-    from dashboards import up  # `arena up` starts the dashboard too: registered with it (one entry point)
-
-    up.register(subparsers)
+    up.register(subparsers)  # `arena up` starts the dashboard too: registered with it (one entry point)
 
 
 def dashboard_command(args: argparse.Namespace) -> int:
@@ -80,13 +79,3 @@ def check_database_exists(url: str) -> None:
         path = Path(url.removeprefix("sqlite:///"))
         if not path.exists():
             raise UsageError(f"no database at {path}; run `arena tournament run ...` first or pass --db URL")
-
-
-def check_port_free(host: str, port: int) -> None:
-    """A one-line error now rather than a server traceback later."""
-    try:
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as error:
-        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror}); choose another --port or --host") from None

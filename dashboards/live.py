@@ -15,13 +15,23 @@ says where the rule stops.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
+from arena.outcomes import Termination, TournamentStatus
 from arena.store import LiveMatch, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from dashboards import views
 from dashboards.params import BadRequest
 from dashboards.replay import PUBLIC, Replay
+
+
+class LiveStatus(enum.StrEnum):
+    """A match's live state (`live_state`): being played, not (yet) sending steps, or stored."""
+
+    RUNNING = "running"
+    WAITING = "waiting"
+    FINISHED = "finished"
 
 
 def visible_steps(steps: list[dict[str, Any]], sibling_chance: list[int]) -> int:
@@ -59,7 +69,7 @@ def shown_steps(store: Store, info: TournamentInfo, live: LiveMatch, running: li
 
 def live_list(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
     """The tournament's running matches as its page lists them (nothing unless it is running)."""
-    if info.status != "running":
+    if info.status != TournamentStatus.RUNNING:
         return []
     running = store.live_matches(info.id)
     return [
@@ -75,7 +85,7 @@ def live_replay(info: TournamentInfo, live: LiveMatch, steps: int) -> Replay:
     """The first `steps` steps of a running match as a replay (no seeds: they would name the deal)."""
     record = {
         "game_id": info.game_id, "ruleset": info.ruleset, "options": info.config.get("options", {}), "seed": 0,
-        "seats": [{"bot": name, "termination": "normal", "reason": ""} for name in live.seats],
+        "seats": [{"bot": name, "termination": Termination.NORMAL, "reason": ""} for name in live.seats],
         "steps": live.steps[:steps],
     }
     return Replay.from_record(record, list(live.seats))
@@ -84,13 +94,13 @@ def live_replay(info: TournamentInfo, live: LiveMatch, steps: int) -> Replay:
 def live_state(store: Store, info: TournamentInfo, index: int) -> dict[str, Any]:
     """A running match's latest position that may be shown, publicly (status `running`); once its
     result is stored, that result (`finished`); else `waiting`. 404 for an index the tournament lacks."""
-    live = store.live_match(info.id, index) if info.status == "running" else None
+    live = store.live_match(info.id, index) if info.status == TournamentStatus.RUNNING else None
     if live is None:
         return _not_live(store, info, index)
     shown = shown_steps(store, info, live, store.live_matches(info.id))
     replay = live_replay(info, live, shown)
     return {
-        "status": "running", "tournament": info.id, "index": index, "game": info.game_id,
+        "status": LiveStatus.RUNNING, "tournament": info.id, "index": index, "game": info.game_id,
         "seats": [{"seat": s, "bot": name} for s, name in enumerate(live.seats)],
         "steps_shown": shown, "held_back": shown < len(live.steps), "view": PUBLIC,
         "seat_fields": replay.seat_fields(), "log": replay.log(PUBLIC), "frame": replay.frame(shown, PUBLIC),
@@ -104,8 +114,8 @@ def _not_live(store: Store, info: TournamentInfo, index: int) -> dict[str, Any]:
     match_id = store.match_id_at(info.id, index)
     summary = match_id and dq.match_summary(store, match_id)
     if not summary:  # not a wrong address: the page waits for it
-        return {"status": "waiting", "tournament": info.id, "index": index, "game": info.game_id,
+        return {"status": LiveStatus.WAITING, "tournament": info.id, "index": index, "game": info.game_id,
                 "message": f"match {index} of tournament {info.id} is not being played now (the tournament is "
                            f"{info.status}; the match has not started, or has not sent its first steps yet)"}
-    return {"status": "finished", "tournament": info.id, "index": index, "game": info.game_id,
+    return {"status": LiveStatus.FINISHED, "tournament": info.id, "index": index, "game": info.game_id,
             "tournament_status": info.status, "match": views.match_row(summary)}

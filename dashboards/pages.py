@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from arena.cli.leaderboard import interval_end
+from arena.standings import interval_end
 from dashboards import api, views
 from dashboards.params import BadRequest
 from engine import registry
@@ -30,6 +30,15 @@ def _when(text: str | None) -> str:
 
 def _game_name(game_id: str) -> str:
     return registry.info(game_id).name if game_id in registry.GAMES else game_id
+
+
+def _board(game_id: str) -> dict[str, str]:
+    """A game's board files under static/ (its description's board_script, board_style; "" for none):
+    a game without a script, or no longer registered, shows its observation's fields only."""
+    if game_id not in registry.GAMES:
+        return {"script": "", "style": ""}
+    description = registry.describe(game_id)
+    return {"script": description.board_script, "style": description.board_style}
 
 
 def _with(request: Request, **changes: Any) -> str:
@@ -53,7 +62,7 @@ TEMPLATES.env.filters.update(
     interval=lambda row: f"{interval_end(row['low95'])} – {interval_end(row['high95'])}",
     short_version=lambda text: _short_version(text),
 )
-TEMPLATES.env.globals.update(with_query=_with)
+TEMPLATES.env.globals.update(with_query=_with, board_of=_board)
 
 
 def render(request: Request, template: str, data: dict[str, Any], nav: str, title: str, status: int = 200) -> Response:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from arena.errors import ArenaError
+from arena.outcomes import Termination
 from arena.store import dashboard_queries as dq
 from engine import registry
 
-TERMINATIONS = ("normal", *dq.FAULT_TERMINATIONS, "aborted", dq.ANY_FAULT)
+TERMINATIONS = (Termination.NORMAL, *dq.FAULT_TERMINATIONS, Termination.ABORTED, dq.ANY_FAULT)
 MAX_PER_PAGE = 200
 
 
-class BadRequest(Exception):
+class BadRequest(ArenaError):
     """A parameter the dashboard cannot serve: 400 (malformed) or 404 (names nothing stored)."""
 
     def __init__(self, message: str, status: int = 400) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from arena.errors import ArenaError
 from arena.match.record import MatchRecord
 from engine.core import Game, NodeKind, State, advance
 from engine.visibility import ChanceView, chance_views, may_see
@@ -113,7 +114,7 @@ class Replay:
 
     def _faults_by_step(self) -> dict[tuple[int, int], dict[str, Any]]:
         return {
-            (fault["step"], seat): fault
+            (fault.step, seat): fault.to_json()
             for seat, outcome in enumerate(self.record.seats) for fault in outcome.faults
         }
 
@@ -204,7 +205,7 @@ def _phase(state: State) -> str | None:
     return phase if isinstance(phase, str) else None
 
 
-class ReplayUnavailable(Exception):
+class ReplayUnavailable(ArenaError):
     """A stored record that this arena's engine cannot replay (a ruleset it no longer plays)."""
 
 

@@ -7,7 +7,7 @@ anchored by DEFAULT_ANCHORS). Each part is also a command of its own for a clust
 `arena serve`, `arena dashboard`, `arena ladder run --game G --ray-address ...` (docs/ladder.md).
 
 It lives with the dashboards because it starts the dashboard (arena/ imports nothing of
-dashboards/); `arena` finds it through dashboards/cli.py's entry point.
+dashboards/); `arena` finds it through dashboards/cli.py's entry point, which registers it.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ import sys
 import threading
 from typing import Any
 
-from arena.cli.gateway_access import gateway_running
-from arena.cli.tournament import make_executor
 from arena.errors import UsageError
+from arena.gateway_access import gateway_running
 from arena.ladder.driver import Ladder, open_ladder
 from arena.ladder.field import DEFAULT_ANCHORS, LadderConfig
+from arena.node.task import executor_for
 from arena.store import Store, default_db_url
 from dashboards.app import create_app
-from dashboards.cli import check_port_free
+from dashboards.listening import check_port_free
 from engine import registry
 
 
@@ -41,7 +41,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
     parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT instead")
-    parser.set_defaults(handler=up_command, max_in_flight=None, live=True)
+    parser.set_defaults(handler=up_command)
 
 
 def games_of(text: str | None) -> list[str]:
@@ -59,7 +59,8 @@ def up_command(args: argparse.Namespace) -> int:
     store = Store(url)  # creates the database (and brings it to the newest schema) before anyone reads it
     anchors = tuple(args.anchor or DEFAULT_ANCHORS)
     ladders = [open_ladder(store, LadderConfig(g, registry.info(g).min_players, anchors, gateway=args.gateway)) for g in games]
-    executors = [make_executor(args) for _ in ladders]
+    executors = [executor_for(args.local, ray_address=args.ray_address, workers=args.workers, live=True)
+                 for _ in ladders]
     stop = threading.Event()
     # uvicorn stops on SIGINT/SIGTERM and then passes the signal on to the handler found before it:
     # this one, so the ladders still finish their matches and are marked stopped

@@ -10,12 +10,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from arena.cli.leaderboard import row_json
-from arena.cli.tournament import tournament_standings
+from arena.outcomes import MatchStatus
 from arena.sprt.report import sprt_json
+from arena.standings import row_json, tournament_standings
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
-from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.store import dashboard_queries as dq
+from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.tournament.entrants import bot_name, latest_versions_only
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin
@@ -73,7 +73,8 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
     rows = every if all_versions else latest_versions_only(every)
     played = dq.last_played(store, ruleset) if ruleset else {}
     versions = dq.latest_versions(store, ruleset) if ruleset else {}
-    pairs = dq.pair_records(store, ruleset) if ruleset else {}
+    neighbours = [(row.entrant, below.entrant) for row, below in zip(rows, rows[1:], strict=False)]
+    pairs = dq.pair_records(store, ruleset, neighbours) if ruleset else {}
     entries = []
     for i, row in enumerate(rows):
         below = rows[i + 1].entrant if i + 1 < len(rows) else None
@@ -85,7 +86,7 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
     return {
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
-        "stored_matches": store.count_matches(ruleset=ruleset, status="finished") if ruleset else 0,
+        "stored_matches": store.count_matches(ruleset=ruleset, status=MatchStatus.FINISHED) if ruleset else 0,
         "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
         "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
     }
@@ -239,10 +240,11 @@ def match_row(match: MatchSummary) -> dict[str, Any]:
 
 def bots(store: Store) -> dict[str, Any]:
     """Every entrant that played, with its ratings."""
+    ratings = dq.every_entrant_ratings(store)
     return {"bots": [
         {"bot": s.name, "matches": s.matches, "strikes": s.strikes, "forfeits": s.forfeits,
          "last_played": iso(s.last_played),
-         "ratings": [rating_row(r) for r in dq.entrant_ratings(store, s.name)]}
+         "ratings": [rating_row(r) for r in ratings.get(s.name, [])]}
         for s in dq.bot_summaries(store)
     ]}
 

@@ -17,4 +17,5 @@ export ARENA_ENGINE=${ARENA_ENGINE:-compiled}
 markers=${PYTEST_MARKERS:-not slow}
 workers=${PYTEST_WORKERS:-2}
 [ "$markers" = "not slow" ] || workers=${PYTEST_WORKERS:-0}
-exec .venv/bin/python -m pytest -m "$markers" -n "$workers" "$@"
+# --durations=25: every run names its slowest tests (a test growing slow shows before it times out)
+exec .venv/bin/python -m pytest -m "$markers" -n "$workers" --durations=25 "$@"

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.cli import author
-from arena.cli.gateway_access import close_revoked_streams, split_address
 from arena.cli.leaderboard import format_interval
 from arena.errors import UsageError
+from arena.gateway_access import close_revoked_streams, split_address
 from arena.link.client import DEFAULT_ADDRESS
 from arena.store import BotLog, BotVersion, Store, check_bot_name
 from arena.store import dashboard_queries as dq

@@ -20,30 +20,31 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.cli.gateway_access import gateway_client
 from arena.cli.options import game_info
 from arena.errors import UsageError
 from arena.gateway.server import GatewayThread
+from arena.gateway_access import gateway_client
 from arena.launch.launcher import LaunchLimits
 from arena.launch.sandbox import SandboxUnavailable, bwrap_path, check_files
 from arena.link.client import GatewayClient
 from arena.match.clock import TimeControl
-from arena.match.record import MatchAborted, MatchRecord, Termination
+from arena.match.record import MatchAborted, MatchRecord
 from arena.match.runner import run_match
+from arena.outcomes import FaultKind, Termination
 from arena.store import Store
 from arena.submissions import store_submission
 
 CHECKS = [
-    ("connects with its token and stays connected to the end", {"disconnect", "crash"}),
-    ("answers every decision in time", {"timeout"}),
-    ("answers only legal actions", {"illegal_action"}),
-    ("sends only well-formed arena.v1 messages", {"protocol_error"}),
+    ("connects with its token and stays connected to the end", {FaultKind.DISCONNECT, FaultKind.CRASH}),
+    ("answers every decision in time", {FaultKind.TIMEOUT}),
+    ("answers only legal actions", {FaultKind.ILLEGAL_ACTION}),
+    ("sends only well-formed arena.v1 messages", {FaultKind.PROTOCOL_ERROR}),
 ]
 LIMITS = LaunchLimits()
 LIMITS_CHECK = (
     f"stays within its sandbox's limits ({LIMITS.memory_mb} MB memory, {LIMITS.cpu_seconds} s CPU per process, "
     f"{LIMITS.processes} processes and threads, {LIMITS.tmp_mb} MB /tmp, {LIMITS.output_cap_bytes // 2**20} MB of output)",
-    {"crash"},
+    {FaultKind.CRASH},
 )
 # What a crash reason says when a limit ended the bot (launcher.py's words, and the kernel's).
 LIMIT_WORDS = ("limit", "SIGXCPU", "SIGXFSZ", "MemoryError", "No space left", "Resource temporarily unavailable")
@@ -174,7 +175,7 @@ def match_line(index: int, seat: int, record: MatchRecord) -> str:
     """One match in a line: the bot's answers only (a faulty decision is no answer: a bot that left
     waited out its reconnection grace, which is no answer time), and where it stopped playing."""
     outcome = record.seats[seat]
-    faulty = {fault["step"] for fault in outcome.faults}
+    faulty = {fault.step for fault in outcome.faults}
     left = max(faulty) if outcome.termination is not Termination.NORMAL and faulty else None
     times = [s.elapsed_ms[seat] for n, s in enumerate(record.steps)
              if s.elapsed_ms and seat in s.elapsed_ms and n not in faulty and (left is None or n < left)]
@@ -189,19 +190,19 @@ def match_line(index: int, seat: int, record: MatchRecord) -> str:
 
 
 def report(played: Sequence[tuple[int, MatchRecord]],
-           checks: Sequence[tuple[str, set[str]]] = CHECKS) -> tuple[list[str], bool]:
+           checks: Sequence[tuple[str, set[FaultKind]]] = CHECKS) -> tuple[list[str], bool]:
     """One line per check (PASS/FAIL) with the first few faults in words; and whether all passed."""
     lines, ok = [], True
     for title, kinds in checks:
         faults = [(n, f) for n, (seat, record) in enumerate(played, 1)
-                  for f in record.seats[seat].faults if f["fault"] in kinds]
+                  for f in record.seats[seat].faults if f.kind in kinds]
         if title == LIMITS_CHECK[0]:  # the words are in the reason, or in what the bot printed (its log)
             logs = {n: record.seats[seat].log or "" for n, (seat, record) in enumerate(played, 1)}
-            faults = [(n, f) for n, f in faults if any(word in f["reason"] + logs[n] for word in LIMIT_WORDS)]
+            faults = [(n, f) for n, f in faults if any(word in f.reason + logs[n] for word in LIMIT_WORDS)]
         ok = ok and not faults
         lines.append(f"{'PASS' if not faults else 'FAIL'}  {title}")
         for match_number, fault in faults[:3]:
-            lines.append(f"      match {match_number}, step {fault['step']}: {fault['reason']}")
+            lines.append(f"      match {match_number}, step {fault.step}: {fault.reason}")
         if len(faults) > 3:
             lines.append(f"      ... and {len(faults) - 3} more")
     lines.append("the bot follows the protocol" if ok else "the bot has protocol problems (see FAIL above)")

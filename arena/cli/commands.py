@@ -11,9 +11,9 @@ import argparse
 from importlib.metadata import entry_points
 from typing import Any
 
-from arena.cli import author, bot, check_bot, demo, ladder, leaderboard, play, serve, sprt, tournament
+from arena.cli import author, bot, check_bot, demo, ladder, leaderboard, play, serve, sprt, store, tournament
 
-COMMANDS = [play, demo, tournament, ladder, sprt, leaderboard, serve, bot, author, check_bot]  # the order of the help
+COMMANDS = [play, demo, tournament, ladder, sprt, leaderboard, serve, bot, author, check_bot, store]  # the order of the help
 PLUGIN_GROUP = "arena.commands"
 
 

@@ -14,13 +14,14 @@ import sys
 import threading
 from typing import Any
 
-from arena.cli.gateway_access import gateway_running
 from arena.cli.options import add_time_per_move, parse_options
 from arena.cli.tournament import add_run_options, make_executor
 from arena.errors import UsageError
-from arena.ladder.driver import Ladder, open_ladder
+from arena.gateway_access import gateway_running
+from arena.ladder.driver import RUNNING, Ladder, open_ladder
 from arena.ladder.field import LadderConfig
 from arena.ladder.report import ladder_report
+from arena.outcomes import TournamentStatus
 from arena.store import Store, TournamentInfo
 from arena.tournament.entrants import split_version
 from engine import registry
@@ -100,11 +101,12 @@ def control_command(args: argparse.Namespace) -> int:
     store = Store(args.db)
     info = _existing(store, args.game, players_of(args))
     action = args.ladder_command
-    if action in ("pause", "resume") and info.status not in ("running", "paused"):
+    if action in ("pause", "resume") and info.status not in (TournamentStatus.RUNNING, TournamentStatus.PAUSED):
         raise UsageError(f"the ladder of {args.game} is {info.status}, not running; start it with "
                          f"`arena ladder run --game {args.game}`")
-    status = {"pause": "paused", "resume": "running", "stop": "stopping"}[action]
-    if action == "stop" and info.status not in ("running", "paused", "stopping"):
+    status = {"pause": TournamentStatus.PAUSED, "resume": TournamentStatus.RUNNING,
+              "stop": TournamentStatus.STOPPING}[action]
+    if action == "stop" and info.status not in RUNNING:
         raise UsageError(f"the ladder of {args.game} is already {info.status}")
     store.set_tournament_status(info.id, status)
     print(f"ladder {info.id} of {args.game}: {status} (the running ladder sees it within a second)")

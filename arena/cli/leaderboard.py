@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import UsageError
 from arena.rating import rate_matches, rerate
+from arena.standings import interval_end, row_json
 from arena.store import LeaderboardRow, RatingEntry, Store
 from arena.store.records import PROVISIONAL_HALF_WIDTH
 from arena.tournament.entrants import latest_versions_only
@@ -88,27 +88,6 @@ def leaderboard_rows(ruleset: str, entries: Sequence[RatingEntry]) -> list[Leade
     ranked = sorted(entries, key=lambda e: (-e.elo, e.entrant))
     return [LeaderboardRow(place, e.entrant, game_id, ruleset, e.elo, e.low, e.high, e.games, e.wins,
                            e.strikes, e.forfeits) for place, e in enumerate(ranked, start=1)]
-
-
-def row_json(row: LeaderboardRow) -> dict[str, Any]:
-    """A leaderboard row as plain JSON (an unknown end of the interval is null)."""
-    return {
-        "place": row.place, "bot": row.entrant, "game": row.game_id, "ruleset": row.ruleset,
-        "elo": row.elo, "low95": finite(row.low), "high95": finite(row.high),
-        "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4),
-        "strikes": row.strikes, "forfeits": row.forfeits, "provisional": row.provisional,
-    }
-
-
-def finite(value: float) -> float | None:
-    # unrounded, like the Elo: a page or table printing a whole number from a value rounded to
-    # one decimal first (1867.46 -> 1867.5) would show 1868 where the store's rating is 1867
-    return None if math.isinf(value) or math.isnan(value) else value
-
-
-def interval_end(value: float | None) -> str:
-    """One end of a 95 % interval as a whole number; an unknown end (None or infinite) is '?'."""
-    return "?" if value is None or math.isinf(value) else f"{value:.0f}"
 
 
 def format_interval(low: float | None, high: float | None) -> str:

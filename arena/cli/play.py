@@ -14,12 +14,13 @@ import sys
 from dataclasses import asdict
 from typing import Any
 
-from arena.cli.gateway_access import gateway_client
 from arena.cli.options import add_time_per_move, game_info, parse_options, time_control
 from arena.errors import UsageError
+from arena.gateway_access import gateway_client
 from arena.match.clock import TimeControl
-from arena.match.record import MatchAborted, MatchRecord, Termination
+from arena.match.record import MatchAborted, MatchRecord
 from arena.match.runner import run_match
+from arena.outcomes import Termination
 from arena.store import Store, default_db_url, sqlite_file
 from arena.tournament.entrants import bot_name, pin, pinned_version
 from bots import bot_names, check_spec, is_builtin, parse_spec, split_specs

@@ -16,11 +16,14 @@ from contextlib import AbstractContextManager, contextmanager, nullcontext
 from datetime import UTC, datetime
 from typing import Any
 
-from arena.cli.gateway_access import gateway_running
-from arena.cli.leaderboard import COUNTS_LEGEND, finite, format_interval, format_leaderboard, leaderboard_rows
+from arena.cli.leaderboard import COUNTS_LEGEND, format_interval, format_leaderboard, leaderboard_rows
 from arena.cli.options import add_time_per_move, parse_options
 from arena.errors import StoreError, UsageError
-from arena.rating import rate_matches, rate_tournament, tournament_matches
+from arena.gateway_access import gateway_running
+from arena.node.task import executor_for
+from arena.outcomes import TournamentStatus
+from arena.rating import rate_matches, tournament_matches
+from arena.standings import tournament_standings
 from arena.store import SPRT_KIND, Store, TournamentInfo
 from arena.tournament.driver import (
     GatewayGone,
@@ -116,7 +119,7 @@ def run_command(args: argparse.Namespace) -> int:
 def resume_command(args: argparse.Namespace) -> int:
     store = Store(args.db, create=False)  # a tournament to resume is in an existing database
     info = _existing(store, args.id)
-    if info.status == "finished" and info.done_matches == info.total_matches:
+    if info.status == TournamentStatus.FINISHED and info.done_matches == info.total_matches:
         print(f"tournament {info.id} is already finished ({info.total_matches} matches); nothing to play")
         return 0
     plan = plan_tournament(TournamentConfig.from_json(info.config), store)
@@ -145,20 +148,9 @@ def close_executor(executor: Any) -> None:
 
 
 def make_executor(args: argparse.Namespace) -> Any:
-    """LocalExecutor for --local, else a RayExecutor (ray is imported only when needed). Either
-    plays a match's submitted bots where the match plays (arena/node/: `play_on_node`)."""
-    from arena.node.task import play_on_node
-
-    if args.local:
-        from arena.match.executor import LocalExecutor
-
-        return LocalExecutor(task=play_on_node, live=args.live)
-    from arena.match.executor import RayExecutor, check_address
-
-    if args.ray_address:
-        check_address(args.ray_address)
-    return RayExecutor(address=args.ray_address, num_cpus=args.workers, max_in_flight=args.max_in_flight,
-                       live=args.live, task=play_on_node)
+    """The executor the options ask for (--local, --ray-address, --workers, --max-in-flight, live steps)."""
+    return executor_for(args.local, ray_address=args.ray_address, workers=args.workers,
+                        max_in_flight=args.max_in_flight, live=args.live)
 
 
 def _play(store: Store, tournament_id: int, executor: Any, quiet: bool, plan: TournamentPlan) -> int:
@@ -296,15 +288,6 @@ def show_command(args: argparse.Namespace) -> int:
                   f"wins {s['wins']:g}  strikes {s['strikes']}  forfeits {s['forfeits']}")
         print(f"  ({COUNTS_LEGEND})")
     return 0
-
-
-def tournament_standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
-    """Elo over this tournament's matches only (the leaderboard covers every stored match)."""
-    return [
-        {"place": i + 1, "bot": e.entrant, "elo": e.elo, "low95": finite(e.low), "high95": finite(e.high),
-         "games": e.games, "wins": e.wins, "strikes": e.strikes, "forfeits": e.forfeits}
-        for i, e in enumerate(rate_tournament(store, info.id, info.ruleset))
-    ]
 
 
 def _existing(store: Store, tournament_id: int) -> TournamentInfo:

@@ -18,7 +18,7 @@ defaults. A state wraps an engine state (`state.engine_state`):
   `turn_based=True` makes the game sequential itself (the seats of a simultaneous node choose in
   turn, each unaware of the earlier choices, which `resample_from_infostate` draws again): the
   way to run OpenSpiel's ISMCTS, which needs a sequential game and a resampler; Riviera's
-  rulebook mode (playMode=sequential) is sequential as it is (TURN_BASED_OPTIONS);
+  rulebook mode (playMode=sequential) is sequential as it is (its description's turn_based_option);
 - information states and observations: both are the engine's observation of the seat, which the
   engine defines as that seat's complete information state (everything it saw that still
   matters; not the full action history that strict perfect recall would add), as a JSON string
@@ -53,17 +53,18 @@ from engine.core import Game, GameInfo, NodeKind, State
 
 PREFIX = "arena_"
 
-# The largest chance outcome id + 1, from the engines' docstrings ("Chance nodes"): the info does
-# not carry it and OpenSpiel needs it up front. A state checks every outcome against it.
-MAX_CHANCE_OUTCOMES = {
-    "gang_of_dice": 19,  # warning cards 1..18, die faces 0..5
-    "lost_cities_rivals": 50,  # card kinds 0..49
-    "riga": 52,  # building card ids 0..51 (tiles 0..7, goods 0..3, seats)
-    "riviera": 60,  # card ids 0..59 (colours 0..4, seats, die faces 1..6)
-}
-# The option value under which a game with simultaneous choices has none: one seat acts at a time,
-# so OpenSpiel gets a sequential game (which its ISMCTS needs). Riviera's physical-rulebook mode.
-TURN_BASED_OPTIONS = {"riviera": ("playMode", "sequential")}
+
+
+def max_chance_outcomes(game_id: str) -> int:
+    """The largest chance outcome id + 1 (the game's description, engine/description.py): the info does
+    not carry it and OpenSpiel needs it up front. A state checks every outcome against it."""
+    limit = registry.describe(game_id).max_chance_outcomes
+    if limit < 1:
+        raise ValueError(f"{game_id} states no max_chance_outcomes in its GameDescription: "
+                         "give its largest chance outcome id + 1")
+    return limit
+
+
 # The parameter of a game with simultaneous choices that makes the seats of a simultaneous node
 # choose one after another instead, each unaware of the choices before its own (see ArenaState).
 TURN_BASED = "turn_based"
@@ -82,8 +83,8 @@ def register() -> list[str]:
 
 def turn_based(game_id: str, options: dict[str, Any]) -> bool:
     """Whether these options leave a game with simultaneous choices one seat at a time."""
-    name, value = TURN_BASED_OPTIONS.get(game_id, (None, None))
-    return name is not None and options.get(name) == value
+    option = registry.describe(game_id).turn_based_option  # e.g. Riviera's playMode=sequential
+    return option is not None and options.get(option[0]) == option[1]
 
 
 def game_type(info: GameInfo, simultaneous: bool | None = None) -> pyspiel.GameType:
@@ -126,18 +127,17 @@ class ArenaGame(pyspiel.Game):
 
     def __init__(self, game_id: str, params: dict[str, Any]) -> None:
         info = registry.info(game_id)
-        if game_id not in MAX_CHANCE_OUTCOMES:
-            raise ValueError(f"{game_id} has no entry in MAX_CHANCE_OUTCOMES (arena/envs/openspiel.py): "
-                             "add its largest chance outcome id + 1")
+        limit = max_chance_outcomes(game_id)
         options = {name: params[name] for name in info.options if name in params}
         players = int(params.get("players", info.min_players))
         self.engine_game: Game = registry.make(game_id, players, **options)
         self.encoder = ObservationEncoder(DEFAULT_SIZE)
+        self.chance_limit = limit
         asked = bool(params.get(TURN_BASED, False)) if info.simultaneous else False
         # sequential when the options leave one seat at a time, or when asked to take turns
         self.simultaneous = info.simultaneous and not asked and not turn_based(game_id, self.engine_game.options)
         super().__init__(game_type(info, self.simultaneous), pyspiel.GameInfo(
-            num_distinct_actions=info.num_actions, max_chance_outcomes=MAX_CHANCE_OUTCOMES[game_id],
+            num_distinct_actions=info.num_actions, max_chance_outcomes=limit,
             num_players=players, min_utility=MIN_PAYOFF, max_utility=MAX_PAYOFF, utility_sum=0.0,
             max_game_length=info.max_decisions * (players if asked else 1)),
             {"players": players, **self.engine_game.options, **({TURN_BASED: asked} if info.simultaneous else {})})
@@ -206,10 +206,10 @@ class ArenaState(pyspiel.State):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The engine's outcomes with their probabilities, by outcome id."""
         outcomes = sorted(self.engine_state.chance_outcomes())
-        limit = MAX_CHANCE_OUTCOMES[self.engine_game.info.id]
+        limit = self._game.value.chance_limit
         if outcomes[-1][0] >= limit:
-            raise ValueError(f"chance outcome {outcomes[-1][0]} of {self.engine_game.info.id} is beyond "
-                             f"MAX_CHANCE_OUTCOMES={limit}: raise it in arena/envs/openspiel.py")
+            raise ValueError(f"chance outcome {outcomes[-1][0]} of {self.engine_game.info.id} is beyond its "
+                             f"max_chance_outcomes={limit}: raise it in its GameDescription")
         return outcomes
 
     def _apply_action(self, action: int) -> None:

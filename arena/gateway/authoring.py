@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from arena.errors import UsageError
+from arena.errors import ArenaError, UsageError
 from arena.store import AuthorInfo, BotInfo, BotVersion, Store, check_bot_name
 from arena.store import dashboard_queries as dq
 from arena.submissions import Limits, StoredFiles, SubmissionError, default_root, prepare_root, store_submission
@@ -48,7 +48,7 @@ class AuthorConfig:
     clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds since the epoch; tests move it
 
 
-class AuthorError(Exception):
+class AuthorError(ArenaError):
     """A refused call; `detail` says why, in one line."""
 
     def __init__(self, detail: str) -> None:

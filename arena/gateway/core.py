@@ -21,6 +21,7 @@ import logging
 import time
 from pathlib import Path
 
+from arena.errors import ArenaError
 from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
 from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
@@ -39,11 +40,11 @@ STOP_WAIT_S = 3.0  # how long a new match waits for a launched bot being stopped
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
 
 
-class AlreadyConnected(Exception):
+class AlreadyConnected(ArenaError):
     """A second stream for a bot that already has one (refused: one connection per token)."""
 
 
-class GatewayStopping(Exception):
+class GatewayStopping(ArenaError):
     """The gateway is stopping in an orderly way (Ctrl-C, SIGTERM): the matches it hosts abort as an
     arena-side error, unrated, and are played again later; their bots are not to blame."""
 
@@ -51,7 +52,7 @@ class GatewayStopping(Exception):
 STOPPING = "the gateway is stopping (an orderly stop of the arena, not the bots' fault)"
 
 
-class BotDisabled(Exception):
+class BotDisabled(ArenaError):
     """A stream for a bot that the organiser disabled (`arena bot disable NAME`)."""
 
 
@@ -314,8 +315,11 @@ class Gateway:
         if found is None:
             return None
         bot, printed = found
-        if bot.process.returncode is not None and bot.reader is not None:
-            await asyncio.wait([bot.reader], timeout=1.0)  # a dead bot's last output is read to its end
+        if bot.reader is not None and (bot.process.returncode is not None or self.live(key[0]) is None):
+            # a dead bot's last output is read to its end; so is that of one whose stream is gone,
+            # which is most often dying, not yet reaped (its traceback still in the pipe): its
+            # output ends when it does, and one that lives on (redialling) costs the wait
+            await asyncio.wait([bot.reader], timeout=1.0)
         else:
             # Whatever the bot wrote before its last message is in the pipe already (it wrote it
             # first); a few turns of the loop let the capture task read it into the tail.

@@ -27,6 +27,19 @@ RUNNER_GONE = "the match runner's connection to the gateway closed before the ma
 
 SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
+# The status an arena-side error of a runner's call becomes, on every transport of the host service
+# (MatchHost's calls: service.py; a HostStream's replies, on the Host stream or the host leg): the
+# runner's link turns it into an aborted, unrated match. Any other error is a bug (INTERNAL).
+HOST_ERRORS: dict[type[Exception], str] = {
+    SandboxUnavailable: "FAILED_PRECONDITION",  # the arena's problem, not the bot's: the match aborts
+    GatewayStopping: "UNAVAILABLE",  # the arena's stop: the match aborts, unrated
+}
+
+
+def host_status(error: BaseException) -> str | None:
+    """The status (a grpc.StatusCode name) HOST_ERRORS gives `error`; None for any other error."""
+    return next((status for kind, status in HOST_ERRORS.items() if isinstance(error, kind)), None)
+
 
 class HostStream:
     """The calls of one runner's connection, and the seats it holds open; `write` sends a reply."""
@@ -53,10 +66,8 @@ class HostStream:
     async def _answer(self, call: host_pb2.HostCall) -> None:
         try:
             reply = await self._handle(call)
-        except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
-            reply = _error(call, "FAILED_PRECONDITION", str(error))
-        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
-            reply = _error(call, "UNAVAILABLE", str(error))
+        except tuple(HOST_ERRORS) as error:
+            reply = _error(call, host_status(error) or "INTERNAL", str(error))
         except Exception as error:  # noqa: BLE001 - one call's bug must not end the other matches' connection
             log.exception("host call %d failed", call.call_id)
             reply = _error(call, "INTERNAL", f"{type(error).__name__}: {error}")

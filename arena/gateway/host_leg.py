@@ -1,4 +1,5 @@
-"""The gateway's host leg: match runners' HostCalls as frames on plain TCP (host_leg_wire.py).
+"""The gateway's host leg: match runners' HostCalls as frames on plain TCP (its wire and the
+runner's end: arena/link/host_leg.py).
 
 A lean alternative to the gRPC stream `MatchHost.Host` (same calls, same HostStream behind it): in
 Python a gRPC stream round trip costs about as much as the bot's own, a frame on a socket a tenth
@@ -20,7 +21,7 @@ import secrets
 import ssl
 from collections.abc import AsyncIterator
 
-from arena.errors import UsageError
+from arena.errors import ArenaError, UsageError
 from arena.gateway.core import Gateway
 from arena.gateway.host_calls import HostStream
 from arena.gateway.throttle import RateLimitedLog
@@ -48,7 +49,7 @@ WRONG_PROOF = ("the host-leg proof does not match the arena host key ($ARENA_HOS
                "~/.config/arena/host.key on the gateway's machine)")
 
 
-class Refused(Exception):
+class Refused(ArenaError):
     """The connection is closed before the handshake passed; the message says why, in one line."""
 
 

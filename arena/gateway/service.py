@@ -10,21 +10,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
+from typing import TypeVar
 
 import grpc
 
-from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway, GatewayStopping
-from arena.gateway.host_calls import HostStream, close_reply, open_reply
+from arena.errors import ArenaError
+from arena.gateway.core import AlreadyConnected, BotDisabled, Gateway
+from arena.gateway.host_calls import HOST_ERRORS, HostStream, close_reply, host_status, open_reply
 from arena.gateway.sessions import BotFault, Revoked, Session
 from arena.gateway.throttle import RateLimitedLog
-from arena.launch.sandbox import SandboxUnavailable
 from arena.link.hostkey import HOST_KEY_HEADER
 from arena.store import RetiredToken
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
 log = logging.getLogger("arena.gateway")
+
+T = TypeVar("T")
 
 MISSING_TOKEN = (
     "missing bot token: send the call metadata 'authorization: Bearer <token>' with the token "
@@ -53,7 +56,7 @@ def unknown_token(retired: RetiredToken | None) -> str:
     return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
 
 
-class BadCredentials(Exception):
+class BadCredentials(ArenaError):
     """The call metadata carries no usable bot token; the message says what is expected."""
 
 
@@ -160,28 +163,25 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
                 "($ARENA_HOST_KEY or ~/.config/arena/host.key); bots use BotGateway.Play",
             )
 
+    async def _answer(self, context: grpc.aio.ServicerContext, reply: Awaitable[T]) -> T:
+        """The call's reply; an error of HOST_ERRORS (host_calls.py) becomes the call's status."""
+        try:
+            return await reply
+        except tuple(HOST_ERRORS) as error:
+            await context.abort(grpc.StatusCode[host_status(error) or "INTERNAL"], str(error))
+        raise AssertionError("unreachable: abort raises")
+
     async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        try:
-            return await open_reply(self.gateway, request)
-        except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
-            await context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(error))
-            raise  # unreachable: abort raises
-        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
-            raise  # unreachable: abort raises
+        return await self._answer(context, open_reply(self.gateway, request))
 
     async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
-        try:
-            return await self.gateway.decide(request)
-        except GatewayStopping as error:  # the arena's stop: the match aborts, unrated
-            await context.abort(grpc.StatusCode.UNAVAILABLE, str(error))
-            raise  # unreachable: abort raises
+        return await self._answer(context, self.gateway.decide(request))
 
     async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
         await self._check_key(context)
-        return await close_reply(self.gateway, request)
+        return await self._answer(context, close_reply(self.gateway, request))
 
     async def Host(self, request_iterator: AsyncIterator[host_pb2.HostCall],  # noqa: N802
                    context: grpc.aio.ServicerContext) -> None:
@@ -195,7 +195,7 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
     async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
                           context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
         await self._check_key(context)
-        return host_pb2.CheckAccessReply(closed=await self.gateway.revoke())
+        return host_pb2.CheckAccessReply(closed=await self._answer(context, self.gateway.revoke()))
 
 
 def _end_status(ended: BotFault | None) -> grpc.StatusCode | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from google.protobuf.message import DecodeError
 from google.protobuf.unknown_fields import UnknownFieldSet
 
+from arena.errors import ArenaError
 from arena.gateway.throttle import MAX_HELLO_LOGS, Throttle
 from arena.link import MAX_MESSAGE_BYTES
 from arena.v1 import bot_pb2 as pb
@@ -40,7 +41,7 @@ class StreamLimits:
     outbox_bytes: int = 1024 * 1024  # messages queued and not yet sent past this size end the session
 
 
-class BotFault(Exception):
+class BotFault(ArenaError):
     """A decision could not be had from the bot; `fault` is a Termination value of the proto."""
 
     def __init__(self, fault: int, reason: str) -> None:

@@ -35,13 +35,15 @@ from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder
 from arena.ladder.matchmaking import Candidate, next_table
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
+from arena.outcomes import Termination, TournamentStatus
 from arena.rating import Results, fit, rating_table, rerate
-from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatedMatch, RatingEntry, Store, TournamentInfo
+from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatingEntry, Store, TournamentInfo
 from arena.tournament.driver import (
     FLUSH_SECONDS,
     HEARTBEAT_SECONDS,
     Executor,
     LiveRerate,
+    rated_match,
     match_job,
     match_result,
     node_launch,
@@ -53,7 +55,7 @@ from arena.tournament.schedule import PlannedMatch, bot_spec
 POLL_SECONDS = 1.0  # how often the driver reads its status and the field
 REFIT_SECONDS = 0.5  # the matchmaker's ratings are refitted at most this often
 IDLE_SECONDS = 1.0  # paused, or too few bots to fill a table: look again after this long
-RUNNING = ("running", "paused", "stopping")
+RUNNING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED, TournamentStatus.STOPPING)  # a process runs it
 
 
 def this_driver() -> str:
@@ -73,7 +75,7 @@ def open_ladder(store: Store, config: LadderConfig) -> int:
         raise UsageError(f"the ladder of {config.game_id} ({config.players_per_match} per table) is already run by "
                          f"{found.config.get('driver') or 'another process'}; `arena ladder stop --game {config.game_id}` ends it")
     store.set_tournament_config(found.id, config.to_json())
-    store.set_tournament_status(found.id, "running")
+    store.set_tournament_status(found.id, TournamentStatus.RUNNING)
     return found.id
 
 
@@ -102,10 +104,10 @@ class Ladder:
         self.config = LadderConfig.from_json(info.config)
         self.tournament = self.config.as_tournament()
         self.results = Results()
-        for match in store.rated_matches(info.ruleset):
-            self.results.add(match)
+        self.results.add_totals(store.pair_totals(info.ruleset), store.entrant_totals(info.ruleset))
         self.ratings: dict[str, float] = {}
         self.entries: dict[str, RatingEntry] = {}
+        self.played_since: set[str] = set()  # entrants with results since the last fit
         self.dirty, self.last_fit = True, 0.0
         self.pending: dict[str, int] = defaultdict(int)  # entrant -> matches planned, not yet rated
         self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat
@@ -115,7 +117,7 @@ class Ladder:
         self.next_index, self.next_table = store.next_ladder_position(info.id)
         self.field: list[Member] = []
         self.last_poll = 0.0
-        self.status = "running"
+        self.status: str = TournamentStatus.RUNNING
         self.buffer: list[MatchResult] = []
         self.crashed: set[str] = set()  # submitted entrants whose last stored match was a crash
         self.versions: dict[str, tuple[str, str]] = {}
@@ -134,29 +136,29 @@ class Ladder:
         if self.live:
             self.live.start()
         try:
-            while not self._poll(force=True) == "stopping" and not (until and until()):
-                if self.status == "running":
+            while not self._poll(force=True) == TournamentStatus.STOPPING and not (until and until()):
+                if self.status == TournamentStatus.RUNNING:
                     for outcome in self.executor.run(self._jobs(until)):
                         self._add(outcome)
                     self._flush()
-                if self.status != "running" or not self._can_fill():
+                if self.status != TournamentStatus.RUNNING or not self._can_fill():
                     self._idle()
             self._flush()
         except BaseException:
             self._stop_live()
             self._flush_quietly()
-            if self.status != "stopping":
-                self._set_status("interrupted")
+            if self.status != TournamentStatus.STOPPING:
+                self._set_status(TournamentStatus.INTERRUPTED)
             raise
         self._stop_live()
         rerate(self.store, self.info.ruleset)
-        self._set_status("stopped")
+        self._set_status(TournamentStatus.STOPPED)
 
     def _jobs(self, until: Callable[[], bool] | None) -> Iterator[MatchJob]:
         """The planned matches left from an earlier run, then a new table each time a worker is free,
         until the ladder is paused or stopped or cannot fill a table."""
         yield from self._replays()
-        while self._poll() == "running" and not (until and until()):
+        while self._poll() == TournamentStatus.RUNNING and not (until and until()):
             if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
                 time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
             while self.replay:
@@ -213,7 +215,7 @@ class Ladder:
         """The status (another process may have changed it), read at most every POLL_SECONDS."""
         if force or time.monotonic() - self.last_poll >= POLL_SECONDS:
             info = self.store.tournament(self.info.id)
-            self.status = info.status if info is not None else "stopping"
+            self.status = info.status if info is not None else TournamentStatus.STOPPING
             self._refresh_field()
         return self.status
 
@@ -239,7 +241,9 @@ class Ladder:
         if not self.dirty or time.monotonic() - self.last_fit < REFIT_SECONDS:
             return
         self.ratings = fit(self.results, self.ratings or None)
-        self.entries = {e.entrant: e for e in rating_table(self.results, self.ratings)}
+        # only who played since the last fit gets its interval found again (arena/rating.py)
+        table = rating_table(self.results, self.ratings, self.entries or None, self.played_since)
+        self.entries, self.played_since = {e.entrant: e for e in table}, set()
         self.dirty, self.last_fit = False, time.monotonic()
 
     # -- results ------------------------------------------------------------------------------
@@ -262,15 +266,18 @@ class Ladder:
         if result.aborted_reason:
             self.last_abort = time.monotonic()
         else:
-            self.results.add(_rated(result))
+            self.results.add(rated_match(result))
+            self.played_since.update(s.entrant for s in result.seats)
             self.dirty = True
-            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == "crash"}
+            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == Termination.CRASH}
         if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
             self._flush()
 
     def _flush(self) -> None:
         with self.live.lock if self.live else nullcontext():
-            self.played += self.store.record_matches(self.buffer)
+            written = self.store.record_matches(self.buffer)
+        self.played += written
+        self.rerating.add(self.buffer, written)
         self.buffer = []
         self.last_flush = time.monotonic()
         self._suspend_crashing()
@@ -289,7 +296,7 @@ class Ladder:
         """Suspend each version whose last SUSPEND_AFTER ladder matches all ended in its own crash."""
         for entrant in sorted(self.crashed):
             last = self.store.last_terminations(self.info.id, entrant, SUSPEND_AFTER)
-            if len(last) == SUSPEND_AFTER and all(t == "crash" for t in last):
+            if len(last) == SUSPEND_AFTER and all(t == Termination.CRASH for t in last):
                 name, _, number = bot_spec(entrant).partition("@")
                 self.store.suspend_version(name, int(number), f"its last {SUSPEND_AFTER} ladder matches "
                                            f"(ladder of {self.info.game_id}) all ended in its own crash")
@@ -304,17 +311,9 @@ class Ladder:
             self.last_touch = time.monotonic()
         time.sleep(IDLE_SECONDS)
 
-    def _set_status(self, status: str) -> None:
+    def _set_status(self, status: TournamentStatus) -> None:
         self.store.set_tournament_status(self.info.id, status)
 
     def _stop_live(self) -> None:
         if self.live:
             self.live.stop()
-
-
-def _rated(result: MatchResult) -> RatedMatch:
-    seats = result.seats
-    return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
-                      tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
-                      tuple(s.termination != "normal" for s in seats))
-

@@ -20,6 +20,8 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import ArenaError
+
 UNSANDBOXED_ENV = "ARENA_UNSANDBOXED"  # "1": launched bots run unsandboxed (trusted local bots only)
 SOCKET = "/run/arena/gateway.sock"
 FILES = "/bot"
@@ -34,7 +36,7 @@ SETPRIV = "/usr/bin/setpriv"  # util-linux: switches to the bot's uid inside the
 INSTALL_HINT = "install it with `apt-get install bubblewrap`"
 
 
-class SandboxUnavailable(Exception):
+class SandboxUnavailable(ArenaError):
     """The sandbox cannot be made here (no bwrap, an unreadable bot folder): an arena-side error."""
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import grpc
 from google.protobuf.message import Message
 
+from arena.errors import ArenaError
 from arena.link.host_leg import dial_host_leg
 from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams, SeatKey, Connection
 from arena.link.hostkey import HOST_KEY_HEADER, host_key
@@ -32,7 +33,7 @@ MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hang
 LEGS = ("host-leg", "stream", "unary")
 
 
-class GatewayError(Exception):
+class GatewayError(ArenaError):
     """The gateway could not be reached or failed: an arena-side error."""
 
     @property

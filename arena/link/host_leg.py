@@ -33,6 +33,7 @@ from typing import TypeVar
 import grpc
 from google.protobuf.message import DecodeError, Message
 
+from arena.errors import ArenaError
 from arena.link import TRANSPORT_MESSAGE_BYTES
 from arena.link.host_stream import RunnerStreamError
 from arena.link.tls import ClientTLS, TLSSocket
@@ -49,7 +50,7 @@ FRAMING = "a frame is a 4-byte big-endian length, then a protobuf message (proto
 M = TypeVar("M", bound=Message)
 
 
-class FrameError(Exception):
+class FrameError(ArenaError):
     """A frame broke the host leg's protocol; the message says how, in one line."""
 
 

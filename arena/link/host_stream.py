@@ -20,12 +20,13 @@ from typing import Protocol
 
 import grpc
 
+from arena.errors import ArenaError
 from arena.v1 import bot_pb2, host_pb2, host_pb2_grpc
 
 SeatKey = tuple[str, str, int]  # bot name, match id, seat
 
 
-class RunnerStreamError(Exception):
+class RunnerStreamError(ArenaError):
     """The call got no reply: the stream broke, the reply did not come in time, or it is an error."""
 
 

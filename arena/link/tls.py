@@ -4,8 +4,9 @@ The gateway (`arena serve --tls-cert PEM --tls-key PEM`) serves gRPC and the mat
 over TLS with one certificate (ServerTLS). Its clients — the match runners (GatewayClient), the
 CLI's look-ups — verify it against a CA file or the system's roots (ClientTLS), by default from the
 environment: `$ARENA_TLS_CA` (a PEM file of CA certificates: TLS on, verified against it) or
-`$ARENA_TLS=1` (TLS, verified against the system's roots). The bot kit has its own copy of the
-client half (bots/sdk/arena_sdk/tls.py): it stands alone. Launched bots keep their Unix socket.
+`$ARENA_TLS=1` (TLS, verified against the system's roots). The bot kit has its own client half
+(bots/sdk/arena_sdk/tls.py: it stands alone), with the same diagnosis of a failed connection
+(tls_probe.py, which the kit carries a generated copy of). Launched bots keep their Unix socket.
 
 TLSSocket is the runner's end of a host leg over TLS. It drives an ssl.SSLObject over memory
 buffers rather than an ssl.SSLSocket because the host leg writes from the calling threads while
@@ -27,6 +28,7 @@ from pathlib import Path
 import grpc
 
 from arena.errors import UsageError
+from arena.link.tls_probe import Mismatch, probe, verifying_context
 
 CA_ENV = "ARENA_TLS_CA"
 TLS_ENV = "ARENA_TLS"
@@ -99,14 +101,7 @@ class ClientTLS:
 
     def ssl_context(self) -> ssl.SSLContext:
         """Verifies the server's certificate and its name (the host leg, and diagnose())."""
-        context = ssl.create_default_context()  # the system's roots, and check the server's name
-        if (roots := self.root_certificates()) is not None:
-            context = ssl.create_default_context(cadata=roots.decode("ascii", "replace"))
-        context.minimum_version = ssl.TLSVersion.TLSv1_2
-        # Trust a certificate of the CA file itself, as gRPC does (and Python 3.13 by default): so a
-        # self-signed server certificate given as the CA works on the host leg as it does on gRPC.
-        context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
-        return context
+        return verifying_context(self.root_certificates())
 
     def where(self) -> str:
         return f"the CA in {self.ca_file}" if self.ca_file else "the system's root certificates"
@@ -132,31 +127,18 @@ def channel(address: str, tls: ClientTLS | None, options: list[tuple[str, object
 
 
 def diagnose(address: str, tls: ClientTLS | None, timeout_s: float = 2.0) -> str | None:
-    """Why a connection to `address` failed, when TLS explains it: the gateway speaks TLS and this
-    client does not, or its certificate does not verify; None when TLS is not the problem.
-    (gRPC's own words for both are a bare UNAVAILABLE; one TLS handshake here tells them apart.)"""
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
-    if not port.isdigit() or host.startswith("unix"):
+    """Why a connection to `address` failed, when TLS explains it (tls_probe.py): the gateway speaks
+    TLS and this client does not, or the other way round, or its certificate does not verify; None
+    when TLS is not the problem."""
+    found = probe(address, None if tls is None else tls.ssl_context(), timeout_s)
+    if found is None:
         return None
-    try:
-        with socket.create_connection((host, int(port)), timeout_s) as raw:
-            if tls is None:
-                probe = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-                probe.check_hostname, probe.verify_mode = False, ssl.CERT_NONE
-                with probe.wrap_socket(raw, server_hostname=host):
-                    return f"the gateway at {address} speaks TLS and this client does not: {PASS_TLS}"
-            with tls.ssl_context().wrap_socket(raw, server_hostname=host):
-                return None
-    except ssl.SSLCertVerificationError as error:
-        return (f"certificate verify failed ({error.verify_message}) against {tls.where() if tls else '?'}: "
-                f"is ${CA_ENV} the CA that signed the gateway's certificate (for the name {host})?")
-    except ssl.SSLError as error:
-        if tls is not None and ("WRONG_VERSION_NUMBER" in str(error) or "record layer failure" in str(error)):
-            return f"the gateway at {address} does not speak TLS: unset ${CA_ENV} / ${TLS_ENV} for it"
-        return None
-    except OSError:
-        return None
+    if found.mismatch is Mismatch.SPEAKS_TLS:
+        return f"the gateway at {address} speaks TLS and this client does not: {PASS_TLS}"
+    if found.mismatch is Mismatch.NO_TLS:
+        return f"the gateway at {address} does not speak TLS: unset ${CA_ENV} / ${TLS_ENV} for it"
+    return (f"certificate verify failed ({found.reason}) against {tls.where() if tls else '?'}: "
+            f"is ${CA_ENV} the CA that signed the gateway's certificate (for the name {found.host})?")
 
 
 class TLSSocket:

@@ -109,7 +109,7 @@ class MatchJob:
 
     key: tuple[int, int]  # (tournament id, match index)
     game_id: str
-    game_ref: str  # "module:Class", so a worker can play a game its own registry lacks
+    game_ref: str  # "module:DESCRIPTION" (engine.registry.ref): a worker plays the game from it, not by id
     bots: tuple[str, ...]  # bot spec per seat
     seed: int
     chance_seed: int
@@ -125,7 +125,7 @@ class MatchJob:
     @classmethod
     def for_game(cls, game_id: str, **fields: Any) -> MatchJob:
         """A job whose game reference is taken from this process's registry."""
-        return cls(game_id=game_id, game_ref=registry.GAMES[game_id], **fields)
+        return cls(game_id=game_id, game_ref=registry.ref(game_id), **fields)
 
 
 @dataclass(frozen=True)
@@ -147,13 +147,12 @@ def play_job(job: MatchJob, gateway: Any = None) -> JobOutcome:
     `gateway`: what the connected seats call instead of `job.gateway` (arena/node/ passes the
     client that asks its launched bots on this node and the others at the gateway)."""
     started = time.perf_counter()
-    registry.GAMES.setdefault(job.game_id, job.game_ref)
     node = node_name()
     try:
         progress = None if job.live is None else StepFeed(job.key, job.live.push)
         record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
                            time_control=per_move(job.time_per_move_ms), gateway=gateway or job.gateway,
-                           progress=progress)
+                           progress=progress, game_ref=job.game_ref)
         return JobOutcome(job, record.to_json(), None, _ms_since(started), node=node)
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)

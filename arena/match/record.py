@@ -6,27 +6,36 @@ Light on purpose: the live actor and the store read these values without the mat
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from arena.errors import ArenaError
+from arena.outcomes import FaultKind, Termination
 from engine import registry
 from engine.core import Game, State, Step, replay
 
-FORFEIT_AT_ONCE = frozenset({"disconnect", "crash"})
+__all__ = ["FORFEIT_AT_ONCE", "Fault", "MatchAborted", "MatchRecord", "SeatOutcome", "StepRecord", "Termination",
+           "count_strikes", "split_logs", "step_from_json", "step_json"]
+
+FORFEIT_AT_ONCE = frozenset({FaultKind.DISCONNECT, FaultKind.CRASH})
 
 
-class Termination(enum.Enum):
-    """How a seat's match ended (fastchess `MatchTermination`, python-chess `Termination`)."""
+@dataclass(frozen=True)
+class Fault:
+    """One faulty decision of a seat (a bot that could not be had for the match: step 0), as the
+    record keeps it; its JSON is `{"step": index, "fault": kind, "reason": text}`."""
 
-    NORMAL = "normal"  # played to the end by the rules
-    TIMEOUT = "timeout"  # ran out of time
-    ILLEGAL_ACTION = "illegal_action"  # answered an action that was not legal
-    PROTOCOL_ERROR = "protocol_error"  # sent a malformed or unexpected message
-    DISCONNECT = "disconnect"  # the connection dropped
-    CRASH = "crash"  # a launched bot's process died or never connected
-    ABORTED = "aborted"  # an error inside the arena: the match is not rated
+    step: int
+    kind: FaultKind
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "fault": self.kind.value, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fault:
+        return cls(data["step"], FaultKind(data["fault"]), data["reason"])
 
 
 @dataclass
@@ -48,8 +57,7 @@ class SeatOutcome:
     bot: str
     termination: Termination = Termination.NORMAL
     reason: str = ""
-    # every fault: {"step": index, "fault": Termination value, "reason": text}
-    faults: list[dict[str, Any]] = field(default_factory=list)
+    faults: list[Fault] = field(default_factory=list)  # every faulty decision, in order
     version: str = ""  # the version a connected bot declared in its Hello ("" if none)
     # PRIVATE: a launched bot's output while its seat was open (its last 64 KiB), None for any
     # other bot. It may show the bot's hidden information: the driver moves it out of the record
@@ -62,11 +70,11 @@ class SeatOutcome:
         return count_strikes(self.faults)
 
 
-def count_strikes(faults: Sequence[Mapping[str, Any]]) -> int:
+def count_strikes(faults: Iterable[Fault]) -> int:
     """The faulty decisions among a seat's recorded faults: timeouts, illegal and malformed answers.
 
     A disconnect or crash is recorded as a fault too, but it is no strike: it forfeits at once."""
-    return sum(fault["fault"] not in FORFEIT_AT_ONCE for fault in faults)
+    return sum(fault.kind not in FORFEIT_AT_ONCE for fault in faults)
 
 
 @dataclass
@@ -89,8 +97,9 @@ class MatchRecord:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        for seat in data["seats"]:
-            seat["termination"] = seat["termination"].value
+        for seat, outcome in zip(data["seats"], self.seats):
+            seat["termination"] = outcome.termination.value
+            seat["faults"] = [fault.to_json() for fault in outcome.faults]
             if seat["log"] is None:
                 del seat["log"]
         data["steps"] = [step_json(step) for step in self.steps]
@@ -99,7 +108,8 @@ class MatchRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> MatchRecord:
         seats = [
-            SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"], list(s.get("faults", [])),
+            SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"],
+                        [Fault.from_json(f) for f in s.get("faults", [])],
                         s.get("version", ""), s.get("log"))
             for s in data["seats"]
         ]
@@ -146,8 +156,7 @@ def _int_keys(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:
     return None if mapping is None else {int(k): v for k, v in mapping.items()}
 
 
-
-class MatchAborted(Exception):
+class MatchAborted(ArenaError):
     """An error inside the arena stopped the match; `record` holds what was played (unrated).
     `gateway_gone`: the gateway stopped or could not be reached (a tournament plays it again later)."""
 

@@ -31,9 +31,10 @@ from typing import Any
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
-from arena.match.record import FORFEIT_AT_ONCE, MatchAborted, MatchRecord, SeatOutcome, StepRecord, Termination
+from arena.match.record import FORFEIT_AT_ONCE, Fault, MatchAborted, MatchRecord, SeatOutcome, StepRecord
 from arena.match.seats import Answer, BuiltinSeat, ConnectedSeat, Decision
 from arena.match.seeds import derive_seed
+from arena.outcomes import FaultKind, Termination
 from arena.v1 import bot_pb2 as pb
 from bots import is_builtin, make_bot
 from engine import registry
@@ -55,6 +56,7 @@ def run_match(
     connect_timeout_ms: int = 10_000,
     match_id: str | None = None,
     progress: Callable[[list[StepRecord]], None] | None = None,
+    game_ref: str = "",
 ) -> MatchRecord:
     """Play one match (one bot spec or registered bot name per seat) and record it.
 
@@ -63,12 +65,14 @@ def run_match(
     gateway at `gateway` (an address, default 127.0.0.1:50051, or a GatewayClient) on
     `time_control`; each gets `connect_timeout_ms` to be connected (or launched) at the start.
     `progress(steps)` is called with the steps so far after every step (live watching,
-    arena/match/live.py); it must be quick and must not raise.
+    arena/match/live.py); it must be quick and must not raise. `game_ref` ("module:DESCRIPTION")
+    is where the game is when it is not looked up by id in this process's registry (a match job
+    carries it to the worker that plays it).
     Raises MatchAborted on an arena-side error; bad arguments raise ValueError/KeyError at once.
     """
     if max_strikes < 1:
         raise ValueError(f"max_strikes must be at least 1, not {max_strikes!r}")
-    game = registry.make(game_id, len(bots), **dict(options or {}))
+    game = _game_of(game_id, game_ref)(len(bots), **dict(options or {}))
     run = _MatchRun(game, list(bots), seed, time_control or TimeControl(), max_strikes, match_id)
     chance_rng = random.Random(derive_seed(seed, "chance") if chance_seed is None else chance_seed)
     gone = False
@@ -85,6 +89,16 @@ def run_match(
     if run.record.aborted:
         raise MatchAborted(run.record, gateway_gone=gone)
     return run.record
+
+
+def _game_of(game_id: str, game_ref: str) -> type[Game]:
+    """The Game class of a match: from its reference when it has one, else from the registry."""
+    if not game_ref:
+        return registry.game_class(game_id)
+    description = registry.load(game_ref)
+    if description.id != game_id:
+        raise ValueError(f"game reference {game_ref!r} describes {description.id!r}, not {game_id!r}")
+    return description.game
 
 
 @contextmanager
@@ -158,7 +172,7 @@ class _MatchRun:
         for seat, answer in zip(acting, answers):
             legal = state.legal_actions(seat)
             if answer.fault is None and answer.action not in legal:
-                answer = Answer(None, answer.elapsed_ms, "illegal_action",
+                answer = Answer(None, answer.elapsed_ms, FaultKind.ILLEGAL_ACTION,
                                 f"answered action {answer.action!r}, which is not among the {len(legal)} legal actions")
             if answer.fault is not None:
                 self._fault(seat, step, answer)
@@ -178,19 +192,19 @@ class _MatchRun:
         """Record a strike; forfeit the seat when it is fatal or one strike too many."""
         outcome = self.record.seats[seat]
         assert answer.fault is not None
-        outcome.faults.append({"step": step, "fault": answer.fault, "reason": answer.reason})
+        outcome.faults.append(Fault(step, answer.fault, answer.reason))
         log.info("match %s seat %d (%s): %s: %s", self.match_id, seat, outcome.bot, answer.fault, answer.reason)
         if seat in self.forfeited:
             return
         if answer.fault in FORFEIT_AT_ONCE or len(outcome.faults) >= self.max_strikes:
-            self._forfeit(seat, Termination(answer.fault), answer.reason)
+            self._forfeit(seat, answer.fault, answer.reason)
 
-    def _forfeit(self, seat: int, termination: Termination, reason: str) -> None:
+    def _forfeit(self, seat: int, fault: FaultKind, reason: str) -> None:
         outcome = self.record.seats[seat]
         strikes = len(outcome.faults)
-        if termination.value not in FORFEIT_AT_ONCE:
+        if fault not in FORFEIT_AT_ONCE:
             reason = f"{strikes} faulty decisions (max {self.max_strikes}); last: {reason}"
-        outcome.termination, outcome.reason = termination, f"{reason}; the random bot played the rest"
+        outcome.termination, outcome.reason = Termination(fault), f"{reason}; the random bot played the rest"
         self.forfeited.add(seat)
         self.replaced[seat] = self.players[seat]
         self.players[seat] = BuiltinSeat(make_bot("random", self.game, seat, derive_seed(self.seed, "forfeit", seat)))

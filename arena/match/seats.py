@@ -14,26 +14,27 @@ from typing import Any
 
 from arena.link.client import GatewayClient
 from arena.match.clock import Clock
+from arena.outcomes import FaultKind
 from arena.v1 import bot_pb2 as pb
 from bots.base import Bot
 from engine.core import Game, State
 
-FAULTS = {  # proto Termination -> arena.match.record.Termination value
-    pb.TERMINATION_TIMEOUT: "timeout",
-    pb.TERMINATION_ILLEGAL_ACTION: "illegal_action",
-    pb.TERMINATION_PROTOCOL_ERROR: "protocol_error",
-    pb.TERMINATION_DISCONNECT: "disconnect",
-    pb.TERMINATION_CRASH: "crash",
+FAULTS = {  # proto Termination -> the fault it reports
+    pb.TERMINATION_TIMEOUT: FaultKind.TIMEOUT,
+    pb.TERMINATION_ILLEGAL_ACTION: FaultKind.ILLEGAL_ACTION,
+    pb.TERMINATION_PROTOCOL_ERROR: FaultKind.PROTOCOL_ERROR,
+    pb.TERMINATION_DISCONNECT: FaultKind.DISCONNECT,
+    pb.TERMINATION_CRASH: FaultKind.CRASH,
 }
 
 
 @dataclass
 class Answer:
-    """A seat's answer to one decision: an action, or a fault (`fault` names a Termination value)."""
+    """A seat's answer to one decision: an action, or a fault."""
 
     action: int | None
     elapsed_ms: float
-    fault: str | None = None
+    fault: FaultKind | None = None
     reason: str = ""
 
 
@@ -89,7 +90,7 @@ class ConnectedSeat:
             self.declared_version = reply.version
             return None
         self.output = reply.output_tail if reply.HasField("output_tail") else None
-        return Answer(None, 0.0, FAULTS.get(reply.fault, "disconnect"), reply.reason)
+        return Answer(None, 0.0, FAULTS.get(reply.fault, FaultKind.DISCONNECT), reply.reason)
 
     def decide(self, decision: Decision) -> Answer:
         time_left, deadline = self.clock.time_left_ms(), self.clock.deadline_ms()
@@ -99,9 +100,9 @@ class ConnectedSeat:
             reason = reply.reason
             if reply.fault == pb.TERMINATION_TIMEOUT:
                 reason = f"{reason} (time left {time_left} ms + grace {self.clock.control.grace_ms} ms)"
-            return Answer(None, reply.elapsed_ms, FAULTS.get(reply.fault, "protocol_error"), reason)
+            return Answer(None, reply.elapsed_ms, FAULTS.get(reply.fault, FaultKind.PROTOCOL_ERROR), reason)
         if not in_time:
-            return Answer(None, reply.elapsed_ms, "timeout",
+            return Answer(None, reply.elapsed_ms, FaultKind.TIMEOUT,
                           f"answered after {reply.elapsed_ms:.0f} ms; the deadline was {deadline} ms")
         return Answer(reply.action_id, reply.elapsed_ms)
 

@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.errors import ArenaError
 from arena.submissions import SubmissionError, prepare_root, remove_tree, store_submission, tree_hash
 
 log = logging.getLogger("arena.node")
@@ -29,7 +30,7 @@ log = logging.getLogger("arena.node")
 CACHE_ENV = "ARENA_NODE_CACHE"
 
 
-class FilesError(Exception):
+class FilesError(ArenaError):
     """A bot's files could not be had on this node (an arena-side error: the match aborts)."""
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import atexit
 import threading
-from functools import partial
 from collections.abc import Collection
+from functools import partial
+from typing import Any
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient
 from arena.match.executor import JobOutcome, MatchJob, bundle_bytes, node_name, play_job
@@ -65,6 +66,21 @@ def play_on_node(job: MatchJob) -> JobOutcome:
         return JobOutcome(job, None, f"FilesError: {error}", node=node_name())
     with NodeSeats(host, {launch.name for launch in job.launches}, job.gateway) as seats:
         return play_job(job, gateway=seats)
+
+
+def executor_for(local: bool, *, ray_address: str | None = None, workers: int | None = None,
+                 max_in_flight: int | None = None, live: bool = False) -> Any:
+    """A LocalExecutor (`local`), else a RayExecutor (ray is imported only when needed): either
+    plays a match's submitted bots where the match plays (`play_on_node`)."""
+    if local:
+        from arena.match.executor import LocalExecutor
+
+        return LocalExecutor(task=play_on_node, live=live)
+    from arena.match.executor import RayExecutor, check_address
+
+    if ray_address:
+        check_address(ray_address)
+    return RayExecutor(address=ray_address, num_cpus=workers, max_in_flight=max_in_flight, live=live, task=play_on_node)
 
 
 def prepare(job: MatchJob, host: NodeHost | None = None, cache: FilesCache | None = None) -> NodeHost:

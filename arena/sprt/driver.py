@@ -20,6 +20,7 @@ from typing import Any
 
 from arena.errors import UsageError
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
+from arena.outcomes import MatchStatus, TournamentStatus, Verdict
 from arena.sprt.pairs import SprtConfig, check_sprt_shape, game_points, pair_matches
 from arena.sprt.stats import bounds, decide, estimate, llr
 from arena.store import SPRT_KIND, MatchResult, SprtInfo, SprtState, Store, TournamentInfo
@@ -77,7 +78,7 @@ class Tally:
         self.counts = [0] * 5
         self.aborted = 0
         self.llr = 0.0
-        self.verdict: str | None = None
+        self.verdict: Verdict | None = None
         self.history: list[tuple[int, float]] = []  # (pairs, LLR) not yet stored
 
     @property
@@ -91,7 +92,7 @@ class Tally:
             self._count(self.points[2 * self.next_pair], self.points[2 * self.next_pair + 1])
             self.next_pair += 1
             if not self.done and self.next_pair >= self.config.max_pairs:
-                self.verdict = "undecided"
+                self.verdict = Verdict.UNDECIDED
 
     def _count(self, first: float | None, second: float | None) -> None:
         if first is None or second is None:  # an arena-side failure: the pair tells nothing
@@ -121,7 +122,7 @@ def play_sprt(store: Store, test_id: int, executor: Executor,
     config = SprtConfig.from_json(info.config)
     check_sprt(config, store)
     tally, stored = recount(store, info, config)
-    store.set_tournament_status(test_id, "running")
+    store.set_tournament_status(test_id, TournamentStatus.RUNNING)
     writer = _Writer(store, info, tally, on_progress)
     try:
         for outcome in executor.run(_jobs(info.id, tally, stored, node_launches(config.as_tournament(), store))):
@@ -130,7 +131,7 @@ def play_sprt(store: Store, test_id: int, executor: Executor,
     except BaseException:
         interrupt(store, test_id, writer.flush)
         raise
-    store.set_tournament_status(test_id, "finished")
+    store.set_tournament_status(test_id, TournamentStatus.FINISHED)
     return existing_sprt(store, test_id)
 
 
@@ -149,7 +150,7 @@ def recount(store: Store, info: TournamentInfo, config: SprtConfig) -> tuple[Tal
     for match in matches:
         ranks = [seat.rank for seat in match.seats]
         seats = tuple(seat.entrant for seat in match.seats)
-        tally.add(match.match_index, None if match.status != "finished" else game_points(config, seats, ranks))
+        tally.add(match.match_index, None if match.status != MatchStatus.FINISHED else game_points(config, seats, ranks))
     store.save_sprt(info.id, tally.state(), tally.take_history(), replace_history=True)
     return tally, {m.match_index for m in matches}
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from arena.outcomes import TournamentStatus, Verdict
 from arena.store import SprtInfo, SprtState
 
 UNITS = {"normalized": "nElo", "logistic": "Elo"}
-VERDICTS = {"H1": "H1 accepted", "H0": "H0 accepted", "undecided": "undecided (max pairs)", None: "running"}
+VERDICTS: dict[str | None, str] = {Verdict.H1: "H1 accepted", Verdict.H0: "H0 accepted", Verdict.UNDECIDED: "undecided (max pairs)", None: TournamentStatus.RUNNING}
 
 
 def state_text(state: SprtState, model: str | None = None) -> str:
@@ -38,8 +39,9 @@ def verdict_line(info: SprtInfo) -> str:
     """`sprt 3 (riviera@1): H1 accepted after 147 pairs: heuristic is better than random by at least 5 nElo; ...`."""
     config, state = info.tournament.config, info.state
     unit = UNITS[config["model"]]
-    meaning = {"H1": f": {config['a']} is better than {config['b']} by at least {config['elo1']:g} {unit}",
-               "H0": f": {config['a']} is not better than {config['b']} by more than {config['elo0']:g} {unit}"}
+    meaning: dict[str, str] = {
+        Verdict.H1: f": {config['a']} is better than {config['b']} by at least {config['elo1']:g} {unit}",
+        Verdict.H0: f": {config['a']} is not better than {config['b']} by more than {config['elo0']:g} {unit}"}
     return (f"sprt {info.id} ({info.tournament.ruleset}): {VERDICTS[state.verdict]} after {state.pairs} pairs"
             f"{meaning.get(state.verdict or '', '')}; estimate {estimate_text(state, unit)}, LOS {100 * state.los:.1f}%"
             + (f"; {state.aborted_pairs} pairs aborted" if state.aborted_pairs else ""))

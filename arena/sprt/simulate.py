@@ -11,6 +11,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from arena.outcomes import Verdict
 from arena.sprt.stats import NELO_PER_T, SCORES, bounds, decide, llr, logistic_elo, mean_and_variance
 
 # the pair distribution of two evenly matched bots: A level with B in a third of the games
@@ -43,7 +44,7 @@ def _tilt(base: Sequence[float], theta: float) -> list[float]:
 
 
 def run_test(probabilities: Sequence[float], elo0: float, elo1: float, model: str, rng: random.Random,
-             alpha: float = 0.05, beta: float = 0.05, max_pairs: int = 100_000) -> tuple[str, int]:
+             alpha: float = 0.05, beta: float = 0.05, max_pairs: int = 100_000) -> tuple[Verdict, int]:
     """One simulated test: (verdict, pairs played), the LLR checked after every pair."""
     counts = [0] * 5
     for pairs in range(1, max_pairs + 1):
@@ -51,7 +52,7 @@ def run_test(probabilities: Sequence[float], elo0: float, elo1: float, model: st
         verdict = decide(llr(counts, elo0, elo1, model), alpha, beta)
         if verdict:
             return verdict, pairs
-    return "undecided", max_pairs
+    return Verdict.UNDECIDED, max_pairs
 
 
 def brownian_outcome(true_nelo: float, elo0: float, elo1: float, alpha: float = 0.05,

@@ -21,6 +21,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.outcomes import Verdict
+
 MODELS = ("normalized", "logistic")
 SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # a pair's score per game, by pentanomial cell
 NELO_PER_T = 800 / math.log(10)  # normalised Elo per unit of per-game t-value
@@ -49,10 +51,10 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def decide(value: float, alpha: float, beta: float) -> str | None:
-    """"H1" or "H0" once the LLR `value` has reached a bound, else None (play on)."""
+def decide(value: float, alpha: float, beta: float) -> Verdict | None:
+    """H1 or H0 once the LLR `value` has reached a bound, else None (play on)."""
     lower, upper = bounds(alpha, beta)
-    return "H1" if value >= upper else "H0" if value <= lower else None
+    return Verdict.H1 if value >= upper else Verdict.H0 if value <= lower else None
 
 
 def check_pentanomial(pentanomial: Sequence[float]) -> None:

@@ -8,30 +8,34 @@ part of the schema (arena/store/tables.py and its migrations).
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_
+from sqlalchemy import and_, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus
+from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
 from arena.store.queries import _seats_of
 from arena.store.records import LeaderboardRow, MatchSummary
 from arena.store.tables import (
     BotVersionRow,
+    EntrantStatsRow,
     LiveMatchRow,
     MatchRow,
+    PairStatsRow,
     RatingHistoryRow,
     RatingRow,
+    RulesetStatsRow,
     SeatRow,
     TournamentRow,
 )
 
-# A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
-FAULT_TERMINATIONS = ("timeout", "illegal_action", "protocol_error", "disconnect", "crash")
+__all__ = ["ANY_FAULT", "FAULT_TERMINATIONS"]  # FAULT_TERMINATIONS lives with the aggregates that count it
+
 ANY_FAULT = "any_fault"
 
 
@@ -94,11 +98,39 @@ def match_page(
     filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
                    termination=termination)
     with Session(store.engine) as session:
-        total = int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
-        query = _filtered(select(*SUMMARY_COLUMNS), **filters).order_by(
-            col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()
-        ).limit(limit).offset(offset)
-        return _summaries(session, query), total
+        total = _match_total(session, game_id, ruleset, entrant, tournament_id, termination)
+        if entrant is not None:
+            # newest stored first, read backwards from the entrant's seats (their index) and stopped
+            # after a page: sorting its matches by tournament and index would read every one of them
+            query = _filtered(select(*SUMMARY_COLUMNS).join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id)),
+                              **{**filters, "entrant": None}).where(SeatRow.entrant == entrant)
+            query = query.order_by(col(SeatRow.match_id).desc())
+        else:
+            query = _filtered(select(*SUMMARY_COLUMNS), **filters).order_by(
+                col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc())
+        return _summaries(session, query.limit(limit).offset(offset)), total
+
+
+def _match_total(session: Session, game_id: str | None, ruleset: str | None, entrant: str | None,
+                 tournament_id: int | None, termination: str | None) -> int:
+    """How many matches match the filters: from the aggregates when only the game, ruleset and
+    entrant filter (a count of rows otherwise, bounded by the tournament's or the faults' index)."""
+    if tournament_id is not None or termination is not None:
+        filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
+                       termination=termination)
+        return int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
+    if entrant is None:
+        counted = func.sum(RulesetStatsRow.finished + RulesetStatsRow.aborted)
+        query = select(counted)
+    else:
+        query = (select(func.sum(EntrantStatsRow.matches)).join(
+            RulesetStatsRow, col(RulesetStatsRow.ruleset) == col(EntrantStatsRow.ruleset))
+            .where(EntrantStatsRow.entrant == entrant))
+    if game_id is not None:
+        query = query.where(RulesetStatsRow.game_id == game_id)
+    if ruleset is not None:
+        query = query.where(RulesetStatsRow.ruleset == ruleset)
+    return int(session.exec(query).one() or 0)
 
 
 def match_summary(store: Store, match_id: int) -> MatchSummary | None:
@@ -141,11 +173,8 @@ def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: 
 
 
 def rulesets(store: Store, game_id: str | None = None) -> list[str]:
-    """Rulesets with stored matches (of one game, or of all), sorted; read from the ruleset index
-    alone, where filtering on the game would read every match row."""
-    with Session(store.engine) as session:
-        found = list(session.exec(select(MatchRow.ruleset).distinct().order_by(MatchRow.ruleset)))
-    return [r for r in found if game_id is None or r.split("@", 1)[0] == game_id]
+    """Rulesets with stored matches (of one game, or of all), sorted; one aggregate row each."""
+    return store.rulesets(game_id)
 
 
 def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[str, list[tuple[int, float]]]:
@@ -179,18 +208,17 @@ def entrant_names(store: Store) -> list[str]:
 
 def bot_summaries(store: Store) -> list[BotSummary]:
     """Every entrant with its match, strike and forfeit counts and its last match, by name."""
-    forfeited = func.sum(case((col(SeatRow.termination).in_(FAULT_TERMINATIONS), 1), else_=0))
-    query = (
-        select(SeatRow.entrant, func.count(col(SeatRow.id)), func.sum(SeatRow.faults), forfeited,
-               func.max(SeatRow.match_id))
-        .group_by(SeatRow.entrant).order_by(SeatRow.entrant)
-    )
+    stats = EntrantStatsRow
+    query = select(stats.entrant, stats.matches, stats.strikes, stats.forfeits, stats.last_match_id,
+                   stats.last_played)
+    totals: dict[str, list[Any]] = {}
     with Session(store.engine) as session:
-        rows = session.exec(query).all()
-        # Matches are stored in the order they finish, so an entrant's newest match has its highest id.
-        latest = [row[4] for row in rows]
-        finished = dict(session.exec(select(MatchRow.id, MatchRow.finished_at).where(col(MatchRow.id).in_(latest))).all())
-    return [BotSummary(name, n, int(s or 0), int(f or 0), finished.get(last)) for name, n, s, f, last in rows]
+        for name, n, strikes, forfeits, last, when in session.exec(query):
+            found = totals.setdefault(name, [0, 0, 0, -1, None])
+            found[0], found[1], found[2] = found[0] + n, found[1] + strikes, found[2] + forfeits
+            if last > found[3]:  # its newest match over every ruleset: the highest id
+                found[3], found[4] = last, when
+    return [BotSummary(name, n, s, f, when) for name, (n, s, f, _, when) in sorted(totals.items())]
 
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
@@ -202,14 +230,14 @@ def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
 
 def latest_versions(store: Store, ruleset: str) -> dict[str, VersionInfo]:
     """The version each entrant last played a ruleset as (its newest recorded version there)."""
-    newest = (
-        select(SeatRow.entrant, func.max(SeatRow.bot_version_id).label("version_id"))
-        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
-        .where(MatchRow.ruleset == ruleset).group_by(SeatRow.entrant).subquery()
+    query = (
+        select(BotVersionRow.name, BotVersionRow.spec, BotVersionRow.kind, BotVersionRow.version,
+               BotVersionRow.created_at)
+        .join(EntrantStatsRow, col(EntrantStatsRow.version_id) == col(BotVersionRow.id))
+        .where(EntrantStatsRow.ruleset == ruleset)
     )
-    query = select(BotVersionRow).join(newest, newest.c.version_id == col(BotVersionRow.id))
     with Session(store.engine) as session:
-        return {r.name: VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)}
+        return {name: VersionInfo(*info) for name, *info in session.exec(query)}
 
 
 def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
@@ -223,17 +251,30 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
             )).one())
             for r in rows
         }
-    return [LeaderboardRow(places[r.ruleset], r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                           r.strikes, r.forfeits) for r in rows]
+    return [_rated_row(places[r.ruleset], r) for r in rows]
+
+
+def every_entrant_ratings(store: Store) -> dict[str, list[LeaderboardRow]]:
+    """`entrant_ratings` of every rated entrant at once (one read of the ratings, not one per bot)."""
+    query = select(RatingRow).order_by(RatingRow.ruleset, col(RatingRow.elo).desc(), RatingRow.entrant)
+    found: dict[str, list[LeaderboardRow]] = {}
+    place, ruleset = 0, None
+    with Session(store.engine) as session:
+        for r in session.exec(query):
+            place = place + 1 if r.ruleset == ruleset else 1
+            ruleset = r.ruleset
+            found.setdefault(r.entrant, []).append(_rated_row(place, r))
+    return found
+
+
+def _rated_row(place: int, r: RatingRow) -> LeaderboardRow:
+    return LeaderboardRow(place, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
+                          r.strikes, r.forfeits)
 
 
 def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
     """When each entrant last finished a match of a ruleset."""
-    query = (
-        select(SeatRow.entrant, func.max(MatchRow.finished_at))
-        .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
-        .where(MatchRow.ruleset == ruleset).group_by(SeatRow.entrant)
-    )
+    query = select(EntrantStatsRow.entrant, EntrantStatsRow.last_played).where(EntrantStatsRow.ruleset == ruleset)
     with Session(store.engine) as session:
         return dict(session.exec(query).all())
 
@@ -245,10 +286,12 @@ def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) 
         select(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
                MatchRow.finished_at)
         .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id)).where(where)
-        .order_by(col(MatchRow.finished_at).desc(), col(SeatRow.id).desc()).limit(limit).offset(offset)
+        # newest first: matches are stored as they finish, so by id (the entrant's faults' index)
+        .order_by(col(SeatRow.match_id).desc(), col(SeatRow.id).desc()).limit(limit).offset(offset)
     )
     with Session(store.engine) as session:
-        total = int(session.exec(select(func.count(col(SeatRow.id))).where(where)).one())
+        total = int(session.exec(select(func.sum(EntrantStatsRow.forfeits)).where(
+            EntrantStatsRow.entrant == name)).one() or 0)
         entries = [
             FaultEntry(seat.match_id, key, tid, game, ruleset, seat.seat, seat.termination, seat.reason, when)
             for seat, key, tid, game, ruleset, when in session.exec(query)
@@ -259,35 +302,42 @@ def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) 
 # -- head to head -------------------------------------------------------------------------------
 
 
-def pair_records(store: Store, ruleset: str, entrant: str | None = None) -> dict[tuple[str, str], PairRecord]:
-    """Every pair of entrants that shared a finished table of a ruleset, keyed (a, b) with a < b.
+def pair_records(store: Store, ruleset: str, pairs: list[tuple[str, str]] | None = None,
+                 ) -> dict[tuple[str, str], PairRecord]:
+    """Pairs of entrants that shared a finished table of a ruleset, keyed (a, b) with a < b: every
+    pair, or those of `pairs` (each in either order) that met.
 
     A k-player table counts once for each pair seated at it; the one ranked better is ahead.
-    With `entrant`, only the pairs that include it.
     """
-    mine, theirs = aliased(SeatRow), aliased(SeatRow)
-    query = (
-        select(mine.entrant, theirs.entrant, mine.rank, theirs.rank, func.count())
-        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant > mine.entrant))
-        .join(MatchRow, col(MatchRow.id) == mine.match_id)
-        .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished")
-        .group_by(mine.entrant, theirs.entrant, mine.rank, theirs.rank)
-    )
-    if entrant is not None:
-        query = query.where(or_(mine.entrant == entrant, theirs.entrant == entrant))
-    totals: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    query = select(PairStatsRow.a, PairStatsRow.b, PairStatsRow.matches, PairStatsRow.a_ahead, PairStatsRow.b_ahead,
+                   PairStatsRow.ties).where(PairStatsRow.ruleset == ruleset, PairStatsRow.matches > 0)
+    found: list[Any] = []
     with Session(store.engine) as session:
-        for a, b, rank_a, rank_b, n in session.exec(query):
-            counts = totals[(a, b)]
-            counts[0] += n
-            counts[1 if rank_a < rank_b else 2 if rank_b < rank_a else 3] += n
-    return {pair: PairRecord(pair[0], pair[1], *counts) for pair, counts in sorted(totals.items())}
+        if pairs is None:
+            found = list(session.exec(query))
+        wanted = sorted({(min(a, b), max(a, b)) for a, b in pairs or []})
+        for start in range(0, len(wanted), 400):
+            found += _wanted_pairs(session, ruleset, wanted[start:start + 400])
+    return {(a, b): PairRecord(a, b, *counts) for a, b, *counts in sorted(found)}
+
+
+def _wanted_pairs(session: Session, ruleset: str, wanted: list[tuple[str, str]]) -> list[Any]:
+    """A key lookup of each wanted pair, joined to them as a VALUES list, in the driver's own SQL:
+    an IN of row values makes SQLite read every pair of the ruleset, and binding a thousand
+    parameters through SQLAlchemy costs more than the lookups take."""
+    connection = session.connection()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    rows = ", ".join([f"({mark}, {mark})"] * len(wanted))
+    sql = (f"WITH wanted (a, b) AS (VALUES {rows}) "
+           "SELECT p.a, p.b, p.matches, p.a_ahead, p.b_ahead, p.ties FROM pair_stats AS p "
+           f"JOIN wanted ON wanted.a = p.a AND wanted.b = p.b WHERE p.ruleset = {mark} AND p.matches > 0")
+    return list(connection.exec_driver_sql(sql, (*(name for pair in wanted for name in pair), ruleset)))
 
 
 def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
     """`a` against `b` at the finished tables of a ruleset where both sat (zeros when none)."""
     first, second = sorted((a, b))
-    found = pair_records(store, ruleset, a).get((first, second))
+    found = pair_records(store, ruleset, [(a, b)]).get((first, second))
     if found is None:
         return PairRecord(a, b, 0, 0, 0, 0)
     if first == a:
@@ -296,16 +346,14 @@ def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
 
 
 def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 20) -> list[MatchSummary]:
-    """The most recent finished matches of a ruleset where `a` and `b` both sat."""
+    """The most recent finished matches of a ruleset where `a` and `b` both sat, newest stored first."""
     mine, theirs = aliased(SeatRow), aliased(SeatRow)
-    ids = (
-        select(mine.match_id).join(theirs, theirs.match_id == mine.match_id)
-        .where(mine.entrant == a, theirs.entrant == b)
-    )
-    query = (
-        select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(ids), MatchRow.ruleset == ruleset,
-                                       MatchRow.status == "finished")
-        .order_by(col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc()).limit(limit)
+    query = (  # from a's seats (its index) to b's seat at the same table: bounded by a's matches
+        select(*SUMMARY_COLUMNS).select_from(mine)
+        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
+        .join(MatchRow, col(MatchRow.id) == mine.match_id)
+        .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order
     )
     with Session(store.engine) as session:
         return _summaries(session, query)
@@ -319,7 +367,9 @@ def matches_of(store: Store, entrants: list[str], *, limit: int = 20) -> list[Ma
     newest first, with their seats."""
     if not entrants:
         return []
-    played = select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants))
+    # the newest of its seats (their index), not a scan of the matches for ones it played
+    played = (select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants)).distinct()
+              .order_by(col(SeatRow.match_id).desc()).limit(limit))
     query = (select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
              .order_by(col(MatchRow.id).desc()).limit(limit))
     with Session(store.engine) as session:

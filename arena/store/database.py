@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, update
@@ -20,13 +21,16 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
+from arena.outcomes import MatchStatus, TournamentStatus
+from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
-from arena.store.records import BotInfo, MatchResult, RatingEntry
+from arena.store.record_codec import encode_record
+from arena.store.records import BotInfo, MatchResult, RatingEntry, SeatResult
 from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
     BotRow,
@@ -129,7 +133,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """A new tournament in status `running`; returns its id."""
         row = TournamentRow(
             name=name, game_id=game_id, ruleset=ruleset, kind=kind, config=json.dumps(config),
-            status="running", total_matches=total_matches,
+            status=TournamentStatus.RUNNING, total_matches=total_matches,
         )
         with self._writing() as session:
             session.add(row)
@@ -141,7 +145,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """running, interrupted or finished (finished also stamps `finished_at`). Its live rows
         go: no match is being played at a status change (a resume starts its matches afresh)."""
         values: dict[str, Any] = {"status": status, "updated_at": now()}
-        if status == "finished":
+        if status == TournamentStatus.FINISHED:
             values["finished_at"] = now()
         with self._writing() as session:
             session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
@@ -163,15 +167,19 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
     # -- matches ----------------------------------------------------------------------------
 
     def record_matches(self, results: Sequence[MatchResult]) -> int:
-        """Write results in one transaction, skipping any already stored; returns how many were new."""
+        """Write results in one transaction, skipping any already stored; returns how many were new.
+
+        One statement per table for the whole batch (matches, seats, logs; bot versions looked up
+        once and cached); the records are encoded before the transaction opens, so a writer holds
+        SQLite's lock only for the inserts."""
         if not results:
             return 0
+        rows = {r.key: _match_row(r) for r in results}  # the last copy of a key wins, as before
         with self._writing() as session:
-            keys = [r.key for r in results]
-            stored = set(session.exec(select(MatchRow.key).where(col(MatchRow.key).in_(keys))))
-            fresh = list({r.key: r for r in results if r.key not in stored}.values())
+            stored = set(session.exec(select(MatchRow.key).where(col(MatchRow.key).in_(list(rows)))))
+            fresh = [r for r in {r.key: r for r in results}.values() if r.key not in stored]
             try:
-                self._insert_matches(session, fresh)
+                self._write_batch(session, WrittenBatch(fresh, [rows[r.key] for r in fresh]))
                 delete_live(session, [(r.tournament_id, r.match_index) for r in results])
                 session.commit()
                 return len(fresh)
@@ -184,38 +192,47 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """Write one result; False when it was already stored (nothing changes then)."""
         return self.record_matches([result]) == 1
 
-    def _insert_matches(self, session: Session, results: list[MatchResult]) -> None:
+    def _write_batch(self, session: Session, batch: WrittenBatch) -> None:
+        """Every row of a batch of new matches, in the caller's transaction. Once the match and
+        seat rows are in, `batch` knows every new match's id and seats: rows derived from them
+        (write-time aggregates) belong here, after `_insert_matches`, in the same transaction."""
+        if batch.results:
+            self._insert_matches(session, batch)
+            # the dashboard's figures (arena/store/aggregates.py)
+            add_matches(session, with_ids(batch.rows, batch.match_ids), batch.seat_rows)
+
+    def _insert_matches(self, session: Session, batch: WrittenBatch) -> None:
         # Core bulk inserts (one statement per table, RETURNING the new ids): the ORM's
         # object-per-row path costs about a millisecond per match, which a fast tournament feels.
-        if not results:
-            return
-        rows = [_match_row(r) for r in results]
-        returned = session.execute(insert(MatchRow).returning(col(MatchRow.id), col(MatchRow.key)), rows)
-        ids = {key: match_id for match_id, key in returned}
-        seats = [
-            dict(match_id=ids[r.key], seat=seat.seat, entrant=seat.entrant, score=seat.score, rank=seat.rank,
-                 termination=seat.termination, reason=seat.reason, faults=seat.faults,
-                 bot_version_id=self._bot_version_id(session, seat.entrant, seat.spec, seat.kind, seat.version))
-            for r in results for seat in r.seats
-        ]
-        session.execute(insert(SeatRow), seats)
-        insert_logs(session, ids, results)
+        returned = session.execute(insert(MatchRow).returning(col(MatchRow.id), col(MatchRow.key)), batch.rows)
+        batch.match_ids.update({key: match_id for match_id, key in returned})
+        versions = self._bot_version_ids(session, {_version_key(seat): seat.kind for r in batch.results for seat in r.seats})
+        batch.seat_rows.extend(
+            dict(match_id=batch.match_ids[r.key], seat=seat.seat, entrant=seat.entrant, score=seat.score,
+                 rank=seat.rank, termination=seat.termination, reason=seat.reason, faults=seat.faults,
+                 bot_version_id=versions[_version_key(seat)])
+            for r in batch.results for seat in r.seats
+        )
+        session.execute(insert(SeatRow), batch.seat_rows)
+        insert_logs(session, batch.match_ids, batch.results)
 
-    def _bot_version_id(self, session: Session, name: str, spec: str, kind: str, version: str) -> int:
-        key = (name, spec, version)
-        if key not in self._version_ids:
-            query = select(BotVersionRow.id).where(
-                BotVersionRow.name == name, BotVersionRow.spec == spec, BotVersionRow.version == version
-            )
-            found = session.exec(query).first()
-            if found is None:
-                row = BotVersionRow(name=name, spec=spec, kind=kind, version=version)
-                session.add(row)
-                session.flush()
-                found = row.id
-            assert found is not None
-            self._version_ids[key] = found
-        return self._version_ids[key]
+    def _bot_version_ids(self, session: Session, wanted: dict[tuple[str, str, str], str]) -> dict[tuple[str, str, str], int]:
+        """The bot_version id of each (name, spec, version) -> kind: cached, the missing ones
+        looked up in one query and the new ones inserted in one statement."""
+        missing = [key for key in wanted if key not in self._version_ids]
+        if missing:
+            names = {name for name, _, _ in missing}
+            query = select(BotVersionRow.id, BotVersionRow.name, BotVersionRow.spec, BotVersionRow.version).where(
+                col(BotVersionRow.name).in_(names))
+            found = {(name, spec, version): version_id for version_id, name, spec, version in session.execute(query)}
+            new = [dict(name=n, spec=s, kind=wanted[(n, s, v)], version=v, created_at=now())
+                   for n, s, v in missing if (n, s, v) not in found]
+            if new:
+                returned = session.execute(insert(BotVersionRow).returning(
+                    col(BotVersionRow.id), col(BotVersionRow.name), col(BotVersionRow.spec), col(BotVersionRow.version)), new)
+                found.update({(name, spec, version): version_id for version_id, name, spec, version in returned})
+            self._version_ids.update((key, found[key]) for key in missing)
+        return {key: self._version_ids[key] for key in wanted}
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -236,6 +253,43 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                 session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
             session.commit()
 
+    def write_ratings(
+        self, ruleset: str, game_id: str, entries: list[RatingEntry], point: tuple[int, int] | None,
+        drop: Iterable[int] = (),
+    ) -> None:
+        """Replace a ruleset's ratings and append one history point: at `point` (position, match id)
+        every entry's elo, after deleting the history points at the positions in `drop`."""
+        stamp = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        points = [] if point is None else [
+            dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
+        dropped = sorted(set(drop))
+        with self._writing() as session:
+            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            for start in range(0, len(dropped), 500):
+                session.execute(delete(RatingHistoryRow).where(
+                    RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
+            if ratings:
+                session.execute(insert(RatingRow), ratings)
+            for start in range(0, len(points), 50_000):
+                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            session.commit()
+
+
+@dataclass
+class WrittenBatch:
+    """New matches being written in one transaction: their results and match rows; their ids (by
+    key) and seat rows once inserted."""
+
+    results: list[MatchResult]
+    rows: list[dict[str, Any]]
+    match_ids: dict[str, int] = field(default_factory=dict)
+    seat_rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _version_key(seat: SeatResult) -> tuple[str, str, str]:
+    return (seat.entrant, seat.spec, seat.version)
+
 
 def _match_row(result: MatchResult) -> dict[str, Any]:
     # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
@@ -244,8 +298,8 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         round=result.round, table_no=result.table_no, rotation=result.rotation,
         game_id=result.game_id, ruleset=result.ruleset, num_players=len(result.seats),
         seed=result.seed, chance_seed=result.chance_seed,
-        status="aborted" if result.aborted_reason else "finished",
+        status=MatchStatus.ABORTED if result.aborted_reason else MatchStatus.FINISHED,
         aborted_reason=result.aborted_reason, decisions=result.decisions,
-        duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=json.dumps(result.record),
+        duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=encode_record(result.record),
         finished_at=now(),
     )

@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.errors import UsageError
+from arena.outcomes import MatchStatus
 from arena.store.queries import Queries
 from arena.store.records import TournamentInfo
 from arena.store.tables import BotRow, LadderMatchRow, MatchRow, SeatRow, SubmissionRow, TournamentRow, now
@@ -153,7 +154,7 @@ class LadderStore(Queries):
         """The seat terminations of an entrant's last `count` finished matches in a tournament, newest first."""
         query = (select(SeatRow.termination).join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
                  .where(MatchRow.tournament_id == tournament_id, SeatRow.entrant == entrant,
-                        MatchRow.status == "finished")
+                        MatchRow.status == MatchStatus.FINISHED)
                  .order_by(col(MatchRow.match_index).desc()).limit(count))
         with Session(self.engine) as session:
             return list(session.exec(query))

@@ -14,15 +14,29 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from arena.outcomes import MatchStatus, Termination
+from arena.store.record_codec import decode_record
 from arena.store.records import (
+    EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
+    PairTotal,
     RatedMatch,
     SeatResult,
     TournamentInfo,
 )
-from arena.store.tables import BotVersionRow, MatchRow, RatingHistoryRow, RatingRow, SeatRow, TournamentRow
+from arena.store.tables import (
+    BotVersionRow,
+    MatchRow,
+    PairStatsRow,
+    RatingHistoryRow,
+    RatingRow,
+    RulesetStatsRow,
+    SeatRow,
+    TournamentRow,
+    TournamentStatsRow,
+)
 
 
 class Queries:
@@ -78,14 +92,17 @@ class Queries:
         """How many matches `matches()` would page through with the same filters."""
         filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
         with Session(self.engine) as session:
+            if tournament_id is None and entrant is None and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None):
+                return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
 
     def match_record(self, match_id: int) -> dict[str, Any] | None:
-        """The full MatchRecord JSON of a stored match (steps included), or None."""
+        """The full MatchRecord JSON of a stored match (steps included), or None when no such
+        match is stored; RecordPruned (a StoreError) when its record was pruned."""
         with Session(self.engine) as session:
-            text = session.exec(select(MatchRow.record).where(MatchRow.id == match_id)).first()
-            return json.loads(text) if text is not None else None
+            found = session.execute(select(col(MatchRow.record)).where(MatchRow.id == match_id)).first()
+        return None if found is None else decode_record(found[0], match_id)
 
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
         """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""
@@ -96,36 +113,84 @@ class Queries:
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == "finished", TournamentRow.kind != "sprt")
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
             .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
         )
         with Session(self.engine) as session:
             rows = session.exec(query).all()
         return _group_rated(rows)
 
+    def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
+        """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
+        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
+        too, and keeps no wins."""
+        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
+        for match in self.rated_matches(ruleset):
+            winners = sum(rank == 1 for rank in match.ranks)
+            for i, name in enumerate(match.entrants):
+                count = counts[name]
+                count[0] += 1
+                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
+                count[2] += match.strikes[i]
+                count[3] += match.forfeits[i]
+        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+
+    def rated_span(self, ruleset: str) -> tuple[int, int | None]:
+        """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
+        rated = (
+            select(func.count(col(MatchRow.id)))
+            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
+            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
+        )
+        with Session(self.engine) as session:
+            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+
+    def newest_match_id(self, ruleset: str) -> int | None:
+        with Session(self.engine) as session:
+            return self._newest_match(session, ruleset)
+
+    @staticmethod
+    def _newest_match(session: Session, ruleset: str) -> int | None:
+        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        found = session.exec(query).one()
+        return None if found is None else int(found)
+
+    def history_positions(self, ruleset: str) -> list[int]:
+        """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
+        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
+        with Session(self.engine) as session:
+            return sorted(int(p) for p in session.exec(query))
+
     # -- ratings ----------------------------------------------------------------------------
 
     def rulesets(self, game_id: str | None = None) -> list[str]:
-        """Rulesets that have stored matches (of one game, or of all), sorted."""
+        """Rulesets that have stored matches (of one game, or of all), sorted (from their aggregate row)."""
         with Session(self.engine) as session:
-            query = select(MatchRow.ruleset).distinct().order_by(MatchRow.ruleset)
+            query = select(RulesetStatsRow.ruleset).order_by(RulesetStatsRow.ruleset)
             if game_id is not None:
-                query = query.where(MatchRow.game_id == game_id)
+                query = query.where(RulesetStatsRow.game_id == game_id)
             return list(session.exec(query))
+
+    def pair_totals(self, ruleset: str) -> list[PairTotal]:
+        """The rating's sufficient statistic of a ruleset: per pair a < b that met in a rated match,
+        its pairwise weight and a's score (kept as matches are written: arena/store/aggregates.py)."""
+        query = (select(PairStatsRow.a, PairStatsRow.b, PairStatsRow.weight, PairStatsRow.score)
+                 .where(PairStatsRow.ruleset == ruleset, PairStatsRow.weight > 0)
+                 .order_by(PairStatsRow.a, PairStatsRow.b))
+        with Session(self.engine) as session:
+            return [PairTotal(a, b, weight, score) for a, b, weight, score in session.exec(query)]
 
     def leaderboard(self, ruleset: str, *, limit: int = 1000, offset: int = 0) -> list[LeaderboardRow]:
         """The stored ratings of a ruleset, best first (ties by name)."""
         with Session(self.engine) as session:
-            query = (
-                select(RatingRow).where(RatingRow.ruleset == ruleset)
+            query = (  # columns, not ORM objects: a thousand of those cost more than the query
+                select(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
+                       RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
+                .where(RatingRow.ruleset == ruleset)
                 .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
             )
-            rows = list(session.exec(query))
-        return [
-            LeaderboardRow(offset + i + 1, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                           r.strikes, r.forfeits)
-            for i, r in enumerate(rows)
-        ]
+            rows = session.exec(query).all()
+        return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)]
 
     def rated_count(self, ruleset: str) -> int:
         """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).
@@ -133,7 +198,10 @@ class Queries:
         Read from the rating history, whose last point is the fit over every rated match, and
         which is replaced together with the ratings: unlike a count of the stored matches, it
         agrees with the table while another writer adds matches that are not rated yet."""
-        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
+        # every rated entrant has a point at the last position: one entrant's is found by the index
+        one = select(RatingRow.entrant).where(RatingRow.ruleset == ruleset).limit(1).scalar_subquery()
+        query = select(func.max(RatingHistoryRow.position)).where(
+            RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == one)
         with Session(self.engine) as session:
             last = session.exec(query).one()
         return 0 if last is None else last + 1
@@ -165,6 +233,20 @@ def _match_query(query: Any, *, tournament_id: int | None, game_id: str | None, 
     return query
 
 
+def _counted(session: Session, game_id: str | None, ruleset: str | None, status: str | None) -> int:
+    """How many matches of a game or ruleset (or all) are stored with a status (or any), from the
+    per-ruleset aggregate rather than a count of the match rows."""
+    finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
+        func.sum(RulesetStatsRow.aborted), 0)
+    wanted = finished if status == MatchStatus.FINISHED else aborted if status == MatchStatus.ABORTED else finished + aborted
+    query = select(wanted)
+    if game_id is not None:
+        query = query.where(RulesetStatsRow.game_id == game_id)
+    if ruleset is not None:
+        query = query.where(RulesetStatsRow.ruleset == ruleset)
+    return int(session.exec(query).one())
+
+
 def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResult]]:
     if not match_ids:
         return {}
@@ -194,16 +276,17 @@ def _match_summary(row: MatchRow, seats: list[SeatResult]) -> MatchSummary:
 def _match_counts(session: Session, ids: list[int]) -> dict[tuple[int, str], int]:
     if not ids:
         return {}
-    query = (
-        select(MatchRow.tournament_id, MatchRow.status, func.count(col(MatchRow.id)))
-        .where(col(MatchRow.tournament_id).in_(ids)).group_by(MatchRow.tournament_id, MatchRow.status)
-    )
-    return {(tid, status): n for tid, status, n in session.exec(query)}
+    query = select(TournamentStatsRow.tournament_id, TournamentStatsRow.finished, TournamentStatsRow.aborted).where(
+        col(TournamentStatsRow.tournament_id).in_(ids))  # kept as matches are written (arena/store/aggregates.py)
+    counts: dict[tuple[int, str], int] = {}
+    for tid, finished, aborted in session.exec(query):
+        counts[tid, MatchStatus.FINISHED], counts[tid, MatchStatus.ABORTED] = finished, aborted
+    return counts
 
 
 def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> TournamentInfo:
     assert row.id is not None
-    finished, aborted = counts.get((row.id, "finished"), 0), counts.get((row.id, "aborted"), 0)
+    finished, aborted = counts.get((row.id, MatchStatus.FINISHED), 0), counts.get((row.id, MatchStatus.ABORTED), 0)
     return TournamentInfo(
         row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
         row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at,
@@ -228,5 +311,5 @@ def _rated(rows: list[Any]) -> RatedMatch:
     return RatedMatch(
         match_id, (tournament_id, match_index),
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
-        tuple(r[5] != "normal" for r in rows),
+        tuple(r[5] != Termination.NORMAL for r in rows),
     )

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from arena.outcomes import Termination, TournamentStatus
 
 # A rating is provisional while its 95 % interval is wider than ±PROVISIONAL_HALF_WIDTH Elo: about
 # 45 games against opponents of like strength (the half-width falls as ~680/sqrt(games)). The
@@ -75,7 +78,7 @@ class SeatResult:
     version: str = "builtin"
     score: float | None = None
     rank: int | None = None
-    termination: str = "normal"
+    termination: str = Termination.NORMAL
     reason: str = ""
     faults: int = 0  # faulty decisions that did not end the seat (strikes)
 
@@ -146,7 +149,7 @@ class TournamentInfo:
 
     def seems_stopped(self, now: datetime, after_s: float = 60.0) -> bool:
         """Status `running` but no sign of life for `after_s`: its driver was probably killed."""
-        if self.status != "running" or self.updated_at is None:
+        if self.status != TournamentStatus.RUNNING or self.updated_at is None:
             return False
         updated = self.updated_at if self.updated_at.tzinfo else self.updated_at.replace(tzinfo=now.tzinfo)
         return (now - updated).total_seconds() > after_s
@@ -174,6 +177,32 @@ class PairTotal:
     b: str
     weight: float
     score: float  # a's
+
+
+@dataclass(frozen=True)
+class EntrantTotal:
+    """What the rating table shows beside a rating, over every rated match of one ruleset so far."""
+
+    entrant: str
+    games: int
+    wins: float  # a shared first place counts 1/(number of winners)
+    strikes: int
+    forfeits: int
+
+
+def pair_score(rank: int, other_rank: int) -> float:
+    """1 for the better rank (1 is best), ½ for a tie, 0 for the worse."""
+    return 1.0 if rank < other_rank else 0.5 if rank == other_rank else 0.0
+
+
+def match_pairs(match: RatedMatch) -> Iterator[tuple[str, str, float, float]]:
+    """A rated match's pairwise results (a, b, weight, a's score): every pair of seats by rank, each
+    weighted 1/(k-1) in a k-player match, so that the match weighs one two-player game per seat."""
+    k = len(match.entrants)
+    for i in range(k):
+        for j in range(i + 1, k):
+            yield (match.entrants[i], match.entrants[j], 1 / (k - 1),
+                   pair_score(match.ranks[i], match.ranks[j]) / (k - 1))
 
 
 @dataclass(frozen=True)

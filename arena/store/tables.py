@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import BigInteger, Column, Index, Text, UniqueConstraint, false
+from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
+
+from arena.outcomes import Termination
 
 
 def now() -> datetime:
@@ -114,8 +116,8 @@ class MatchRow(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("tournament_id", "match_index"),
         Index("ix_match_ruleset_order", "ruleset", "tournament_id", "match_index"),
-        # the dashboard's: a match row carries its whole record (tens of kB, stored before
-        # `finished_at`), so "last played" reads `finished_at` from a covering index instead of
+        # the dashboard's: a match row carries its whole record (about 1 kB compressed, stored
+        # before `finished_at`), so "last played" reads `finished_at` from a covering index instead of
         # the row (which also covers the per-ruleset counts and joins)
         Index("ix_match_ruleset_status_finished", "ruleset", "status", "id", "finished_at"),
         Index("ix_match_game_order", "game_id", "tournament_id", "match_index"),
@@ -138,7 +140,8 @@ class MatchRow(SQLModel, table=True):
     duration_ms: float = 0.0
     attempts: int = 1  # how many times it was started (more than 1 when a worker died)
     node: str = ""  # the node that played it (arena/match/executor.py node_name); "" before migration 0010
-    record: str = Field(sa_column=Column(Text, nullable=False))  # MatchRecord as JSON
+    # MatchRecord's JSON text, zlib-compressed (arena/store/record_codec.py); None: pruned
+    record: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     finished_at: datetime = Field(default_factory=now, index=True)
 
 
@@ -151,6 +154,8 @@ class SeatRow(SQLModel, table=True):
         Index("ix_seat_entrant_match", "entrant", "match_id"),
         Index("ix_seat_match_cover", "match_id", "entrant", "rank", "bot_version_id"),
         Index("ix_seat_termination_match", "termination", "match_id"),
+        # a bot's fault history: its faulted seats, newest first, without reading all its seats
+        Index("ix_seat_entrant_termination", "entrant", "termination", "match_id"),
     )
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
@@ -159,7 +164,7 @@ class SeatRow(SQLModel, table=True):
     bot_version_id: int = Field(foreign_key="bot_version.id")
     score: float | None = None
     rank: int | None = None
-    termination: str = "normal"
+    termination: str = Termination.NORMAL
     reason: str = ""
     # the seat's strikes: faulty decisions (timeouts, illegal or malformed answers), each replaced
     # by a random legal action; a disconnect or crash is none (docs/protocol.md, "Faults")
@@ -275,3 +280,57 @@ class LadderMatchRow(SQLModel, table=True):
     chance_seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     why: str  # the matchmaking step that chose the table: waited, random, focus, or anchor
     planned_at: datetime = Field(default_factory=now)
+
+
+# -- aggregates, kept up to date as matches are written (arena/store/aggregates.py) ----------------
+# The dashboard's figures read these instead of the seat and match rows, so a page costs the same
+# at ten million matches as at ten. Each is added to in the transaction that stores its matches.
+
+
+class RulesetStatsRow(SQLModel, table=True):
+    """How many matches of a ruleset are stored, finished and aborted."""
+
+    __tablename__ = "ruleset_stats"
+    ruleset: str = Field(primary_key=True)
+    game_id: str = Field(index=True)
+    finished: int = 0
+    aborted: int = 0
+
+
+class TournamentStatsRow(SQLModel, table=True):
+    """How many matches of a tournament are stored, finished and aborted (a ladder's keep growing)."""
+
+    __tablename__ = "tournament_stats"
+    tournament_id: int = Field(foreign_key="tournament.id", primary_key=True)
+    finished: int = 0
+    aborted: int = 0
+
+
+class EntrantStatsRow(SQLModel, table=True):
+    """An entrant's stored matches of one ruleset (finished and aborted alike, as the bot pages count)."""
+
+    __tablename__ = "entrant_stats"
+    ruleset: str = Field(primary_key=True)
+    entrant: str = Field(primary_key=True, index=True)
+    matches: int = 0  # seats it sat in
+    strikes: int = 0  # SeatRow.faults summed
+    forfeits: int = 0  # seats that ended in a fault (dashboard_queries.FAULT_TERMINATIONS)
+    last_match_id: int = 0  # its newest stored match (ids grow in the order matches are stored)
+    last_played: datetime = Field(default_factory=now)  # that match's finished_at
+    version_id: int = 0  # the newest bot_version it played the ruleset as (the highest id)
+
+
+class PairStatsRow(SQLModel, table=True):
+    """Two entrants (a < b) at the finished tables of a ruleset they shared: who finished ahead, and
+    the rating's sufficient statistic over the rated ones (not SPRT games): PairTotal."""
+
+    __tablename__ = "pair_stats"
+    ruleset: str = Field(primary_key=True)
+    a: str = Field(primary_key=True)
+    b: str = Field(primary_key=True)
+    matches: int = 0
+    a_ahead: int = 0
+    b_ahead: int = 0
+    ties: int = 0
+    weight: float = 0.0  # each rated k-player match adds 1/(k-1)
+    score: float = 0.0  # a's score in them, with the same weight (arena/rating.py Results.add)

@@ -9,7 +9,8 @@ Running matches can be watched live when the executor has a live sink (arena/mat
 writes their steps so far about once a second (arena/tournament/live.py).
 
 Ratings are recomputed from the stored matches at the end and, during a long run, every 30 s (less
-often when that takes long), so the leaderboard follows the tournament.
+often when that takes long) from the totals kept in memory and the results written since, so the
+leaderboard follows the tournament.
 
 `start_tournament` + `play_tournament` is a run; `play_tournament` alone on an existing id is a
 resume: the schedule is rebuilt from the stored config and seed, and exactly the matches that
@@ -19,7 +20,7 @@ are not in the store are played.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from importlib.metadata import PackageNotFoundError, version
@@ -28,9 +29,10 @@ from typing import Any, Protocol
 from arena.errors import StoreError, UsageError
 from arena.match.clock import per_move
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
-from arena.match.record import count_strikes, split_logs
-from arena.rating import rerate
-from arena.store import MatchResult, SeatResult, Store, TournamentInfo
+from arena.match.record import Fault, count_strikes, split_logs
+from arena.outcomes import Termination, TournamentStatus
+from arena.rating import LiveRate, rerate
+from arena.store import MatchResult, RatedMatch, SeatResult, Store, TournamentInfo
 from arena.tournament.entrants import bot_name, pin, pinned_version
 from arena.tournament.live import LiveWriter
 from arena.tournament.schedule import PlannedMatch, TournamentConfig, bot_spec, check_config_shape, schedule
@@ -177,7 +179,7 @@ def play_tournament(
     config, planned = plan.config, plan.matches
     stored = store.stored_indexes(tournament_id)
     missing = [m for m in planned if m.index not in stored]
-    store.set_tournament_status(tournament_id, "running")  # also clears an earlier run's live rows
+    store.set_tournament_status(tournament_id, TournamentStatus.RUNNING)  # also clears an earlier run's live rows
     live = _live_writer(store, planned, executor)
     writer = _ResultWriter(store, info, config, planned, len(stored), on_progress, live)
     sink = getattr(executor, "live_sink", None)
@@ -199,7 +201,7 @@ def play_tournament(
         if live:
             live.stop()
     rerate(store, info.ruleset)
-    store.set_tournament_status(tournament_id, "finished")
+    store.set_tournament_status(tournament_id, TournamentStatus.FINISHED)
     finished = store.tournament(tournament_id)
     assert finished is not None
     return finished
@@ -221,7 +223,7 @@ def interrupt(store: Store, tournament_id: int, flush: Callable[[], None]) -> No
 
 def _mark_interrupted(store: Store, tournament_id: int) -> None:
     try:
-        store.set_tournament_status(tournament_id, "interrupted")
+        store.set_tournament_status(tournament_id, TournamentStatus.INTERRUPTED)
     except StoreError:
         pass  # no room even for that: `stopped_note` tells the user
 
@@ -232,7 +234,7 @@ def stopped_note(store: Store, tournament_id: int, what: str) -> str:
         stored = store.tournament(tournament_id)
     except StoreError:
         stored = None
-    if stored is not None and stored.status == "interrupted":
+    if stored is not None and stored.status == TournamentStatus.INTERRUPTED:
         return f"{what} is interrupted"
     return f"{what} stopped (the database could not even mark it interrupted, so it lists as running)"
 
@@ -301,6 +303,7 @@ class _ResultWriter:
     def flush(self) -> None:
         with self.live.lock if self.live else nullcontext():  # a live row is never written after its result
             written = self.store.record_matches(self.buffer)
+        self.rerating.add(self.buffer, written)
         self.done += written
         self.played += len(self.buffer)
         self.buffer = []
@@ -317,20 +320,47 @@ class _ResultWriter:
 class LiveRerate:
     """The ratings refitted while a run writes results: every RERATE_SECONDS, or less often when
     rerating is slow (a large ruleset), so a driver never spends more than a tenth of its time on
-    live ratings (the tournament's and the ladder's writers)."""
+    live ratings (the tournament's and the ladder's writers).
+
+    The ruleset's totals are read from the store once (at the first rerate) and kept in memory
+    (arena.rating.LiveRate); each batch the writer stores is `add`ed to them and each rerate refits
+    from the ratings before. Matches that another writer stores meanwhile are rated at this run's
+    end (`rerate` from the store), or at once when a batch was partly stored already (the totals
+    are then read again)."""
 
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
         self.last = time.monotonic()
         self.cost = 0.0
+        self.rate: LiveRate | None = None
+        self.pending: list[RatedMatch] = []
+
+    def add(self, results: Sequence[MatchResult], written: int) -> None:
+        """A batch the writer stored, of which `written` were new to the store."""
+        if written < len(results):  # some were stored before: the totals are read again
+            self.rate, self.pending = None, []
+        elif self.rate is not None:
+            self.pending += [rated_match(r) for r in results if r.aborted_reason is None and r.ruleset == self.ruleset]
 
     def maybe(self) -> None:
         if time.monotonic() - self.last < max(RERATE_SECONDS, RERATE_COST_FACTOR * self.cost):
             return
         started = time.monotonic()
-        rerate(self.store, self.ruleset)
+        if self.rate is None:
+            self.rate = LiveRate(self.store, self.ruleset)
+        self.rate.add(self.pending)
+        self.pending = []
+        self.rate.rerate()
         self.last = time.monotonic()
         self.cost = self.last - started
+
+
+def rated_match(result: MatchResult) -> RatedMatch:
+    """What rating needs of a finished result (as Store.rated_matches reads it back; no id yet)."""
+    seats = result.seats
+    return RatedMatch(0, (result.tournament_id, result.match_index), tuple(s.entrant for s in seats),
+                      tuple(s.rank or 0 for s in seats), tuple(s.faults for s in seats),
+                      tuple(s.termination != Termination.NORMAL for s in seats))
 
 
 def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
@@ -350,8 +380,8 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
             seat=i, entrant=entrant, spec=bot_spec(entrant),
             **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
             score=returns[i], rank=None if aborted else ranks[i],
-            termination=seat_records[i].get("termination", "normal"), reason=seat_records[i].get("reason", ""),
-            faults=count_strikes(seat_records[i].get("faults", [])),
+            termination=seat_records[i].get("termination", Termination.NORMAL), reason=seat_records[i].get("reason", ""),
+            faults=count_strikes(Fault.from_json(f) for f in seat_records[i].get("faults", [])),
         )
         for i, entrant in enumerate(match.seats)
     ]

@@ -92,7 +92,7 @@ Returns: each seat's final dice count. Ranks: by count, equal counts share the r
 """
 
 from engine.gang_of_dice.components import CARDS, CARD_TABLE, triggered
-from engine.gang_of_dice.game import GangOfDice
+from engine.gang_of_dice.game import DESCRIPTION, GangOfDice
 from engine.gang_of_dice.state import GangOfDiceState
 
-__all__ = ["CARD_TABLE", "CARDS", "GangOfDice", "GangOfDiceState", "triggered"]
+__all__ = ["DESCRIPTION", "CARD_TABLE", "CARDS", "GangOfDice", "GangOfDiceState", "triggered"]

@@ -6,8 +6,9 @@ import random
 from typing import Any
 
 from engine.core import Game, GameInfo, OptionSpec
-from engine.gang_of_dice import actions
-from engine.gang_of_dice.components import ROUNDS
+from engine.description import GameDescription
+from engine.gang_of_dice import actions, phases
+from engine.gang_of_dice.components import CARDS, ROUNDS
 from engine.gang_of_dice.hidden import sample_state
 from engine.gang_of_dice.state import Config, GangOfDiceState
 
@@ -71,3 +72,26 @@ class GangOfDice(Game):
     def action_label(self, action: int) -> str:
         """"stops", "re-rolls some dice", "stakes 7 dice" or "re-rolls 2 dice showing 5"."""
         return actions.label(action)
+
+
+STATUS_NAMES = (*phases.STATUS_NAMES, "rolling")  # observe.py: the seat whose dice are rolling
+CARD_IDS = tuple(card.id for card in CARDS)
+
+DESCRIPTION = GameDescription(
+    GangOfDice,
+    max_chance_outcomes=19,  # warning cards 1..18, die faces 0..5
+    observation_names={
+        "phase": phases.PHASE_NAMES,
+        "status[]": STATUS_NAMES,
+        "history[].status[]": STATUS_NAMES,
+        "card.id": CARD_IDS,
+        "card.art": tuple(card.art for card in CARDS),
+        "card.colour": tuple(card.colour for card in CARDS),
+        "card.predicate": tuple(card.predicate for card in CARDS),
+        "cards_revealed[]": CARD_IDS,
+        "history[].card": CARD_IDS,
+    },
+    heuristic="bots.heuristic.gang_of_dice:GangOfDiceHeuristic",
+    board_script="games/gang_of_dice.js",
+    board_style="games/gang_of_dice.css",
+)

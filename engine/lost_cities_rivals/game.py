@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core import Game, GameInfo, OptionSpec
+from engine.description import GameDescription
+from engine.lost_cities_rivals import phases
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
-from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE
+from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE, LABELS
 from engine.lost_cities_rivals.hidden import sample_state
 from engine.lost_cities_rivals.state import RivalsState
 
@@ -74,3 +76,19 @@ class LostCitiesRivals(Game):
 
     def action_label(self, action: int) -> str:
         return action_label(action)
+
+
+DESCRIPTION = GameDescription(
+    LostCitiesRivals,
+    max_chance_outcomes=50,  # card kinds 0..49
+    observation_names={
+        "phase": phases.PHASE_NAMES,
+        "starting_wagers[][]": tuple(COLOURS),
+        "starting_wager_bottom[]": tuple(COLOURS),
+        "display[]": LABELS,
+        "box[]": LABELS,
+    },
+    heuristic="bots.heuristic.lost_cities_rivals:RivalsHeuristic",
+    board_script="games/lost_cities_rivals.js",
+    board_style="games/lost_cities_rivals.css",
+)

@@ -7,7 +7,8 @@ import random
 from typing import Any
 
 from engine.core import Game, GameInfo, OptionSpec
-from engine.riga import actions
+from engine.description import GameDescription
+from engine.riga import actions, components, phases
 from engine.riga.hidden import sample_state
 from engine.riga.state import RigaState
 
@@ -46,3 +47,27 @@ class Riga(Game):
         initial = RigaState.initial(self.num_players, options["use_riga_buildings"],
                                     options["use_grand_master"])
         return sample_state(initial, observation, rng)
+
+
+CARD_CODES = tuple(card.code for card in components.CARDS)
+
+DESCRIPTION = GameDescription(
+    Riga,
+    max_chance_outcomes=52,  # building card ids 0..51 (tiles 0..7, goods 0..3, seats)
+    observation_names={
+        "phase": phases.PHASE_NAMES,
+        "season": phases.SEASON_NAMES,
+        "rows[][]": components.GOOD_NAMES,
+        "tiles[].tile": components.TILE_NAMES,
+        "tiles[].side": components.SIDE_NAMES,
+        "tiles_turned_over[]": components.TILE_NAMES,
+        "tiles_drawn[]": components.TILE_NAMES,
+        **{place: CARD_CODES for place in (
+            "players[].riga_supply[]", "players[].tableau[]", "players[].known_buildings[]", "players[].credits_used[]",
+            "pending_build.card", "pending_build.paid_credits[]", "hand_buildings[]", "start_choice[]",
+            "my_cards_under_deck[]", "display_new[]", "display_old[]", "removed_buildings[]")},
+    },
+    heuristic="bots.heuristic.riga:RigaHeuristic",
+    board_script="games/riga.js",
+    board_style="games/riga.css",
+)

@@ -120,6 +120,6 @@ state.py (the value object and dispatch), components.py (colours, cards, stars, 
 hidden.py (hidden-information redraws: resample and sample_state).
 """
 
-from engine.riviera.game import Riviera
+from engine.riviera.game import DESCRIPTION, Riviera
 
-__all__ = ["Riviera"]
+__all__ = ["DESCRIPTION", "Riviera"]

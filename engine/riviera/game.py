@@ -6,8 +6,10 @@ import random
 from typing import Any
 
 from engine.core import Game, GameInfo, OptionSpec
+from engine.description import GameDescription
+from engine.riviera import phases
 from engine.riviera.actions import NUM_ACTIONS, action_label
-from engine.riviera.components import COLOURS, MAX_SEATS
+from engine.riviera.components import COLOURS, DIE_NAMES, MAX_SEATS
 from engine.riviera.hidden import sample_state
 from engine.riviera.state import RivieraState, Rules
 
@@ -110,3 +112,27 @@ class Riviera(Game):
     def sample_state(self, observation: dict[str, Any], rng: random.Random) -> RivieraState:
         """A state that gives `observation` to its seat, with every hidden card drawn by `rng`."""
         return sample_state(RivieraState(self.rules), observation, rng)
+
+
+# engine/riviera/__init__.py, "events": observe.py spells these where it writes the log
+EVENT_TYPES = ("play", "bonus", "bonus_pass", "last_chance", "crash", "adjust", "power", "swap", "fallback",
+               "stop", "more")
+
+DESCRIPTION = GameDescription(
+    Riviera,
+    max_chance_outcomes=60,  # card ids 0..59 (colours 0..4, seats, die faces 1..6)
+    observation_names={
+        "phase": phases.PHASE_NAMES,
+        "mode": ("sequential", "simultaneous"),
+        "status[]": phases.STATUS_NAMES,
+        "colours[]": COLOURS,
+        "removed_colour": COLOURS,
+        "modified_dice[]": DIE_NAMES,
+        "events[].die": DIE_NAMES,
+        "events[].type": EVENT_TYPES,
+    },
+    turn_based_option=("playMode", "sequential"),  # the physical rulebook's mode
+    heuristic="bots.heuristic.riviera:RivieraHeuristic",
+    board_script="games/riviera.js",
+    board_style="games/riviera.css",
+)

@@ -14,12 +14,14 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 _names = itertools.count()
+NOT_INSTALLED = "PostgreSQL 15 is not installed: run `bash scripts/system-deps.sh` (as root)"
 
 
 def _as_postgres(command: list[str]) -> list[str]:
@@ -51,15 +53,18 @@ class PostgresServer:
         return self.url(name)
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+@contextmanager
+def running_postgres() -> Iterator[PostgresServer]:
+    """A private server in a temporary folder, stopped and removed on exit (the fixture's, and
+    bench/scale.py's)."""
     if not (PG_BIN / "initdb").exists():
-        pytest.fail("PostgreSQL 15 is not installed: run `bash scripts/system-deps.sh` (as root)")
+        raise RuntimeError(NOT_INSTALLED)
     folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     port = _free_port()
     data = folder / "data"
+
     def run(*args: object) -> None:
         subprocess.run(_as_postgres([str(a) for a in args]), check=True, capture_output=True, timeout=60)
 
@@ -73,3 +78,11 @@ def postgres_server() -> Iterator[PostgresServer]:
     finally:
         run(PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    if not (PG_BIN / "initdb").exists():
+        pytest.fail(NOT_INSTALLED)
+    with running_postgres() as server:
+        yield server

@@ -141,7 +141,7 @@ def test_named_values_have_their_enum() -> None:
     shape = Shape()
     shape.add({"phase": "nowhere"})
     with pytest.raises(ValueError,
-                       match=r"phase: the engine sent \['nowhere'\], which observation_names.py does not list"):
+                       match=r"phase: the engine sent \['nowhere'\], which the game's observation_names do not list"):
         shape.schema({"phase": ("deal", "turn")})
 
 

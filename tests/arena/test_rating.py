@@ -8,7 +8,7 @@ import random
 import pytest
 from elo import Elo
 
-from arena.rating import HALF_CHI2_95, HISTORY_POINTS, pair_score, rate_matches, rating_history
+from arena.rating import HALF_CHI2_95, history_drops, pair_score, rate_matches
 from arena.store import RatedMatch, RatingEntry
 
 
@@ -186,20 +186,23 @@ def test_an_undefeated_bot_has_a_finite_interval_and_a_lone_bot_an_unknown_one()
     assert rate_matches([]) == []
 
 
-def test_the_history_is_the_fit_so_far_and_ends_at_the_table() -> None:
-    matches = random_matches(50, 7, {"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.0, "e": 0.5})
-    history = rating_history(list(reversed(matches)))
-    final = {e.entrant: e.elo for e in rate_matches(matches)}
-    last = {entrant: elo for position, _, entrant, elo in history if position == 49}
-    assert last == pytest.approx(final)
-    assert sorted({position for position, *_ in history}) == list(range(50)), "every match while under the cap"
-    first = {entrant: elo for position, _, entrant, elo in history if position == 9}
-    assert first == pytest.approx({e.entrant: e.elo for e in rate_matches(matches[:10])})
-    assert [m for p, m, *_ in history if p == 0][0] == matches[0].match_id
+def test_the_history_keeps_its_newest_point_and_stays_between_the_cap_and_twice_it() -> None:
+    """A rerate after every new match for 20,000 matches, at most 10 points kept: the newest point is
+    always there (the chart ends at the table), the older ones never fewer than 10 nor more than 20
+    once there are that many matches, spread over the whole run."""
+    positions: list[int] = []
+    for count in range(1, 20_001):
+        drop = history_drops(positions, count - 1, points=10)
+        assert set(drop) <= set(positions)
+        positions = sorted(set(positions) - set(drop) | {count - 1})
+        assert positions[-1] == count - 1
+        assert len(positions) <= 20
+        if count >= 20:
+            assert len(positions) >= 10
+    assert positions[0] < 20_000 // 10, "the early run keeps a point"
+    assert max(b - a for a, b in zip(positions, positions[1:])) <= 20_000 // 3
 
 
-def test_a_long_history_is_capped_at_evenly_spaced_points() -> None:
-    matches = random_matches(1000, 8, {"a": 1.0, "b": 0.0, "c": -1.0, "d": 0.0})
-    positions = sorted({position for position, *_ in rating_history(matches)})
-    assert len(positions) == HISTORY_POINTS and positions[-1] == 999
-    assert {b - a for a, b in zip(positions, positions[1:])} == {5}
+def test_a_rerate_with_nothing_new_replaces_its_point() -> None:
+    assert history_drops([0, 5, 9], 9) == [9]
+    assert history_drops([], 0) == []

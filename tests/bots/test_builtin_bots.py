@@ -17,7 +17,7 @@ import pytest
 from arena.match.runner import run_match
 from bots import make_bot, split_specs
 from bots.base import Bot
-from bots.heuristic import HEURISTICS
+from bots.heuristic import has_heuristic, heuristics
 from engine import registry
 from engine.core import Game, play
 from tests.engine.toy_game import ToyGame
@@ -102,7 +102,7 @@ def test_ismcts_answers_legally_in_the_simultaneous_toy_game(players: int) -> No
 
 
 def test_every_registered_game_has_a_heuristic() -> None:
-    assert sorted(HEURISTICS) == registry.game_ids()
+    assert sorted(heuristics()) == registry.game_ids()
 
 
 @pytest.mark.parametrize("game_id", registry.game_ids())
@@ -135,9 +135,9 @@ def test_ismcts_beats_random_in_the_toy_game() -> None:
 def test_ismcts_is_reproducible_from_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry.GAMES, "toy", "tests.engine.toy_game:ToyGame")
     for game_id, players in (("toy", 3), ("lost_cities_rivals", 2)):
-        has_heuristic = game_id in HEURISTICS
-        search = "ismcts:sims=4,depth=3" if has_heuristic else "ismcts:sims=4"
-        specs = [search] + ["heuristic" if has_heuristic else "random"] * (players - 1)
+        with_heuristic = has_heuristic(game_id)
+        search = "ismcts:sims=4,depth=3" if with_heuristic else "ismcts:sims=4"
+        specs = [search] + ["heuristic" if with_heuristic else "random"] * (players - 1)
         first = run_match(game_id, specs, seed=9)
         again = run_match(game_id, specs, seed=9)
         assert [s.actions for s in first.steps] == [s.actions for s in again.steps]
@@ -165,11 +165,13 @@ def test_ismcts_time_budget_is_kept() -> None:
             state = state.apply_chance(sample_chance(state, rng))
         else:
             state = state.apply({s: state.legal_actions(s)[0] for s in state.acting_players()})
-    started = time.perf_counter()
+    # this thread's CPU time: on a loaded machine the wall clock also counts other processes' turns
+    # (the bot's own deadline is on the wall clock, so it never thinks longer in CPU time)
+    started = time.thread_time()
     action = bot.act(state.observation(0), state.legal_actions(0))
-    elapsed_ms = (time.perf_counter() - started) * 1000
+    elapsed_ms = (time.thread_time() - started) * 1000
     assert action in state.legal_actions(0)
-    assert elapsed_ms < 30 + 250, f"one decision took {elapsed_ms:.0f} ms on a 30 ms budget"
+    assert elapsed_ms < 30 + 250, f"one decision took {elapsed_ms:.0f} ms of CPU on a 30 ms budget"
 
 
 def test_a_deadline_before_any_simulation_falls_back_to_the_heuristic_move(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -13,6 +12,7 @@ from arena.gateway.server import GatewayThread
 from arena.link.client import GatewayClient
 from arena.match.record import Termination
 from arena.match.runner import run_match
+from arena.outcomes import FaultKind
 from arena.store import Store
 from bots.sdk import Bot, Decision, TokenRejected, run
 from tests.arena.gateway_fixtures import *  # noqa: F403
@@ -105,5 +105,5 @@ def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThre
     first = run_match("toy", ["fragile", "random"], 1, gateway=client, time_control=control)
     second = run_match("toy", ["fragile", "random"], 2, gateway=client, time_control=control)
     thread.join(10)
-    assert [f["fault"] for f in first.seats[0].faults] == ["timeout"]
+    assert [f.kind for f in first.seats[0].faults] == [FaultKind.TIMEOUT]
     assert second.seats[0].termination is Termination.NORMAL and not second.seats[0].faults

@@ -1,21 +1,23 @@
-"""TLS to the gateway: the bot kit's half of arena/link/tls.py (the kit stands alone, so a copy).
+"""TLS to the gateway: the bot kit's half of arena/link/tls.py (the kit stands alone: its own words).
 
 A bot dialling a gateway over a network uses TLS when the gateway serves it (`arena serve
 --tls-cert ... --tls-key ...`): `run(..., tls=True)` verifies the gateway against the system's
 root certificates, `run(..., ca_file="ca.pem")` against the CA certificates in that file. Without
 arguments the environment decides: `$ARENA_TLS_CA` (a CA file: TLS on) or `$ARENA_TLS=1`. A Unix
 socket address (`unix:...`, what a bot launched in the arena's sandbox is given) is never TLS.
+Why a connection failed, when TLS is why, is the arena's own diagnosis (tls_probe.py, a generated
+copy of arena/link/tls_probe.py), worded here for a bot's author.
 """
 
 from __future__ import annotations
 
 import os
-import socket
-import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
+
+from arena_sdk.tls_probe import Mismatch, probe, verifying_context
 
 CA_ENV = "ARENA_TLS_CA"
 TLS_ENV = "ARENA_TLS"
@@ -60,31 +62,15 @@ def aio_channel(address: str, tls: TLS | None) -> grpc.aio.Channel:
 
 
 def diagnose(address: str, tls: TLS | None, timeout_s: float = 2.0) -> str | None:
-    """When TLS explains why `address` could not be reached, how (one line); else None.
-    gRPC says only UNAVAILABLE for both a plaintext client at a TLS gateway and a certificate that
-    does not verify: one TLS handshake of our own tells which."""
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]")
-    if not port.isdigit() or address.startswith("unix:"):
+    """When TLS explains why `address` could not be reached, how (one line); else None
+    (tls_probe.py: the arena's diagnosis, copied)."""
+    found = probe(address, None if tls is None else verifying_context(tls.roots), timeout_s)
+    if found is None:
         return None
-    try:
-        with socket.create_connection((host, int(port)), timeout_s) as raw:
-            if tls is None:
-                probe = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-                probe.check_hostname, probe.verify_mode = False, ssl.CERT_NONE
-                with probe.wrap_socket(raw, server_hostname=host):
-                    return (f"the gateway at {address} speaks TLS: pass --tls (the system's roots) or --ca FILE, "
-                            f"run(..., tls=True or ca_file=...), or set {CA_ENV} / {TLS_ENV}=1")
-            context = ssl.create_default_context(cafile=tls.ca_file)
-            context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # as gRPC: a CA file may hold the server's own
-            with context.wrap_socket(raw, server_hostname=host):
-                return None
-    except ssl.SSLCertVerificationError as error:
-        return (f"certificate verify failed ({error.verify_message}) against {tls.where() if tls else '?'}: "
-                f"is {CA_ENV} (or --ca) the CA that signed the gateway's certificate for {host}?")
-    except ssl.SSLError as error:
-        if tls is not None and ("WRONG_VERSION_NUMBER" in str(error) or "record layer failure" in str(error)):
-            return f"the gateway at {address} does not speak TLS: drop --tls / --ca and unset {CA_ENV} / {TLS_ENV}"
-        return None
-    except OSError:
-        return None
+    if found.mismatch is Mismatch.SPEAKS_TLS:
+        return (f"the gateway at {address} speaks TLS: pass --tls (the system's roots) or --ca FILE, "
+                f"run(..., tls=True or ca_file=...), or set {CA_ENV} / {TLS_ENV}=1")
+    if found.mismatch is Mismatch.NO_TLS:
+        return f"the gateway at {address} does not speak TLS: drop --tls / --ca and unset {CA_ENV} / {TLS_ENV}"
+    return (f"certificate verify failed ({found.reason}) against {tls.where() if tls else '?'}: "
+            f"is {CA_ENV} (or --ca) the CA that signed the gateway's certificate for {found.host}?")

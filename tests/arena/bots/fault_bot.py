@@ -22,7 +22,8 @@ the N-th decision request on (0-based; earlier ones get a random legal answer):
   spin        burn CPU forever (for the launched bots' CPU-time limit)
   hog         allocate memory until it fails (for the launched bots' memory limit)
 --record FILE appends every DecisionRequest received, as JSON lines (the wire-level record).
---trace FILE appends every message received, as JSON lines {stream, kind, match_id, request_id, time_left_ms}.
+--trace FILE appends every message received, as JSON lines {stream, kind, match_id, request_id, time_left_ms, at}
+  (`at`: time.monotonic() when it was read, a clock the processes of one machine share).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def trace(args: argparse.Namespace, stream: int, message: pb.ArenaMessage) -> No
         with open(args.trace, "a") as file:
             file.write(json.dumps({"stream": stream, "kind": kind, "match_id": getattr(body, "match_id", ""),
                                    "request_id": getattr(body, "request_id", 0),
-                                   "time_left_ms": getattr(body, "time_left_ms", 0)}) + "\n")
+                                   "time_left_ms": getattr(body, "time_left_ms", 0), "at": time.monotonic()}) + "\n")
 
 
 def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: random.Random,

@@ -77,10 +77,11 @@ def test_an_archive_is_checked_as_bot_submit_would_store_it(capsys: pytest.Captu
 
 def test_a_bot_that_left_is_not_reported_with_its_grace_as_an_answer_time() -> None:
     from arena.cli.check_bot import match_line
-    from arena.match.record import MatchRecord, SeatOutcome, StepRecord, Termination
+    from arena.match.record import Fault, MatchRecord, SeatOutcome, StepRecord, Termination
+    from arena.outcomes import FaultKind
 
     leaver = SeatOutcome("leaver", Termination.DISCONNECT, "disconnected; the random bot played the rest",
-                         [{"step": 2, "fault": "disconnect", "reason": "disconnected"}])
+                         [Fault(2, FaultKind.DISCONNECT, "disconnected")])
     steps = [StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 3.5, 1: 0.1}),
              StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 4.25, 1: 0.1}),
              StepRecord(actions={0: 1, 1: 1}, elapsed_ms={0: 11251.2, 1: 0.1}),  # the grace it was waited for

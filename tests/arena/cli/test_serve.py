@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from arena.cli import main
-from arena.cli.gateway_access import gateway_answers
+from arena.gateway_access import gateway_answers
 from arena.store import Store
 from engine import registry
 from tests.arena.gateway_fixtures import FAULT_BOT, HOST_KEY, ROOT, SDK_BOT

@@ -32,9 +32,11 @@ def test_after_a_launch_that_never_connected_the_next_matches_fail_fast(
     assert waited >= 0.8 and "did not connect within 0.8 s" in first.seats[0].reason
     launch = gateway.gateway.launcher.bots["sleeper"]
     for _ in range(3):
-        record, took = timed_match(client, "sleeper")
+        # a match that waited for the bot would take its 10 s connect timeout; one that fails fast
+        # takes a toy match's time (well under half of it, however loaded the machine)
+        record, took = timed_match(client, "sleeper", timeout_ms=10_000)
         seat = record.seats[0]
-        assert took < 0.5, f"a later match waited {took:.1f} s for a bot that never connects"
+        assert took < 5.0, f"a later match waited {took:.1f} s for a bot that never connects"
         assert seat.termination is Termination.CRASH
         assert "is not launched again for another" in seat.reason and "did not connect within 0.8 s" in seat.reason
         assert record.seats[1].termination is Termination.NORMAL
@@ -58,7 +60,7 @@ def test_one_slow_start_does_not_keep_a_healthy_bot_out(
     first, _ = timed_match(client, "slowstart", timeout_ms=20)
     assert "did not connect within 0.02 s" in first.seats[0].reason
     held, took = timed_match(client, "slowstart", timeout_ms=10_000)
-    assert took < 0.5 and "not launched again" in held.seats[0].reason
+    assert took < 5.0 and "not launched again" in held.seats[0].reason  # not its 10 s connect timeout
     time.sleep(1.0)
     retried, _ = timed_match(client, "slowstart", timeout_ms=10_000)
     assert retried.seats[0].termination is Termination.NORMAL, retried.seats[0].reason

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from arena.ladder.matchmaking import Candidate, longest_wait, next_table, quality, wait_bound
+from arena.ladder.matchmaking import Candidate, Pool, Table, longest_wait, next_table, quality, wait_bound
 from arena.store.records import PROVISIONAL_HALF_WIDTH
 
 
@@ -95,3 +95,24 @@ def test_provisional_is_the_leaderboards_rule() -> None:
     assert Candidate("x", "x").provisional
     assert rated("x", 1500, half=PROVISIONAL_HALF_WIDTH + 1).provisional
     assert not rated("x", 1500, half=PROVISIONAL_HALF_WIDTH - 1).provisional
+
+
+def test_a_large_field_with_a_known_answer() -> None:
+    """10,000 rated bots of distinct owners, one new version, whose owner also has a rated bot next
+    to it: the new one is the focus (unrated counts widest) and its opponent is one of the TOP rated
+    closest to 1500 (the unrated bot's mean), never the bot of its own owner. Kept as a Pool, seating
+    updates `waited` and `pending` in place."""
+    rng = random.Random(4)
+    field = [rated(f"b{i}@1", 1500 + (1 + i) * (1 if i % 2 else -1) * 0.5, owner=f"o{i}") for i in range(10_000)]
+    field[0] = rated("b0@1", 1500.0, owner="new")
+    new = Candidate("n@1", "new")
+    pool = Pool([*field, new])
+    closest = {"b1@1", "b2@1", "b3@1"}  # 1501, 1498.5, 1502: the three nearest 1500 of other owners
+    for _ in range(20):
+        table = next_table(pool, 2, rng)
+        assert table is not None
+        if table.why == "focus":
+            assert table.seats[0] == "n@1" and table.seats[1] in closest
+    pool.seat(Table(("n@1", "b1@1"), "focus"))
+    assert pool.waited[pool.index["n@1"]] == 0 and pool.waited[pool.index["b5@1"]] > 0
+    assert pool.pending[pool.index["b1@1"]] == 1

@@ -241,20 +241,22 @@ def test_a_slow_handshake_is_cut_off_while_others_are_served(gateway: GatewayThr
         still_serves(gateway)
         time.sleep(0.25)
     assert slow.closing_reason() == "UNAUTHENTICATED: no HostLegProof within 1 s of connecting"
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 10, "cut off at its deadline, not left open"
 
 
 def test_too_many_handshakes_from_one_address_are_refused_at_once(gateway: GatewayThread, raw_legs: list[RawLeg],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(host_leg, "MAX_HANDSHAKES", 3)
-    monkeypatch.setattr(host_leg, "AUTH_DEADLINE_S", 1.5)
-    for _ in range(3):
-        raw(gateway, raw_legs).challenge()  # and then nothing
+    monkeypatch.setattr(host_leg, "AUTH_DEADLINE_S", 4.0)
+    idle = [raw(gateway, raw_legs) for _ in range(3)]
+    for leg in idle:
+        leg.challenge()  # and then nothing
     started = time.monotonic()
     assert raw(gateway, raw_legs).closing_reason().startswith(
         "UNAUTHENTICATED: 3 connections from 127.0.0.1 are proving the host key already")
-    assert time.monotonic() - started < 1, "refused at once, not at the deadline"
-    time.sleep(1.6)  # the idle three are cut off at their deadline
+    assert time.monotonic() - started < 3, "refused at once, not at the 4 s deadline"
+    for leg in idle:  # cut off at their deadline: then a runner with the key gets in again
+        assert leg.closing_reason() == "UNAUTHENTICATED: no HostLegProof within 4 s of connecting"
     still_serves(gateway)
 
 

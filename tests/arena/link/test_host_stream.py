@@ -73,11 +73,11 @@ def test_a_connection_that_breaks_mid_match_aborts_the_match_at_once(store: Stor
     token = store.register_bot("sleepy")
     thread = GatewayThread(store, host_key=HOST_KEY)
     thread.start()
-    process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "3", "--after", "0",
+    process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "10", "--after", "0",
                           "--address", thread.address, "--token", token)
     wait_connected(thread, "sleepy", process=process)
     with GatewayClient(thread.address, key=HOST_KEY, leg=leg) as client:
-        # while the runner waits for the bot's 3 s answer, its connection to the gateway goes
+        # while the runner waits for the bot's 10 s answer, its connection to the gateway goes
         threading.Timer(1.0, break_connection, (thread, leg)).start()
         started = time.monotonic()
         try:
@@ -85,7 +85,7 @@ def test_a_connection_that_breaks_mid_match_aborts_the_match_at_once(store: Stor
                 run_match("riviera", ["sleepy", "random"], 1, gateway=client, time_control=per_move(20_000))
         finally:
             thread.stop()
-    assert time.monotonic() - started < 2.9, "the match waited for the deadline instead of aborting"
+    assert time.monotonic() - started < 8, "the match waited for the answer or the deadline instead of aborting"
     assert f"the {leg.replace('-', ' ')} to the gateway broke" in aborted.value.record.aborted
 
 

@@ -6,8 +6,8 @@ compared with the engine's observation of its seat at that step.
 
 from __future__ import annotations
 
+import itertools
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -101,31 +101,43 @@ def test_node_bot_plays_every_game(gateway: GatewayThread, client: GatewayClient
         assert any(step.actions and 0 in step.actions for step in record.steps), "the bot made decisions"
 
 
+def decisions_read(trace: Path) -> list[dict]:
+    """The DecisionRequests a fault bot read (--trace), each with `at`, when it read it."""
+    return [m for m in map(json.loads, trace.read_text().splitlines()) if m["kind"] == "decision"]
+
+
 def test_simultaneous_seats_are_asked_concurrently(gateway: GatewayThread, client: GatewayClient, store: Store,
-                                                   bots: BotProcesses) -> None:
+                                                   bots: BotProcesses, tmp_path: Path) -> None:
     for name in ("ponder1", "ponder2", "ponder3"):
         token = store.register_bot(name)
         process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "1",
-                              "--address", gateway.address, "--token", token)
+                              "--address", gateway.address, "--token", token,
+                              "--trace", str(tmp_path / f"{name}.jsonl"))
         wait_connected(gateway, name, process=process)
-    started = time.monotonic()
     record = run_match("toy", ["ponder1", "ponder2", "ponder3"], 1, gateway=client)  # one decision, all seats at once
-    assert time.monotonic() - started < 2.5, "three 1 s answers asked one after another would take 3 s"
+    asked = [decisions_read(tmp_path / f"{name}.jsonl")[0]["at"] for name in ("ponder1", "ponder2", "ponder3")]
+    # each bot answers 1 s after it reads its request: seats asked one after another are over 1 s apart
+    assert max(asked) - min(asked) < 1.0, "every seat was asked before the first answered"
     (decision,) = [step for step in record.steps if step.actions]
     assert sorted(decision.actions) == [0, 1, 2] and all(ms >= 1000 for ms in decision.elapsed_ms.values())
     check_finished(record)
 
 
 def test_one_connection_plays_several_matches_at_once(gateway: GatewayThread, client: GatewayClient, store: Store,
-                                                      bots: BotProcesses) -> None:
+                                                      bots: BotProcesses, tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     token = store.register_bot("juggler")
-    process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "1", "--address", gateway.address, "--token", token)
+    trace = tmp_path / "juggler.jsonl"
+    process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "1", "--address", gateway.address, "--token", token,
+                          "--trace", str(trace))
     wait_connected(gateway, "juggler", process=process)
-    started = time.monotonic()
     with ThreadPoolExecutor(3) as pool:
         records = list(pool.map(lambda seed: run_match("toy", ["random", "juggler"], seed, gateway=client), range(3)))
-    assert time.monotonic() - started < 2.5, "three matches waiting 1 s each overlapped on one stream"
+    # the bot answers 1 s after it reads a request: one read under 1 s after another's, of another
+    # match, came while that one was still unanswered
+    asked = sorted((m["at"], m["match_id"]) for m in decisions_read(trace))
+    assert any(b - a < 1.0 and one != other for (a, one), (b, other) in itertools.pairwise(asked)), (
+        "a match's decision was asked while another's waited, on the one stream")
     for record in records:
         check_finished(record)

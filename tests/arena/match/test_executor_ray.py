@@ -87,10 +87,12 @@ def toy_jobs(count: int, seed: int = 1) -> list[MatchJob]:
 
 
 def test_no_more_than_max_in_flight_matches_run_at_once(local_ray: None) -> None:
-    one_at_a_time = list(RayExecutor(max_in_flight=1, task=timed_task).run(toy_jobs(4)))
-    two_at_a_time = list(RayExecutor(max_in_flight=2, task=timed_task).run(toy_jobs(4)))
-    assert most_at_once(one_at_a_time) == 1
-    assert most_at_once(two_at_a_time) == 2
+    """The promise is an upper bound: with 2 CPUs, one at a time holds only by the cap. (Two at once
+    is what a quiet machine does with max_in_flight=2, but a loaded one may run them one after the other.)"""
+    for cap in (1, 2):
+        outcomes = list(RayExecutor(max_in_flight=cap, task=timed_task).run(toy_jobs(4)))
+        assert len(outcomes) == 4
+        assert most_at_once(outcomes) <= cap
 
 
 def marker(job: MatchJob) -> Path:

@@ -18,6 +18,7 @@ from arena.link.client import GatewayClient
 from arena.match.clock import TimeControl
 from arena.match.record import MatchRecord, Termination
 from arena.match.runner import run_match
+from arena.outcomes import FaultKind
 from arena.store import Store
 from engine import registry
 from tests.arena.gateway_fixtures import *  # noqa: F403
@@ -69,7 +70,7 @@ def test_a_faulty_decision_forfeits_at_the_strike_limit(
     record = run_match("toy", ["random", "faulty", "random"], 2, gateway=client, time_control=FAST, max_strikes=1)
     assert time.monotonic() - started < 6, "a fault never holds a match up much past its deadline"
     check_forfeit(record, 1, termination, words)
-    assert record.seats[1].faults[0]["fault"] == termination.value
+    assert record.seats[1].faults[0].kind == termination.value
 
 
 def test_below_the_strike_limit_a_fault_is_recorded_and_replaced(
@@ -78,7 +79,7 @@ def test_below_the_strike_limit_a_fault_is_recorded_and_replaced(
     connect_fault_bot(gateway, store, bots, "once", "--mode", "illegal")
     record = run_match("toy", ["once", "random"], 4, gateway=client, max_strikes=3)
     assert record.seats[0].termination is Termination.NORMAL
-    assert [f["fault"] for f in record.seats[0].faults] == ["illegal_action"]
+    assert [f.kind for f in record.seats[0].faults] == [FaultKind.ILLEGAL_ACTION]
     assert record.ranks == record.replay().ranks(), "no forfeit: the engine's ranks stand"
 
 
@@ -186,7 +187,7 @@ def test_a_launched_bot_that_never_connects_forfeits(gateway: GatewayThread, cli
     register_launched(store, "sleeper", "--mode", "noconnect")
     started = time.monotonic()
     record = run_match("toy", ["sleeper", "random", "random"], 5, gateway=client, connect_timeout_ms=800)
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 8, "its 0.8 s, not the default 10 s connect timeout"
     check_forfeit(record, 0, Termination.CRASH, "did not connect within 0.8 s")
     assert not gateway.gateway.launcher.running("sleeper"), "the process was stopped"
 

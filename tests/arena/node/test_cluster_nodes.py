@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -41,15 +41,23 @@ class Cluster:
         self.process = subprocess.Popen([sys.executable, str(CLUSTER), "--port", str(self.port), "--nodes",
                                          str(nodes), "--cache", str(cache)], stdout=subprocess.PIPE,
                                         stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        assert line.startswith("cluster up"), line
+        self.said("cluster up")
         self.address = f"127.0.0.1:{self.port}"
+
+    def said(self, words: str) -> None:
+        """Read the cluster's output up to a line with `words`; Ray's own log lines may come first
+        (e.g. "Overwriting previous Ray address", after another Ray ran on this machine)."""
+        assert self.process.stdout is not None
+        lines = []
+        for line in self.process.stdout:
+            if words in line:
+                return
+            lines.append(line)
+        raise AssertionError(f"the loopback cluster ended before {words!r}: {''.join(lines)}")
 
     def kill_node1(self) -> None:
         self.process.send_signal(signal.SIGUSR1)
-        assert self.process.stdout is not None
-        assert "node1 killed" in self.process.stdout.readline()
+        self.said("node1 killed")
 
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
@@ -179,9 +187,10 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
     watch = BotWatch()
     try:
         run = tournament(env, cluster, address, "slowbot,slowbot2,slowbot3,random")
-        while not store.tournaments() or store.tournaments()[0].done_matches < 1:
-            assert run.poll() is None, run.communicate()
-            time.sleep(0.2)
+        # killed while it plays: a bot running under it (on a loaded machine node1 may start late,
+        # or be done early, and a kill at a fixed count of finished matches could find it idle)
+        wait_while_playing(run, lambda: not (_alive(watch.on_node("node1")) and store.tournaments()
+                                              and store.tournaments()[0].done_matches >= 1))
         done_at_kill = store.tournaments()[0].done_matches
         cluster.kill_node1()
         orphans = _still_running(watch.on_node("node1"))
@@ -202,10 +211,23 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
     assert not orphans, "node1's launched bots died with its workers (bubblewrap's --die-with-parent)"
 
 
+def wait_while_playing(run: subprocess.Popen[str], waiting: Callable[[], object], timeout_s: float = 240) -> None:
+    """Poll `waiting` until false while the tournament `run` runs (it must not end first)."""
+    deadline = time.monotonic() + timeout_s
+    while waiting():
+        assert run.poll() is None, run.communicate()
+        assert time.monotonic() < deadline, "node1 never played"
+        time.sleep(0.1)
+
+
+def _alive(pids: list[int]) -> list[int]:
+    return [pid for pid in pids if Path(f"/proc/{pid}").exists()]
+
+
 def _still_running(pids: list[int], wait_s: float = 10.0) -> list[int]:
     """Those of `pids` still running after up to `wait_s` (a bot's sandbox dies with its parent)."""
     deadline = time.monotonic() + wait_s
-    while (left := [pid for pid in pids if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
+    while (left := _alive(pids)) and time.monotonic() < deadline:
         time.sleep(0.1)
     return left
 

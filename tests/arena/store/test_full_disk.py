@@ -17,9 +17,11 @@ from arena.tournament.driver import interrupt, start_tournament, stopped_note
 from arena.tournament.schedule import TournamentConfig
 
 ROOT = Path(__file__).resolve().parents[3]
-GAME = ["--game", "gang_of_dice", "--bots", "random#1,random#2,random#3", "--rounds", "10", "--seed", "7"]
-TOTAL = 60  # 3 pairs x 2 seat rotations x 10 rounds; a match record is about 20 kB
-ROOM = 600 * 1024  # what the disk has left when the tournament starts: about 25 matches
+GAME = ["--game", "gang_of_dice", "--bots", "random#1,random#2,random#3", "--rounds", "40", "--seed", "7"]
+TOTAL = 240  # 3 pairs x 2 seat rotations x 40 rounds; a stored match costs about 1.5 kB
+# what the disk has left for matches beyond twice an empty database (creating one writes it to
+# the write-ahead log too): about 100 matches
+ROOM = 150 * 1024
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
@@ -65,7 +67,8 @@ def outcomes(url: str) -> list[tuple[int, int, str, tuple[int | None, ...]]]:
 def test_a_full_disk_interrupts_the_tournament_and_resume_completes_it_exactly(small_disk: Path,
                                                                               tmp_path: Path) -> None:
     url = f"sqlite:///{small_disk / 'arena.db'}"
-    ballast = fill_up(small_disk, ROOM)
+    Store(f"sqlite:///{tmp_path / 'empty.db'}").engine.dispose()
+    ballast = fill_up(small_disk, 2 * (tmp_path / "empty.db").stat().st_size + ROOM)
     run = arena("tournament", "run", *GAME, "--local", "--quiet", "--db", url)
     assert run.returncode == 2, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr

@@ -92,11 +92,12 @@ def test_rerate_stores_ratings_and_history_from_the_matches(store: Store) -> Non
     assert board[0].games == 6 and board[0].wins == 6 and board[0].win_rate == 1.0
     assert all(row.low < row.elo < row.high for row in board)
     history = store.rating_history("toy@1", "a")
-    assert [p.position for p in history] == list(range(6))
+    assert [p.position for p in history] == [5], "one point per rerate: the fit over the 6 rated matches"
     assert history[-1].elo == pytest.approx(board[0].elo)
     assert store.rulesets("toy") == ["toy@1"] and store.rulesets("riga") == []
     rerate(store, "toy@1")
     assert store.leaderboard("toy@1") == board, "rerating is idempotent"
+    assert [p.position for p in store.rating_history("toy@1", "a")] == [5], "nothing new: the point is replaced"
 
 
 OLD_RATING_TABLE = """CREATE TABLE rating (ruleset VARCHAR NOT NULL, entrant VARCHAR NOT NULL,

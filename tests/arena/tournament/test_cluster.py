@@ -32,8 +32,14 @@ def test_a_tournament_runs_on_a_joined_cluster(tmp_path: Path) -> None:
                                 "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert cluster.stdout is not None
-        line = cluster.stdout.readline()
-        assert line.startswith("cluster up"), line
+        # Ray's own log lines may come first (after another Ray on this machine: "Overwriting
+        # previous Ray address"): read up to the cluster's line
+        said = []
+        for line in cluster.stdout:
+            said.append(line)
+            if line.startswith("cluster up"):
+                break
+        assert said and said[-1].startswith("cluster up"), "".join(said)
         url = f"sqlite:///{tmp_path / 'arena.db'}"
         run = subprocess.run(
             [sys.executable, "-m", "arena.cli", "tournament", "run", "--game", games[0], "--bots",

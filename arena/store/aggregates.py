@@ -1,0 +1,182 @@
+"""The dashboard's figures kept up to date as matches are written: per ruleset, per tournament,
+per (ruleset, entrant) and per (ruleset, pair) (the tables at the end of arena/store/tables.py).
+
+`add_matches` runs inside `Store.record_matches`' transaction, so the figures and the match rows
+are committed together (a kill -9 loses both or neither). It adds with upserts (`count = count +
+new`), so two writers at once (a ladder beside a tournament) never lose each other's counts.
+`recompute` works the same figures out from the stored seats and matches: the tests check the two
+agree, and migration 0013's backfill does the same in SQL.
+
+The figures count as the pages always did: a match counts toward an entrant's matches, strikes and
+forfeits whether it finished or aborted; pair records and the rating's pair totals count finished
+matches only, and the pair totals leave SPRT games out (as `Queries.rated_matches` does).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Table, case
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, col, select
+
+from arena.outcomes import MatchStatus, Termination
+from arena.store.tables import (
+    EntrantStatsRow,
+    MatchRow,
+    PairStatsRow,
+    RulesetStatsRow,
+    SeatRow,
+    TournamentRow,
+    TournamentStatsRow,
+)
+
+# A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
+FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR, Termination.DISCONNECT,
+                      Termination.CRASH)
+
+
+@dataclass
+class Figures:
+    """The aggregates' rows, keyed by their primary keys, as plain lists of values."""
+
+    rulesets: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    tournaments: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id]
+    entrants: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
+    # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight, score]
+    pairs: dict[tuple[str, str, str], list[float]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0, 0.0, 0.0]))
+
+    def add(self, match: dict[str, Any], seats: list[dict[str, Any]], rated: bool) -> None:
+        """One stored match (its row's values) with its seats (theirs), in seat order."""
+        ruleset, finished = match["ruleset"], match["status"] == MatchStatus.FINISHED
+        self.rulesets[ruleset, match["game_id"]][0 if finished else 1] += 1
+        self.tournaments[match["tournament_id"]][0 if finished else 1] += 1
+        for seat in seats:
+            self._add_entrant((ruleset, seat["entrant"]), match, seat)
+        if finished:
+            self._add_pairs(ruleset, seats, rated)
+
+    def _add_entrant(self, key: tuple[str, str], match: dict[str, Any], seat: dict[str, Any]) -> None:
+        figures = self.entrants.setdefault(key, [0, 0, 0, 0, match["finished_at"], 0])
+        figures[0] += 1
+        figures[1] += seat["faults"] or 0
+        figures[2] += seat["termination"] in FAULT_TERMINATIONS
+        if match["id"] > figures[3]:
+            figures[3], figures[4] = match["id"], match["finished_at"]
+        figures[5] = max(figures[5], seat["bot_version_id"])
+
+    def _add_pairs(self, ruleset: str, seats: list[dict[str, Any]], rated: bool) -> None:
+        k = len(seats)
+        for i, mine in enumerate(seats):
+            for theirs in seats[i + 1:]:
+                if mine["entrant"] == theirs["entrant"]:
+                    continue
+                first, second = sorted((mine, theirs), key=lambda seat: str(seat["entrant"]))
+                figures = self.pairs[ruleset, first["entrant"], second["entrant"]]
+                rank_a, rank_b = first["rank"], second["rank"]
+                figures[0] += 1
+                figures[1 if rank_a < rank_b else 2 if rank_b < rank_a else 3] += 1
+                if rated:
+                    figures[4] += 1 / (k - 1)
+                    figures[5] += (1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0) / (k - 1)
+
+    def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+        """The figures as rows of ruleset_stats, entrant_stats, pair_stats and tournament_stats."""
+        rulesets = [dict(ruleset=r, game_id=g, finished=f, aborted=a) for (r, g), (f, a) in self.rulesets.items()]
+        tournaments = [dict(tournament_id=t, finished=f, aborted=a) for t, (f, a) in self.tournaments.items()]
+        entrants = [
+            dict(ruleset=r, entrant=e, matches=n, strikes=s, forfeits=f, last_match_id=last, last_played=when,
+                 version_id=v)
+            for (r, e), (n, s, f, last, when, v) in self.entrants.items()
+        ]
+        pairs = [dict(ruleset=r, a=a, b=b, matches=n, a_ahead=x, b_ahead=y, ties=t, weight=w, score=s)
+                 for (r, a, b), (n, x, y, t, w, s) in self.pairs.items()]
+        return rulesets, entrants, pairs, tournaments
+
+
+def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dict[str, Any]]) -> None:
+    """Add just-inserted matches (their row values with "id") and seats to the aggregates."""
+    if not matches:
+        return
+    kinds = dict(session.exec(select(TournamentRow.id, TournamentRow.kind).where(
+        col(TournamentRow.id).in_({m["tournament_id"] for m in matches}))).all())
+    by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for seat in sorted(seats, key=lambda s: (s["match_id"], s["seat"])):
+        by_match[seat["match_id"]].append(seat)
+    figures = Figures()
+    for match in matches:
+        figures.add(match, by_match[match["id"]], rated=kinds.get(match["tournament_id"]) != "sprt")
+    rulesets, entrants, pairs, tournaments = figures.rows()
+    _upsert(session, _table(RulesetStatsRow), rulesets, ("ruleset",), ("finished", "aborted"))
+    _upsert(session, _table(TournamentStatsRow), tournaments, ("tournament_id",), ("finished", "aborted"))
+    _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"), ("matches", "strikes", "forfeits"),
+            newest=("last_match_id", "last_played"), highest="version_id")
+    _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
+            ("matches", "a_ahead", "b_ahead", "ties", "weight", "score"))
+
+
+def _table(row: Any) -> Table:
+    return row.__table__  # type: ignore[no-any-return]
+
+
+def _upsert(session: Session, table: Table, rows: list[dict[str, Any]], keys: tuple[str, ...],
+            summed: tuple[str, ...], newest: tuple[str, ...] = (), highest: str | None = None) -> None:
+    """Insert rows, or add to the stored ones: `summed` columns are added, `newest` ones (the first
+    orders) are taken from the row with the higher first, `highest` is the larger of the two."""
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    new, old = statement.excluded, table.c
+    values: dict[str, Any] = {name: old[name] + new[name] for name in summed}
+    for name in newest:
+        values[name] = case((new[newest[0]] > old[newest[0]], new[name]), else_=old[name])
+    if highest:
+        values[highest] = case((new[highest] > old[highest], new[highest]), else_=old[highest])
+    session.execute(statement.on_conflict_do_update(index_elements=list(keys), set_=values), rows)
+
+
+# -- the same figures from the stored matches (tests; migration 0013 backfills them in SQL) ----------
+
+
+def recompute(session: Session) -> Figures:
+    """Every aggregate worked out afresh from the stored matches and seats."""
+    matches = session.exec(select(MatchRow.id, MatchRow.tournament_id, MatchRow.ruleset, MatchRow.game_id,
+                                  MatchRow.status, MatchRow.finished_at).order_by(MatchRow.id)).all()
+    kinds = dict(session.exec(select(TournamentRow.id, TournamentRow.kind)).all())
+    seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    query = select(SeatRow.match_id, SeatRow.entrant, SeatRow.rank, SeatRow.termination, SeatRow.faults,
+                   SeatRow.bot_version_id).order_by(SeatRow.match_id, SeatRow.seat)
+    for match_id, entrant, rank, termination, faults, version in session.exec(query):
+        seats[match_id].append(dict(entrant=entrant, rank=rank, termination=termination, faults=faults,
+                                    bot_version_id=version))
+    figures = Figures()
+    for match_id, tournament_id, ruleset, game_id, status, finished_at in matches:
+        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status, finished_at=finished_at)
+        figures.add(match, seats[match_id], rated=kinds.get(tournament_id) != "sprt")
+    return figures
+
+
+def stored(session: Session) -> Figures:
+    """The aggregates as stored, in the same shape as `recompute`'s."""
+    figures = Figures()
+    for r in session.exec(select(RulesetStatsRow)):
+        figures.rulesets[r.ruleset, r.game_id] = [r.finished, r.aborted]
+    for t in session.exec(select(TournamentStatsRow)):
+        figures.tournaments[t.tournament_id] = [t.finished, t.aborted]
+    for e in session.exec(select(EntrantStatsRow)):
+        figures.entrants[e.ruleset, e.entrant] = [e.matches, e.strikes, e.forfeits, e.last_match_id, e.last_played,
+                                                  e.version_id]
+    for p in session.exec(select(PairStatsRow)):
+        figures.pairs[p.ruleset, p.a, p.b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]
+    return figures
+
+
+def with_ids(rows: Iterable[dict[str, Any]], ids: dict[str, int]) -> list[dict[str, Any]]:
+    """Match rows as inserted, each with the id the database gave it (by its key)."""
+    return [{**row, "id": ids[row["key"]]} for row in rows]

@@ -1,0 +1,381 @@
+"""Issue #33's benchmark: every rating and page at ladder scale, on SQLite and PostgreSQL.
+
+    .venv/bin/python bench/scale.py --sizes 100k/1k,1M/10k --backend both [--cap 120]
+    .venv/bin/python bench/scale.py --sizes 500/20 --backend sqlite --templates 20   # the smoke test's
+
+Per size MATCHES/BOTS it builds a fresh history (bench/scale_history.py: real Riga records reused
+with other entrants, seeds and keys, written through `Store.record_matches` in batches of --batch),
+then measures through the public interfaces only:
+
+- bytes per stored match: the database's size on disk over its matches;
+- matches written per second: `Store.record_matches`, the history's big batches, and 1,000 new
+  matches in the driver's small batches (100) onto the full database;
+- a full refit (`arena.rating.rerate`, what `arena tournament` and `arena leaderboard --rerate` run);
+- a live update after those 1,000 new matches (the drivers' `LiveRerate.maybe`, made due at once);
+- every GET route of the dashboard's Starlette app (TestClient, real ids; median and worst of
+  --repeat requests), the author pages apart (they need a signed-in author and the gateway);
+- `arena leaderboard --ruleset riga@1` in this process (`arena.cli.main`, output discarded);
+- the ladder's choice of the next table (`arena.ladder.matchmaking.next_table`) on the rated field.
+
+Each measurement runs in a forked child and is stopped at --cap seconds ("> cap" in the table),
+so today's slow parts do not stop the run. A refit that hit the cap leaves no ratings, so the pages
+would show an unrated field: the bench then stores each bot's hidden strength as its rating (marked
+in the output) so that the pages are measured on a rated field all the same.
+
+The table has one row per measurement and one column per size, the aim beside (the aims are set
+at 1M/10k), and a last column extrapolated to 10M matches / 10k bots: each number carried on from
+the last two sizes as a power of the match count, t(10M) = t(b) × (t(b) / t(a)) ** (log(10M / b) /
+log(b / a)), with no fall in a time (nor rise in a rate) taken as a trend; when the last two
+sizes differ in bots too, this lumps the bots' growth with the
+matches' and overstates what 10k bots cost at 10M.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import math
+import multiprocessing
+import os
+import random
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import scale_history  # noqa: E402
+from scale_history import RULESET, History  # noqa: E402
+from sqlalchemy import text  # noqa: E402
+from starlette.routing import Route  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+
+from arena.cli import main as arena_main  # noqa: E402
+from arena.ladder.matchmaking import Candidate, next_table  # noqa: E402
+from arena.rating import rerate  # noqa: E402
+from arena.store import RatingEntry, Store  # noqa: E402
+from arena.tournament.driver import LiveRerate  # noqa: E402
+from dashboards.app import create_app  # noqa: E402
+
+Cell = float | tuple[float, float] | str  # seconds (or a rate, or bytes); (median, worst); a note
+NEW_MATCHES, SMALL_BATCH = 1000, 100
+AIMS = {  # at 1M matches / 10k bots (issue #33)
+    "bytes per match": "≤ 3 kB", "write, big batches": "≥ 2,000/s", "write, batches of 100": "≥ 2,000/s",
+    "refit with intervals (rerate)": "≤ 10 s", "live update after 1,000 new": "≤ 100 ms",
+    "arena leaderboard": "≤ 50 ms", "next table (whole field)": "≤ 1 ms",
+}
+PAGE_AIM = "≤ 100 ms median"
+RATES = {"write, big batches", "write, batches of 100"}
+
+
+# -- running a measurement with a cap ---------------------------------------------------------
+
+
+def capped(cap: float, rows: list[str], measure: Callable[..., None], *args: Any) -> dict[str, Cell]:
+    """Run `measure(report, *args)` in a forked child; it calls report(row, cell) per row. A row not
+    reported within `cap` seconds of the previous one is "> cap"; the child is then killed."""
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_child, args=(send, measure, args))
+    child.start()
+    send.close()
+    cells: dict[str, Cell] = {}
+    try:
+        while receive.poll(cap):
+            try:
+                row, cell = receive.recv()
+            except EOFError:
+                break
+            if row == "!error":
+                raise RuntimeError(f"{measure.__name__} failed in its child:\n{cell}")
+            cells[row] = cell
+    finally:
+        child.kill()  # past the cap, or this process is stopping: never leave it running
+        child.join()
+    return {row: cells.get(row, f"> {cap:g} s") for row in rows}
+
+
+def _child(send: Any, measure: Callable[..., None], args: tuple[Any, ...]) -> None:
+    try:
+        measure(lambda row, cell: send.send((row, cell)), *args)
+    except BaseException:  # noqa: BLE001 - the parent says what failed
+        send.send(("!error", traceback.format_exc()))
+    finally:
+        send.close()
+
+
+def timed(action: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    action()
+    return time.perf_counter() - began
+
+
+def spread(action: Callable[[], object], repeat: int) -> tuple[float, float]:
+    times = [timed(action) for _ in range(repeat)]
+    return statistics.median(times), max(times)
+
+
+# -- the measurements -------------------------------------------------------------------------
+
+
+def database_bytes(store: Store) -> int:
+    if store.engine.dialect.name == "postgresql":
+        with store.engine.connect() as connection:
+            return int(connection.execute(text("SELECT pg_database_size(current_database())")).scalar_one())
+    path = Path(store.engine.url.database or "")
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
+
+
+def measure_refit(report: Callable[[str, Cell], None], url: str) -> None:
+    store = Store(url)
+    report("refit with intervals (rerate)", timed(lambda: rerate(store, RULESET)))
+
+
+def measure_small_writes(report: Callable[[str, Cell], None], history: History,
+                         generator: scale_history.Generator) -> None:
+    """1,000 new matches onto the full database in the driver's small batches."""
+    start = history.matches
+    spent = scale_history.write(Store(history.url), generator, start, start + NEW_MATCHES, SMALL_BATCH)
+    report("write, batches of 100", NEW_MATCHES / spent)
+
+
+def measure_live(report: Callable[[str, Cell], None], history: History, generator: scale_history.Generator) -> None:
+    """The live rerate a driver runs after 1,000 new matches, the one before it already done."""
+    store = Store(history.url)
+    live = LiveRerate(store, RULESET)
+    live.last = -math.inf  # due now: the bench times the work, not the throttle
+    live.maybe()  # the run's earlier live rerate (a warm start may keep what it learnt)
+    start = history.matches + NEW_MATCHES  # after measure_small_writes' matches
+    # as the driver's writer does
+    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
+    live.last = -math.inf
+    report("live update after 1,000 new", timed(live.maybe))
+
+
+def measure_leaderboard(report: Callable[[str, Cell], None], url: str, repeat: int) -> None:
+    def show() -> None:
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert arena_main(["leaderboard", "--db", url, "--ruleset", RULESET]) == 0
+    show()  # the first call imports the command's modules
+    report("arena leaderboard", spread(show, repeat))
+
+
+def measure_next_table(report: Callable[[str, Cell], None], url: str, repeat: int) -> None:
+    store = Store(url)
+    rows = store.leaderboard(RULESET, limit=1_000_000)
+    field = [Candidate(row.entrant, f"bot:{row.entrant}", row.elo, row.low, row.high, row.games) for row in rows]
+    rng = random.Random(1)
+    report("next table (whole field)", spread(lambda: next_table(field, scale_history.PLAYERS, rng), max(repeat, 100)))
+
+
+def page_paths(history: History, store: Store) -> list[tuple[str, str]]:
+    """(row, path): every GET route of the dashboard with real ids (a match and a bot from the
+    middle of the history), and the pages a visitor pages and filters to."""
+    middle = store.matches(tournament_id=history.tournament_id, limit=1, offset=history.matches // 2)[0]
+    a, b = middle.seats[0].entrant, middle.seats[1].entrant
+    values = {"id": str(middle.id), "name": a, "position": "100", "index": str(history.matches // 2)}
+    by_prefix = {"/tournaments/{id}": str(history.tournament_id), "/tests/{id}": "1"}  # no SPRT test: a 404
+    pair = f"?ruleset={RULESET}&a={a}&b={b}"
+    queries = {"/head-to-head": pair, "/api/head-to-head": pair, "/api/matches/{id}/frames/{position}": "?view=0"}
+    paths = []
+    for route in create_app(store).routes:
+        if not isinstance(route, Route) or "GET" not in (route.methods or ()) or "{rest" in route.path:
+            continue
+        if route.path.startswith(("/my", "/signin")):
+            continue  # the author pages: a signed-in author's, through the gateway
+        path = route.path
+        for prefix, value in by_prefix.items():
+            path = path.replace(prefix, prefix.replace("{id}", value))  # /api/tournaments/{id}/... too
+        for name, value in values.items():
+            path = path.replace("{" + name + "}", value)
+        row = route.path + queries.get(route.path, "").replace(a, "A").replace(b, "B")
+        paths.append((row, path + queries.get(route.path, "")))
+    last_page = max(1, history.matches // 50)
+    return paths + [("/matches?page=LAST", f"/matches?page={last_page}"),
+                    ("/api/matches?bot=A", f"/api/matches?bot={a}"),
+                    ("/api/matches?termination=any_fault", "/api/matches?termination=any_fault"),
+                    ("/api/rating-history?bots=A,B", f"/api/rating-history?ruleset={RULESET}&bots={a},{b}")]
+
+
+def measure_page(report: Callable[[str, Cell], None], url: str, row: str, path: str, repeat: int) -> None:
+    store = Store(url, reader=True)
+    with TestClient(create_app(store)) as client:
+        status = client.get(path).status_code  # the first request fills the app's caches, as a visitor's would
+        if status != 200:
+            report(f"GET {row}", f"HTTP {status}")
+            return
+        report(f"GET {row}", spread(lambda: client.get(path), repeat))
+
+
+def store_strengths(history: History, generator: scale_history.Generator) -> None:
+    """Stand-in ratings (the hidden strengths) when the real refit hit the cap: so pages see a rated field."""
+    entries = [RatingEntry(f"{scale_history.bot_name(n)}@1", 1500 + generator.strength[n], 1400 + generator.strength[n],
+                           1600 + generator.strength[n], 0, 0.0, 0, 0) for n in range(1, history.bots + 1)]
+    Store(history.url).replace_ratings(RULESET, scale_history.GAME, entries, [])
+
+
+def measure_all(history: History, generator: scale_history.Generator, cap: float, repeat: int) -> dict[str, Cell]:
+    store = Store(history.url)
+    cells: dict[str, Cell] = {"bytes per match": database_bytes(store) / history.matches,
+                              "write, big batches": history.matches / history.write_seconds}
+    cells |= capped(cap, ["refit with intervals (rerate)"], measure_refit, history.url)
+    if isinstance(cells["refit with intervals (rerate)"], str):
+        print("  the refit hit the cap: the hidden strengths stand in as ratings for the rest", flush=True)
+        store_strengths(history, generator)
+    paths = page_paths(history, store)
+    store.engine.dispose()
+    cells |= capped(cap, ["write, batches of 100"], measure_small_writes, history, generator)
+    cells |= capped(cap, ["live update after 1,000 new"], measure_live, history, generator)
+    cells |= capped(cap, ["arena leaderboard"], measure_leaderboard, history.url, repeat)
+    cells |= capped(cap, ["next table (whole field)"], measure_next_table, history.url, repeat)
+    for row, path in paths:
+        cells |= capped(cap, [f"GET {row}"], measure_page, history.url, row, path, repeat)
+    return cells
+
+
+# -- sizes, backends and the table ------------------------------------------------------------
+
+
+def parse_size(text_: str) -> tuple[int, int]:
+    """`100k/1k` -> (100000, 1000): MATCHES/BOTS, with k and M."""
+    def number(part: str) -> int:
+        scale = {"k": 1_000, "M": 1_000_000}.get(part[-1:], 1)
+        digits = part[:-1] if scale > 1 else part
+        if not digits.replace(".", "", 1).isdigit():
+            raise argparse.ArgumentTypeError(f"bad size {text_!r}: use MATCHES/BOTS such as 100k/1k or 500/20")
+        return int(float(digits) * scale)
+    matches, _, bots = text_.partition("/")
+    if not bots or number(bots) < scale_history.PLAYERS:
+        raise argparse.ArgumentTypeError(f"bad size {text_!r}: use MATCHES/BOTS such as 100k/1k, at least 4 bots")
+    return number(matches), number(bots)
+
+
+def label(size: tuple[int, int]) -> str:
+    def short(n: int) -> str:
+        return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
+    return f"{short(size[0])}/{short(size[1])}"
+
+
+@contextlib.contextmanager
+def databases(backend: str) -> Iterator[Callable[[], str]]:
+    """A maker of fresh database URLs on this backend (PostgreSQL: a private server on loopback)."""
+    if backend == "sqlite":
+        folder = Path(tempfile.mkdtemp(prefix="arena-scale-"))
+        try:
+            yield lambda: f"sqlite:///{tempfile.mkdtemp(dir=folder)}/scale.db"
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        return
+    from tests.arena.postgres_server import running_postgres
+
+    with running_postgres() as server:
+        yield server.fresh_database
+
+
+def drop(url: str) -> None:
+    """Free the disk a measured history took before the next size is built."""
+    store = Store(url)
+    if store.engine.dialect.name == "postgresql":
+        database = store.engine.url.database
+        store.engine.dispose()
+        with Store(url.rsplit("/", 1)[0] + "/postgres").engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT").execute(
+                text(f'DROP DATABASE "{database}" WITH (FORCE)'))  # a child stopped at the cap may still hold a session
+        return
+    store.engine.dispose()
+    shutil.rmtree(Path(store.engine.url.database or "").parent, ignore_errors=True)
+
+
+def fmt(row: str, cell: Cell) -> str:
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, tuple):
+        return f"{fmt(row, cell[0])} / {fmt(row, cell[1])}"
+    if row in RATES:
+        return f"{cell:,.0f}/s"
+    if row == "bytes per match":
+        return f"{cell / 1000:.1f} kB"
+    return f"{cell * 1000:.3g} ms" if cell < 1 else f"{cell:.3g} s"
+
+
+def extrapolate(row: str, sizes: list[tuple[int, int]], cells: list[Cell], target: int = 10_000_000) -> Cell:
+    (a, _), (b, _) = sizes[-2], sizes[-1]
+    first, last = (cell[0] if isinstance(cell, tuple) else cell for cell in cells[-2:])
+    if isinstance(first, str) or isinstance(last, str) or a == b or first <= 0 or last <= 0:
+        return "—"
+    # a time does not shrink, nor a rate grow, with the history: noise at small sizes is not a trend
+    growth = min(last / first, 1.0) if row in RATES else max(last / first, 1.0)
+    return float(last * growth ** (math.log(target / b) / math.log(b / a)))
+
+
+def print_table(backend: str, sizes: list[tuple[int, int]], results: list[dict[str, Cell]]) -> None:
+    rows = list(dict.fromkeys(row for cells in results for row in cells))
+    header = ["measurement (median / worst)", "aim at 1M/10k", *map(label, sizes)]
+    extra = len(sizes) >= 2
+    if extra:
+        header.append("10M/10k extrapolated")
+    lines = []
+    for row in rows:
+        cells = [cells.get(row, "—") for cells in results]
+        line = [row, AIMS.get(row, PAGE_AIM if row.startswith("GET ") else ""), *(fmt(row, c) for c in cells)]
+        if extra:
+            line.append(fmt(row, extrapolate(row, sizes, cells)))
+        lines.append(line)
+    widths = [max(len(cells[i]) for cells in [header, *lines]) for i in range(len(header))]
+    print(f"\n{backend}:")
+    for line in [header, ["-" * w for w in widths], *lines]:
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
+
+
+def too_big(matches: int, templates: list[dict[str, Any]]) -> str | None:
+    """Why a history of `matches` would not fit on this disk (stored as plain JSON: today's store), or None."""
+    need = matches * statistics.mean(len(json.dumps(t)) for t in templates) * 1.2
+    free = shutil.disk_usage(tempfile.gettempdir()).free
+    return f"needs ~{need / 1e9:.0f} GB, over half the {free / 1e9:.0f} GB free" if need > free / 2 else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="100k/1k", help="MATCHES/BOTS, comma-separated (default 100k/1k)")
+    parser.add_argument("--backend", choices=("sqlite", "postgres", "both"), default="sqlite")
+    parser.add_argument("--cap", type=float, default=120.0, help="seconds a measurement may take (default 120)")
+    parser.add_argument("--repeat", type=int, default=7, help="requests per page and calls per command (default 7)")
+    parser.add_argument("--templates", type=int, default=300, help="real matches played for records (default 300)")
+    parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
+    try:
+        sizes = [parse_size(part) for part in args.sizes.split(",")]
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    templates = scale_history.play_templates(args.templates)
+    print(f"{len(templates)} real Riga records played; sizes {', '.join(map(label, sizes))}; cap {args.cap:g} s; "
+          f"{os.cpu_count()} cores", flush=True)
+    for backend in (("sqlite", "postgres") if args.backend == "both" else (args.backend,)):
+        results: list[dict[str, Cell]] = []
+        with databases(backend) as fresh:
+            for matches, bots in sizes:
+                if note := too_big(matches, templates):
+                    print(f"{backend} {label((matches, bots))}: skipped, {note}", flush=True)
+                    results.append({"bytes per match": f"skipped: {note}"})
+                    continue
+                print(f"{backend} {label((matches, bots))}: building …", flush=True)
+                history, generator = scale_history.build(fresh(), matches, bots, templates, args.batch)
+                results.append(measure_all(history, generator, args.cap, args.repeat))
+                print_table(backend, sizes[:len(results)], results)  # so far: a stopped run keeps its figures
+                drop(history.url)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Stored records are compressed and read back byte for byte, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from arena.errors import StoreError
+from arena.match.record import split_logs
+from arena.match.runner import run_match
+from arena.store import Store
+from arena.store.record_codec import COLUMNS, ONE_SEAT, decode_record, encode_record, encode_text, record_text
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.arena.store.test_store import new_tournament, result
+
+TABLES = [("gang_of_dice", 3), ("lost_cities_rivals", 2), ("riga", 4), ("riviera", 4)]
+
+
+def real_records() -> list[dict[str, Any]]:
+    """One played record per game (built-in bots), as the driver stores them."""
+    return [split_logs(run_match(game, ["heuristic", "random", "heuristic", "random"][:players], 11).to_json())[0]
+            for game, players in TABLES]
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    return real_records()
+
+
+def test_real_records_are_kept_in_columns_and_read_back_exactly(records: list[dict[str, Any]]) -> None:
+    for record in records:
+        stored = encode_record(record)
+        assert stored[:1] in (ONE_SEAT, COLUMNS), record["game_id"]
+        assert record_text(stored) == json.dumps(record) and decode_record(stored) == record
+        assert encode_text(json.dumps(record)) == stored
+    assert encode_record(records[2])[:1] == ONE_SEAT, "Riga's steps: chance or one seat's decision"
+    riga = json.dumps(records[2])
+    assert len(encode_record(records[2])) * 8 < len(riga), "a Riga record keeps under an eighth of its text"
+
+
+def test_steps_of_several_seats_at_once_are_kept_in_columns() -> None:
+    both = {"game_id": "x",
+            "steps": [{"chance": 4, "actions": None, "elapsed_ms": None},
+                      {"chance": None, "actions": {"0": 1, "1": 2}, "elapsed_ms": {"0": 0.5, "1": 1.25}},
+                      {"chance": None, "actions": {"1": 3}, "elapsed_ms": {"1": 2.0}}],
+            "ranks": [1, 2]}
+    stored = encode_record(both)
+    assert stored[:1] == COLUMNS and record_text(stored) == json.dumps(both) and decode_record(stored) == both
+    one = {**both, "steps": [both["steps"][0], both["steps"][2]]}
+    stored = encode_record(one)
+    assert stored[:1] == ONE_SEAT and record_text(stored) == json.dumps(one) and decode_record(stored) == one
+
+
+def test_any_other_record_is_its_text_compressed() -> None:
+    odd = {"aborted": "worker died", "steps": [{"actions": {"0": 1}, "chance": None, "elapsed_ms": None}]}
+    stored = encode_record(odd)
+    assert stored[:1] == b"\x78" and record_text(stored) == json.dumps(odd) and decode_record(stored) == odd
+    spaced = '{"steps": [{"chance":1, "actions": null, "elapsed_ms": null}]}'  # not json.dumps's spacing
+    assert record_text(encode_text(spaced)) == spaced, "text the columns cannot give back is kept as text"
+
+
+def test_an_unknown_encoding_is_one_line() -> None:
+    with pytest.raises(StoreError, match="unknown encoding .first byte 07.*newer arena"):
+        decode_record(b"\x07abc", 5)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Store(server.fresh_database())
+
+
+def test_a_stored_record_is_compressed_and_comes_back_exactly(store: Store, records: list[dict[str, Any]]) -> None:
+    tid = new_tournament(store)
+    stored = [result(tid, n) for n in range(len(records))]
+    store.record_matches([type(r)(**{**vars(r), "record": rec}) for r, rec in zip(stored, records)])
+    for summary, record in zip(store.matches(tournament_id=tid), records):
+        assert store.match_record(summary.id) == record
+        with store.engine.connect() as connection:
+            blob = connection.execute(text('SELECT record FROM "match" WHERE id = :id'), {"id": summary.id}).scalar()
+        assert blob is not None and record_text(blob) == json.dumps(record) and len(blob) * 5 < len(json.dumps(record))
