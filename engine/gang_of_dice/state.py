@@ -18,17 +18,42 @@ from typing import Any
 from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.gang_of_dice import actions as A
 from engine.gang_of_dice.components import (
-    BLACK, BONUS, BRIGHT_CARDS, BRIGHT_ROUNDS, CARDS, Card, DARK_CARDS, FACES, NO_FACES, ROUNDS,
-    YELLOW, score, triggered,
-)  # fmt: skip
+    BLACK,
+    BONUS,
+    BRIGHT_CARDS,
+    BRIGHT_ROUNDS,
+    CARDS,
+    DARK_CARDS,
+    FACES,
+    NO_FACES,
+    ROUNDS,
+    YELLOW,
+    Card,
+    score,
+    triggered,
+)
 from engine.gang_of_dice.hidden import resample
 from engine.gang_of_dice.observe import (
-    chance_label, chance_visibility, hidden_chance_label, observation,
-)  # fmt: skip
+    chance_label,
+    chance_visibility,
+    hidden_chance_label,
+    observation,
+)
 from engine.gang_of_dice.phases import (
-    BUSTED, CARD, DECIDE, OUT, OVER, PHASE_KINDS, PHASE_NAMES, PICK, ROLL, STAKE, STATUS_NAMES,
-    VALID, WAITING,
-)  # fmt: skip
+    BUSTED,
+    CARD,
+    DECIDE,
+    OUT,
+    OVER,
+    PHASE_KINDS,
+    PHASE_NAMES,
+    PICK,
+    ROLL,
+    STAKE,
+    STATUS_NAMES,
+    VALID,
+    WAITING,
+)
 
 DIE_OUTCOMES = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
 DIE_FACES = tuple(face for face, _ in DIE_OUTCOMES)
@@ -350,7 +375,7 @@ class GangOfDiceState(State):
         self.start_seat = self._next_start(winner)
         self._begin_round(self.round + 1)
 
-    def _summary(self, winner: int | None, table: int, out: list[int], discarded: int) -> tuple:
+    def _summary(self, winner: int | None, table: int, out: list[int], discarded: int) -> tuple[tuple[str, Any], ...]:
         """The public record of the round just resolved, as (field, value) pairs."""
         return (
             ("round", self.round), ("card", self.card.id), ("start_player", self.start_seat),  # type: ignore[union-attr]
@@ -394,5 +419,5 @@ class GangOfDiceState(State):
         return observation(self, seat)
 
 
-def _put(values: tuple, index: int, value: Any) -> tuple:
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]

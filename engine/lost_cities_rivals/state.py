@@ -21,11 +21,23 @@ from engine.lost_cities_rivals import actions as A
 from engine.lost_cities_rivals import components as C
 from engine.lost_cities_rivals.hidden import resample
 from engine.lost_cities_rivals.observe import (
-    chance_label, chance_visibility, hidden_chance_label, observation,
-)  # fmt: skip
+    chance_label,
+    chance_visibility,
+    hidden_chance_label,
+    observation,
+)
 from engine.lost_cities_rivals.phases import (
-    BID, BOX, DEAL, KIND_OF_PHASE, NO_SEAT, OVER, PHASE_NAMES, REVEAL, TAKE, TURN,
-)  # fmt: skip
+    BID,
+    BOX,
+    DEAL,
+    KIND_OF_PHASE,
+    NO_SEAT,
+    OVER,
+    PHASE_NAMES,
+    REVEAL,
+    TAKE,
+    TURN,
+)
 from engine.lost_cities_rivals.scoring import expedition_score
 
 # The state's fields, once: equality and hashing go by FIELDS, `_copy` copies FIELDS and DERIVED
@@ -114,7 +126,7 @@ class RivalsState(OneSeatLegalMemo):
     # -- value semantics --------------------------------------------------------------------
 
     def _key(self) -> tuple[Any, ...]:
-        return _get_all(self)  # type: ignore[no-any-return]
+        return _get_all(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RivalsState) and self._key() == other._key()

@@ -16,10 +16,28 @@ from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import (
-    AUTUMN, BUILD, DISCARD, DRAW_TILE, EXTRA, FLIP, GAME_OVER, GOODS_DRAW_PHASES, KEEP,
-    KIND_OF_PHASE, OVER, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING, SPRING_DISPLAY, SPRING_ROWS,
-    START, SUMMER, TAKE, WINTER,
-)  # fmt: skip
+    AUTUMN,
+    BUILD,
+    DISCARD,
+    DRAW_TILE,
+    EXTRA,
+    FLIP,
+    GAME_OVER,
+    GOODS_DRAW_PHASES,
+    KEEP,
+    KIND_OF_PHASE,
+    OVER,
+    SETUP,
+    SETUP_BUILDINGS,
+    SETUP_GOODS,
+    SPRING,
+    SPRING_DISPLAY,
+    SPRING_ROWS,
+    START,
+    SUMMER,
+    TAKE,
+    WINTER,
+)
 
 if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
     from engine.riga.state import RigaState
@@ -27,7 +45,7 @@ if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
 
-def _put(values: tuple, index: int, value: Any) -> tuple:
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
@@ -343,5 +361,5 @@ def end_winter(s: RigaState) -> None:
         begin_spring(s)
 
 
-def log(s: RigaState, event: tuple) -> None:
+def log(s: RigaState, event: tuple[Any, ...]) -> None:
     s.log = (s.log + (event,))[-LOG_KEEP:]

@@ -14,19 +14,33 @@ from itertools import accumulate
 from typing import Any
 
 from engine.core import NodeKind, OneSeatLegalMemo
-from engine.riga import flow
 from engine.riga import actions as a
 from engine.riga import components as t
+from engine.riga import flow
 from engine.riga import scoring as sc
 from engine.riga.hidden import resample
 from engine.riga.observe import (
-    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
+    action_visibility,
+    chance_label,
+    chance_visibility,
+    hidden_action_label,
+    hidden_chance_label,
     observation,
-)  # fmt: skip
+)
 from engine.riga.phases import (
-    BUILD, DISCARD, FLIP, GOODS_DRAW_PHASES, KIND_OF_PHASE, SEASON_NAMES, SETUP, SETUP_BUILDINGS,
-    SPRING_DISPLAY, START, TAKE,
-)  # fmt: skip
+    BUILD,
+    DISCARD,
+    FLIP,
+    GOODS_DRAW_PHASES,
+    KIND_OF_PHASE,
+    SEASON_NAMES,
+    SETUP,
+    SETUP_BUILDINGS,
+    SPRING_DISPLAY,
+    START,
+    TAKE,
+)
+
 # The state's fields, once: equality, hashing and pickling go by FIELDS, `_copy` copies FIELDS
 # and DERIVED and empties MEMOS, `__slots__` is the three, and the class annotations declare
 # exactly these (for mypyc); tests/engine/test_state_fields.py checks that the lists agree, and

@@ -6,23 +6,24 @@ no field value (tuples, ints) is ever mutated in place, so the original state st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from engine.riviera.actions import (
-    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, PASS, PLAY, STOP, SWAP_WITH,
-)  # fmt: skip
+from engine.riviera.actions import ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, PASS, PLAY, STOP, SWAP_WITH
 from engine.riviera.components import HAND_SIZE, NUM_COLOURS, STARS, VALUES, mask_of, turned
+
+# Packed, not one name a line as ruff's isort writes them: this module is near its 500 lines.
+# isort: off
 from engine.riviera.phases import (
     ADJUST_DICE, BONUS, CHOOSE, CRASHED, DEAL, DRAW, FALLBACK_DISCARD, GAME_OVER, HOLDER_DRAW, IN,
-    POWERS, REMOVED_DRAW, ROLL, STOPPED, STOP_OR_MORE, SWAP_GIVE, SWAP_PICK,
-)  # fmt: skip
+    POWERS, REMOVED_DRAW, ROLL, STOP_OR_MORE, STOPPED, SWAP_GIVE, SWAP_PICK,
+)
 from engine.riviera.queries import (
     colours_in_use, dice_to_roll, draw_pile, fallback_size, in_from_holder, legal_cards,
     power_available, power_card, swap_size,
-)  # fmt: skip
+)
+# isort: on
 
 if TYPE_CHECKING:  # the state's type, for mypyc (state.py imports this module)
     from engine.riviera.state import RivieraState
@@ -31,11 +32,11 @@ COLOUR_MASK = (1 << VALUES) - 1
 ALL_CARDS = (1 << (NUM_COLOURS * VALUES)) - 1
 
 
-def _set(values: tuple, index: int, value) -> tuple:
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
-def _cards_mask(cards) -> int:
+def _cards_mask(cards: Iterable[int]) -> int:
     return mask_of(cards)
 
 

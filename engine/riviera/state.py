@@ -12,26 +12,51 @@ import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate, repeat
 from typing import Any
 
 from engine.core import NodeKind, State, mypyc_attr, uniform_sums
 from engine.riviera import flow, queries
 from engine.riviera.actions import (
-    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, PASS, PLAY, STOP, SWAP_WITH,
-)  # fmt: skip
+    ACTIVATE,
+    ADJUST,
+    CRASH,
+    DISCARD,
+    GIVE,
+    LAST_CHANCE,
+    MORE,
+    PASS,
+    PLAY,
+    STOP,
+    SWAP_WITH,
+)
 from engine.riviera.components import bits, value_of
 from engine.riviera.hidden import resample
 from engine.riviera.observe import (
-    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
-    observation, voided_chance_steps,
-)  # fmt: skip
+    action_visibility,
+    chance_label,
+    chance_visibility,
+    hidden_action_label,
+    hidden_chance_label,
+    observation,
+    voided_chance_steps,
+)
 from engine.riviera.phases import (
-    ADJUST_DICE, BONUS, CHANCE_PHASES, CHOOSE, DEAL, FALLBACK_DISCARD, GAME_OVER, IN, POWERS,
-    REMOVED_DRAW, ROLL, STOP_OR_MORE, SWAP_GIVE,
-)  # fmt: skip
-
+    ADJUST_DICE,
+    BONUS,
+    CHANCE_PHASES,
+    CHOOSE,
+    DEAL,
+    FALLBACK_DISCARD,
+    GAME_OVER,
+    IN,
+    POWERS,
+    REMOVED_DRAW,
+    ROLL,
+    STOP_OR_MORE,
+    SWAP_GIVE,
+)
 
 _DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
 # sample_chance's tables (core.State._chance_distribution): most nodes of a game are dice and
@@ -40,7 +65,7 @@ _DIE_FACES = tuple(face for face, _ in _DIE_OUTCOMES)
 _DIE_DISTRIBUTION = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _in_seats(status: tuple[int, ...]) -> tuple[int, ...]:
     """The seats still IN: the acting seats of a simultaneous phase (asked several times a node)."""
     return tuple(p for p, x in enumerate(status) if x == IN)
