@@ -68,7 +68,10 @@ def default_root() -> Path:
     return Path(data_home) / "arena" / "submissions"
 
 
-def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> StoredFiles:
+DEFAULT_LIMITS = Limits()
+
+
+def store_submission(source: Path, root: Path, limits: Limits = DEFAULT_LIMITS) -> StoredFiles:
     """Unpack or copy `source` into `root/<sha256>/` (read-only); SubmissionError if refused."""
     root = prepare_root(root)
     staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))

@@ -247,7 +247,8 @@ class ArenaState(pyspiel.State):
         resampled.engine_state = self.engine_state.resample({player_id}, rng)
         # the choices other seats made before this one at a turn-based simultaneous node are
         # hidden from it: drawn again among their legal actions in the redrawn state
-        resampled.pending = {seat: action if seat == player_id else rng.choice(resampled.engine_state.legal_actions(seat))
+        resampled.pending = {seat: action if seat == player_id
+                             else rng.choice(resampled.engine_state.legal_actions(seat))
                              for seat, action in self.pending.items()}
         return resampled
 

@@ -149,7 +149,8 @@ class Authoring:
         except SubmissionError as error:
             raise BadRequest(str(error)) from None
 
-    def submit(self, author: AuthorInfo, bot: str, command: str, upload: Upload) -> tuple[BotVersion, StoredFiles, str | None]:
+    def submit(self, author: AuthorInfo, bot: str, command: str,
+               upload: Upload) -> tuple[BotVersion, StoredFiles, str | None]:
         """Store the uploaded archive as the bot's next version (registering the bot when it is new):
         the version, its stored files and the new bot's token (None for a bot already registered).
         The upload's file is removed in every case."""
@@ -281,7 +282,8 @@ class AuthFailures:
         """Count a failed key from `peer`."""
         self._recent(peer).append(self.clock())
         if len(self._failures) > 10_000:  # many peers: forget those with nothing recent
-            for stale in [p for p, times in self._failures.items() if not times or times[-1] < self.clock() - self.window_s]:
+            for stale in [p for p, times in self._failures.items()
+                          if not times or times[-1] < self.clock() - self.window_s]:
                 del self._failures[stale]
 
     def _recent(self, peer: str) -> deque[float]:

@@ -79,7 +79,8 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
 
     # -- the calls ---------------------------------------------------------------------------
 
-    async def RegisterBot(self, request: pb.RegisterBotRequest, context: grpc.aio.ServicerContext) -> pb.RegisterBotReply:
+    async def RegisterBot(self, request: pb.RegisterBotRequest,
+                          context: grpc.aio.ServicerContext) -> pb.RegisterBotReply:
         author = await self._author(context)
         token = await self._locked(context, author, self.authoring.register, author, request.bot)
         log.info("author %r registered bot %r", author.name, request.bot)
@@ -90,12 +91,14 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
         listings = await self._run(context, self.authoring.listing, author, request.bot)
         return pb.ListBotsReply(bots=[bot_message(listing) for listing in listings])
 
-    async def RotateToken(self, request: pb.RotateTokenRequest, context: grpc.aio.ServicerContext) -> pb.RotateTokenReply:
+    async def RotateToken(self, request: pb.RotateTokenRequest,
+                          context: grpc.aio.ServicerContext) -> pb.RotateTokenReply:
         author = await self._author(context)
         token = await self._locked(context, author, self.authoring.rotate, author, request.bot)
         return pb.RotateTokenReply(token=token, streams_closed=await self.gateway.revoke())
 
-    async def SetBotState(self, request: pb.SetBotStateRequest, context: grpc.aio.ServicerContext) -> pb.SetBotStateReply:
+    async def SetBotState(self, request: pb.SetBotStateRequest,
+                          context: grpc.aio.ServicerContext) -> pb.SetBotStateReply:
         author = await self._author(context)
         await self._locked(context, author, self.authoring.set_disabled, author, request.bot, request.disabled)
         return pb.SetBotStateReply(streams_closed=await self.gateway.revoke() if request.disabled else 0)

@@ -131,7 +131,7 @@ class HostLegServer:
             try:
                 answer = await asyncio.wait_for(_read_frame(reader, HANDSHAKE_FRAME_BYTES), AUTH_DEADLINE_S)
                 runner = parse(host_pb2.HostLegProof, answer)
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 raise Refused(f"no HostLegProof within {AUTH_DEADLINE_S:g} s of connecting") from None
             except FrameError as error:
                 raise Refused(str(error)) from None
@@ -176,6 +176,6 @@ async def _close_with(writer: asyncio.StreamWriter, code: str, message: str) -> 
     writer.close()  # after what is buffered has gone out
     try:
         await asyncio.wait_for(writer.wait_closed(), 1.0)
-    except (asyncio.TimeoutError, TimeoutError, ConnectionError):
+    except (TimeoutError, ConnectionError):
         pass
 

@@ -53,7 +53,8 @@ def unknown_token(retired: RetiredToken | None) -> str:
     if retired.why == "rotated":
         return (f"this token of bot {retired.bot!r} was rotated on {when}: only its newest token works — the one "
                 f"`arena bot token {retired.bot} --rotate` (or `arena-bot token {retired.bot} --rotate`) printed")
-    return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
+    return (f"bot {retired.bot!r} was removed on {when}: its token no longer works "
+            "(`arena bot register NAME` makes a new bot)")
 
 
 class BadCredentials(ArenaError):
@@ -171,7 +172,8 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
             await context.abort(grpc.StatusCode[host_status(error) or "INTERNAL"], str(error))
         raise AssertionError("unreachable: abort raises")
 
-    async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+    async def OpenSeat(self, request: host_pb2.OpenSeatRequest,  # noqa: N802
+                       context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:
         await self._check_key(context)
         return await self._answer(context, open_reply(self.gateway, request))
 
@@ -179,7 +181,8 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         await self._check_key(context)
         return await self._answer(context, self.gateway.decide(request))
 
-    async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+    async def CloseSeat(self, request: host_pb2.CloseSeatRequest,  # noqa: N802
+                        context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:
         await self._check_key(context)
         return await self._answer(context, close_reply(self.gateway, request))
 

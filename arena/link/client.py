@@ -5,8 +5,9 @@ the gateway's host leg, a TCP connection of its own whose port the gateway tells
 (host_leg_client.py); "stream" — messages on one long-lived gRPC stream `MatchHost.Host`
 (host_stream_client.py); "unary" — a `MatchHost` call each. bench/gateway_latency.py compares them.
 Over TLS when `tls`/`ca_file` say so, by default when `$ARENA_TLS_CA` or `$ARENA_TLS=1` is set
-(arena/link/tls.py): both the gRPC channel and the host leg. Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
-call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
+(arena/link/tls.py): both the gRPC channel and the host leg. Thread-safe (the runner asks the
+seats of a simultaneous decision from several threads). A failing call is a `GatewayError`: an
+arena-side problem that aborts the match, never a bot's fault.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from google.protobuf.message import Message
 
 from arena.errors import ArenaError
 from arena.link.host_leg import dial_host_leg
-from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams, SeatKey, Connection
+from arena.link.host_stream import Connection, RunnerStream, RunnerStreamError, RunnerStreams, SeatKey
 from arena.link.hostkey import HOST_KEY_HEADER, host_key
 from arena.link.tls import channel, client_tls, diagnose
 from arena.v1 import bot_pb2 as pb

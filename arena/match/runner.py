@@ -131,7 +131,8 @@ class _MatchRun:
         """Built-in bots now (bad specs raise at once); registered bots through the gateway."""
         for seat, spec in enumerate(self.record.seats):
             if is_builtin(spec.bot):
-                self.players.append(BuiltinSeat(make_bot(spec.bot, self.game, seat, derive_seed(self.seed, "bot", seat))))
+                bot = make_bot(spec.bot, self.game, seat, derive_seed(self.seed, "bot", seat))
+                self.players.append(BuiltinSeat(bot))
             else:
                 assert client is not None
                 self.players.append(ConnectedSeat(client, spec.bot, self.game, Clock(self.control)))

@@ -150,7 +150,8 @@ def recount(store: Store, info: TournamentInfo, config: SprtConfig) -> tuple[Tal
     for match in matches:
         ranks = [seat.rank for seat in match.seats]
         seats = tuple(seat.entrant for seat in match.seats)
-        tally.add(match.match_index, None if match.status != MatchStatus.FINISHED else game_points(config, seats, ranks))
+        tally.add(match.match_index,
+                  None if match.status != MatchStatus.FINISHED else game_points(config, seats, ranks))
     store.save_sprt(info.id, tally.state(), tally.take_history(), replace_history=True)
     return tally, {m.match_index for m in matches}
 

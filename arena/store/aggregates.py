@@ -35,8 +35,8 @@ from arena.store.tables import (
 )
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
-FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR, Termination.DISCONNECT,
-                      Termination.CRASH)
+FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR,
+                      Termination.DISCONNECT, Termination.CRASH)
 
 
 @dataclass
@@ -157,7 +157,8 @@ def recompute(session: Session) -> Figures:
                                     bot_version_id=version))
     figures = Figures()
     for match_id, tournament_id, ruleset, game_id, status, finished_at in matches:
-        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status, finished_at=finished_at)
+        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status,
+                     finished_at=finished_at)
         figures.add(match, seats[match_id], rated=kinds.get(tournament_id) != "sprt")
     return figures
 

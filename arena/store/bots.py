@@ -103,7 +103,8 @@ class BotAccess:
 
 
 def _suspended(session: Session, bot: BotRow) -> bool:
-    query = select(SubmissionRow.id).where(SubmissionRow.bot_id == bot.id, col(SubmissionRow.suspended_reason).is_not(None))
+    query = select(SubmissionRow.id).where(col(SubmissionRow.bot_id) == bot.id,
+                                           col(SubmissionRow.suspended_reason).is_not(None))
     return session.exec(query.limit(1)).first() is not None
 
 

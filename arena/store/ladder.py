@@ -81,7 +81,8 @@ class LadderStore(Queries):
 
     def ladder(self, game_id: str, players: int) -> TournamentInfo | None:
         """The ladder of a game with `players` seats per table, or None."""
-        return next((t for t in self.ladders() if t.game_id == game_id and t.config["players_per_match"] == players), None)
+        return next((t for t in self.ladders()
+                     if t.game_id == game_id and t.config["players_per_match"] == players), None)
 
     def set_tournament_config(self, tournament_id: int, config: dict[str, Any]) -> None:
         """Replace a ladder's config (a restart may change its anchors, time control or gateway)."""
@@ -161,7 +162,8 @@ class LadderStore(Queries):
 
     def games_since(self, tournament_id: int, since: datetime) -> dict[str, int]:
         """Matches each entrant played in a tournament since `since` (aborted ones too)."""
-        query = (select(SeatRow.entrant, func.count(col(SeatRow.id))).join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                 .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
                  .where(MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
                  .group_by(SeatRow.entrant))
         with Session(self.engine) as session:

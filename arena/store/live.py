@@ -74,7 +74,8 @@ class LiveStore:
     def match_id_at(self, tournament_id: int, match_index: int) -> int | None:
         """The id of a tournament's stored match at this index, or None (not stored yet)."""
         with Session(self.engine) as session:
-            query = select(MatchRow.id).where(MatchRow.tournament_id == tournament_id, MatchRow.match_index == match_index)
+            query = select(MatchRow.id).where(col(MatchRow.tournament_id) == tournament_id,
+                                              col(MatchRow.match_index) == match_index)
             return session.exec(query).first()
 
     def stored_in_table(self, tournament_id: int, table_no: int) -> set[int]:

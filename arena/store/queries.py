@@ -92,7 +92,8 @@ class Queries:
         """How many matches `matches()` would page through with the same filters."""
         filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
         with Session(self.engine) as session:
-            if tournament_id is None and entrant is None and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None):
+            if (tournament_id is None and entrant is None
+                    and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None)):
                 return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
@@ -151,7 +152,8 @@ class Queries:
 
     @staticmethod
     def _newest_match(session: Session, ruleset: str) -> int | None:
-        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        query = select(func.max(MatchRow.id)).where(col(MatchRow.ruleset) == ruleset,
+                                                    col(MatchRow.status) == MatchStatus.FINISHED)
         found = session.exec(query).one()
         return None if found is None else int(found)
 
@@ -238,7 +240,8 @@ def _counted(session: Session, game_id: str | None, ruleset: str | None, status:
     per-ruleset aggregate rather than a count of the match rows."""
     finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
         func.sum(RulesetStatsRow.aborted), 0)
-    wanted = finished if status == MatchStatus.FINISHED else aborted if status == MatchStatus.ABORTED else finished + aborted
+    wanted = (finished if status == MatchStatus.FINISHED
+              else aborted if status == MatchStatus.ABORTED else finished + aborted)
     query = select(wanted)
     if game_id is not None:
         query = query.where(RulesetStatsRow.game_id == game_id)

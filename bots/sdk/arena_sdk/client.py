@@ -231,7 +231,8 @@ class Connection:
         try:
             return int(self.bot.decide(Decision.from_message(request)))
         except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
-            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            log.exception("the bot failed on request %d (match %s); not answering",
+                          request.request_id, request.match_id)
             return None
 
     @staticmethod
