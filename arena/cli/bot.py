@@ -231,7 +231,7 @@ def register_access_actions(commands: Any) -> None:
 
 
 def _on_one_bot(commands: Any, action: str, handler: Any, about: str) -> argparse.ArgumentParser:
-    parser = commands.add_parser(action, help=about)
+    parser: argparse.ArgumentParser = commands.add_parser(action, help=about)
     parser.add_argument("name", help="the registered bot's name")
     parser.add_argument("--db", help=DB_HELP)
     parser.set_defaults(handler=handler)

@@ -55,11 +55,12 @@ def play_command(args: argparse.Namespace) -> int:
     options = parse_options(info, args.option)
     control = time_control(args.time_per_move_ms)
     check_builtin(bots, registry.make(info.id, len(bots), **options))
+    clock: TimeControl | None
     if all(is_builtin(bot) for bot in bots):
-        record, control = run_match(info.id, bots, args.seed, options), None  # built-in bots have no clock
+        record, clock = run_match(info.id, bots, args.seed, options), None  # built-in bots have no clock
     else:
-        record = play_connected(info.id, bots, args, options, control)
-    data = summary(record, control)
+        record, clock = play_connected(info.id, bots, args, options, control), control
+    data = summary(record, clock)
     print(json.dumps(data, indent=2) if args.json else format_summary(data))
     return 0
 

@@ -139,6 +139,9 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
     is started in this process, as `arena play` does (no gateway is needed for built-in bots)."""
     if all(is_builtin(bot_spec(entrant)) for entrant in config.entrants):
         return nullcontext()
+    if config.gateway is None:
+        raise UsageError("this tournament has registered entrants but no gateway address in its config: "
+                         "registered bots play through a gateway (--gateway HOST:PORT)")
     return gateway_running(config.gateway, store)
 
 

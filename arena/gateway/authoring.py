@@ -41,7 +41,6 @@ class AuthorConfig:
     submissions_per_hour: int = 10  # versions stored per author in any hour
     max_archive_bytes: int = Limits().max_bytes  # one submitted archive, as sent
     unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
-    unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
     submissions_root: Path | None = None  # default: arena.submissions.default_root()
     auth_failures: int = 10  # failed keys from one peer address ...
     auth_window_s: float = 60.0  # ... within this window; then it is refused until the window passes

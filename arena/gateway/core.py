@@ -237,7 +237,7 @@ class Gateway:
                 self._outputs[key] = (launched, 0)  # launched for this seat: all its output so far
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
-            if launched is not None:  # recorded first: a match that comes while it stops fails fast
+            if launched is not None and command:  # recorded first: a match that comes while it stops fails fast
                 fault = self.retry.failed(name, command, launched, fault)
                 await self.launcher.stop(name)
             return fault

@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
@@ -154,7 +154,7 @@ class _MatchRun:
         while state.kind is not NodeKind.TERMINAL:
             if state.kind is NodeKind.CHANCE:
                 step = StepRecord(chance=sample_chance(state, chance_rng))
-                state = state.apply_chance(step.chance)  # type: ignore[arg-type]
+                state = state.apply_chance(step.chance)
             else:
                 step = self._decide(state)
                 state = state.apply(step.actions)  # type: ignore[arg-type]
@@ -246,7 +246,8 @@ class _MatchRun:
         outcome = self.record.seats[seat]
         return pb.MatchEnd(
             match_id=self.match_id, seat=seat, returns=self.record.returns or [], ranks=self.record.ranks or [],
-            termination=pb.Termination.Value("TERMINATION_" + outcome.termination.name), reason=outcome.reason,
+            termination=cast("pb.Termination", pb.Termination.Value("TERMINATION_" + outcome.termination.name)),
+            reason=outcome.reason,
         )
 
 
