@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, or_
+from sqlalchemy import ColumnElement, and_, func, or_
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -95,8 +95,8 @@ def match_page(
     tournament_id: int | None = None, termination: str | None = None, limit: int = 50, offset: int = 0,
 ) -> tuple[list[MatchSummary], int]:
     """One page of matches (newest first) with its seats, and how many match the filters in all."""
-    filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
-                   termination=termination)
+    filters: dict[str, Any] = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
+                                   termination=termination)
     with Session(store.engine) as session:
         total = _match_total(session, game_id, ruleset, entrant, tournament_id, termination)
         if entrant is not None:
@@ -116,8 +116,8 @@ def _match_total(session: Session, game_id: str | None, ruleset: str | None, ent
     """How many matches match the filters: from the aggregates when only the game, ruleset and
     entrant filter (a count of rows otherwise, bounded by the tournament's or the faults' index)."""
     if tournament_id is not None or termination is not None:
-        filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
-                       termination=termination)
+        filters: dict[str, Any] = dict(game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       tournament_id=tournament_id, termination=termination)
         return int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
     if entrant is None:
         counted = func.sum(RulesetStatsRow.finished + RulesetStatsRow.aborted)
@@ -156,13 +156,13 @@ def _summaries(session: Session, query: Any) -> list[MatchSummary]:
 
 def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: str | None,
               tournament_id: int | None, termination: str | None) -> Any:
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if game_id is not None:
-        conditions.append(MatchRow.game_id == game_id)
+        conditions.append(col(MatchRow.game_id) == game_id)
     if ruleset is not None:
-        conditions.append(MatchRow.ruleset == ruleset)
+        conditions.append(col(MatchRow.ruleset) == ruleset)
     if tournament_id is not None:
-        conditions.append(MatchRow.tournament_id == tournament_id)
+        conditions.append(col(MatchRow.tournament_id) == tournament_id)
     if entrant is not None:
         conditions.append(col(MatchRow.id).in_(select(SeatRow.match_id).where(SeatRow.entrant == entrant)))
     if termination is not None:
@@ -182,7 +182,7 @@ def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[st
     query = (
         select(RatingHistoryRow.entrant, RatingHistoryRow.position, RatingHistoryRow.elo)
         .where(RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.entrant).in_(entrants))
-        .order_by(RatingHistoryRow.entrant, RatingHistoryRow.position)
+        .order_by(col(RatingHistoryRow.entrant), col(RatingHistoryRow.position))
     )
     histories: dict[str, list[tuple[int, float]]] = {name: [] for name in entrants}
     with Session(store.engine) as session:
@@ -223,7 +223,7 @@ def bot_summaries(store: Store) -> list[BotSummary]:
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
     """The versions an entrant played as, oldest first."""
-    query = select(BotVersionRow).where(BotVersionRow.name == name).order_by(BotVersionRow.id)
+    query = select(BotVersionRow).where(col(BotVersionRow.name) == name).order_by(col(BotVersionRow.id))
     with Session(store.engine) as session:
         return [VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)]
 
@@ -247,7 +247,7 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
         places = {
             r.ruleset: 1 + int(session.exec(select(func.count()).where(
                 RatingRow.ruleset == r.ruleset,
-                or_(RatingRow.elo > r.elo, and_(RatingRow.elo == r.elo, RatingRow.entrant < r.entrant)),
+                or_(col(RatingRow.elo) > r.elo, and_(col(RatingRow.elo) == r.elo, col(RatingRow.entrant) < r.entrant)),
             )).one())
             for r in rows
         }
@@ -281,7 +281,7 @@ def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
 
 def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) -> tuple[list[FaultEntry], int]:
     """The seats an entrant lost to a fault, newest first, and how many there are in all."""
-    where = and_(SeatRow.entrant == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
+    where = and_(col(SeatRow.entrant) == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
     query = (
         select(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
                MatchRow.finished_at)
@@ -350,7 +350,7 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
     mine, theirs = aliased(SeatRow), aliased(SeatRow)
     query = (  # from a's seats (its index) to b's seat at the same table: bounded by a's matches
         select(*SUMMARY_COLUMNS).select_from(mine)
-        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
+        .join(theirs, and_(col(theirs.match_id) == mine.match_id, col(theirs.entrant) == b))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
         .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
         .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order

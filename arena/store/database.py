@@ -149,14 +149,15 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         if status == TournamentStatus.FINISHED:
             values["finished_at"] = now()
         with self._writing() as session:
-            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
+            session.execute(update(TournamentRow).where(col(TournamentRow.id) == tournament_id).values(**values))
             session.execute(delete(LiveMatchRow).where(col(LiveMatchRow.tournament_id) == tournament_id))
             session.commit()
 
     def touch_tournament(self, tournament_id: int) -> None:
         """Mark a running tournament as alive (`arena tournament list` flags one that stops)."""
         with self._writing() as session:
-            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(updated_at=now()))
+            session.execute(update(TournamentRow).where(col(TournamentRow.id) == tournament_id)
+                            .values(updated_at=now()))
             session.commit()
 
     def stored_indexes(self, tournament_id: int) -> set[int]:
@@ -249,8 +250,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
         points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
         with self._writing() as session:
-            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
-            session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
+            session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
+            session.execute(delete(RatingHistoryRow).where(col(RatingHistoryRow.ruleset) == ruleset))
             if ratings:
                 session.execute(insert(RatingRow), ratings)
             for start in range(0, len(points), 50_000):
@@ -269,7 +270,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
         dropped = sorted(set(drop))
         with self._writing() as session:
-            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
             for start in range(0, len(dropped), 500):
                 session.execute(delete(RatingHistoryRow).where(
                     col(RatingHistoryRow.ruleset) == ruleset,

@@ -107,7 +107,7 @@ class LadderStore(Queries):
         stored = select(MatchRow.match_index).where(MatchRow.tournament_id == tournament_id)
         query = (select(LadderMatchRow).where(LadderMatchRow.tournament_id == tournament_id,
                                               col(LadderMatchRow.match_index).not_in(stored))
-                 .order_by(LadderMatchRow.match_index))
+                 .order_by(col(LadderMatchRow.match_index)))
         with Session(self.engine) as session:
             return [_ladder_match(row) for row in session.exec(query)]
 

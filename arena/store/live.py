@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, insert
 from sqlalchemy.engine import Engine
@@ -31,7 +32,7 @@ class LiveMatch:
     rotation: int
     chance_seed: int
     seats: list[str]  # entrant names by seat
-    steps: list[dict]  # the record's steps so far (arena/match/runner.py step_json)
+    steps: list[dict[str, Any]]  # the record's steps so far (arena/match/runner.py step_json)
     updated_at: datetime | None = None
 
     @property

@@ -77,7 +77,8 @@ class Queries:
         entrant: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0,
     ) -> list[MatchSummary]:
         """Stored matches with their seats, in tournament and match-index order, filtered."""
-        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        filters: dict[str, Any] = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       status=status)
         with Session(self.engine) as session:
             query = _match_query(select(MatchRow), **filters)
             query = query.order_by(MatchRow.tournament_id, MatchRow.match_index).limit(limit).offset(offset)
@@ -90,7 +91,8 @@ class Queries:
         entrant: str | None = None, status: str | None = None,
     ) -> int:
         """How many matches `matches()` would page through with the same filters."""
-        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        filters: dict[str, Any] = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       status=status)
         with Session(self.engine) as session:
             if (tournament_id is None and entrant is None
                     and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None)):
@@ -214,7 +216,7 @@ class Queries:
             query = (
                 select(RatingHistoryRow)
                 .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
-                .order_by(RatingHistoryRow.position)
+                .order_by(col(RatingHistoryRow.position))
             )
             return [HistoryPoint(r.position, r.match_id, r.elo) for r in session.exec(query)]
 
@@ -256,7 +258,7 @@ def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResu
     query = (
         select(SeatRow, BotVersionRow)
         .join(BotVersionRow, col(BotVersionRow.id) == col(SeatRow.bot_version_id))
-        .where(col(SeatRow.match_id).in_(match_ids)).order_by(SeatRow.match_id, SeatRow.seat)
+        .where(col(SeatRow.match_id).in_(match_ids)).order_by(col(SeatRow.match_id), col(SeatRow.seat))
     )
     seats: dict[int, list[SeatResult]] = defaultdict(list)
     for seat, version in session.exec(query):
