@@ -23,7 +23,16 @@ from arena.errors import UsageError
 from arena.outcomes import MatchStatus
 from arena.store.queries import Queries
 from arena.store.records import TournamentInfo
-from arena.store.tables import BotRow, LadderMatchRow, MatchRow, SeatRow, SubmissionRow, TournamentRow, now
+from arena.store.tables import (
+    BotRow,
+    LadderMatchRow,
+    MatchRow,
+    SeatRow,
+    SubmissionRow,
+    TournamentRow,
+    now,
+    select_columns,
+)
 
 LADDER_KIND = "ladder"
 
@@ -130,11 +139,11 @@ class LadderStore(Queries):
         """Every version of every registered (not removed) bot, with what the ladder needs to know."""
         latest = (select(SubmissionRow.bot_id, func.max(SubmissionRow.number).label("number"))
                   .group_by(col(SubmissionRow.bot_id)).subquery())
-        query = (select(BotRow.name, SubmissionRow.number, BotRow.author_id, latest.c.number, SubmissionRow.keep_active,
-                        BotRow.disabled, SubmissionRow.suspended_reason)
+        query = (select_columns(BotRow.name, SubmissionRow.number, BotRow.author_id, latest.c.number,
+                                SubmissionRow.keep_active, BotRow.disabled, SubmissionRow.suspended_reason)
                  .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
                  .join(latest, latest.c.bot_id == col(SubmissionRow.bot_id))
-                 .where(col(BotRow.removed_at).is_(None)).order_by(BotRow.name, SubmissionRow.number))
+                 .where(col(BotRow.removed_at).is_(None)).order_by(col(BotRow.name), col(SubmissionRow.number)))
         with Session(self.engine) as session:
             return [LadderVersion(name, number, author, number == newest, keep, disabled, suspended)
                     for name, number, author, newest, keep, disabled, suspended in session.exec(query)]

@@ -36,6 +36,7 @@ from arena.store.tables import (
     SeatRow,
     TournamentRow,
     TournamentStatsRow,
+    select_columns,
 )
 
 
@@ -110,14 +111,14 @@ class Queries:
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
         """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""
         query = (
-            select(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
-                   SeatRow.rank, SeatRow.termination, SeatRow.faults)
+            select_columns(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
+                           SeatRow.rank, SeatRow.termination, SeatRow.faults)
             .join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id))
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
             .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
-            .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
+            .order_by(col(MatchRow.tournament_id), col(MatchRow.match_index), col(SeatRow.seat))
         )
         with Session(self.engine) as session:
             rows = session.exec(query).all()
@@ -188,8 +189,8 @@ class Queries:
         """The stored ratings of a ruleset, best first (ties by name)."""
         with Session(self.engine) as session:
             query = (  # columns, not ORM objects: a thousand of those cost more than the query
-                select(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
-                       RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
+                select_columns(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
+                               RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
                 .where(RatingRow.ruleset == ruleset)
                 .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
             )
