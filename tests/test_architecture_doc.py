@@ -154,9 +154,9 @@ def test_every_name_in_the_architecture_page_exists() -> None:
 def test_a_misspelt_or_removed_name_is_found() -> None:
     code, commands = the_code(), sub_commands()
     page = ("| 1 | `arena/launch/` | `launcher`, `sandbox`, `catapult` |\n"
-            "`Store.record_matches`, `Store.store_match`, `run_match`, `run_matches()`, `arena/match/runner.py`, "
+            "`Store.record_matches`, `Store.store_match`, `run_match`, `run_matchez()`, `arena/match/runner.py`, "
             "`arena/match/runer.py`, `arena/store/`, `arena/stores/`, `arena tournament run --game x`, "
             "`arena tourney`, `hidden.sample_state`, `hidden.sample_states`, `engine/<game>/`, `$ARENA_DB`\n")
     problems = [span for span, room in spans(page) if missing(span, room, code, commands)]
-    assert problems == ["catapult", "Store.store_match", "run_matches()", "arena/match/runer.py", "arena/stores/",
+    assert problems == ["catapult", "Store.store_match", "run_matchez()", "arena/match/runer.py", "arena/stores/",
                         "arena tourney", "hidden.sample_states"]

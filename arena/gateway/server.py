@@ -11,6 +11,7 @@ import asyncio
 import errno
 import logging
 import os
+import resource
 import shutil
 import signal
 import tempfile
@@ -52,6 +53,28 @@ BOT_SERVER_OPTIONS = [("grpc.so_reuseport", 0), ("grpc.max_receive_message_lengt
                       ("grpc.keepalive_time_ms", 20_000), ("grpc.keepalive_timeout_ms", 10_000),
                       ("grpc.http2.max_pings_without_data", 0),
                       ("grpc.http2.min_ping_interval_without_data_ms", 5_000), ("grpc.http2.bdp_probe", 0)]
+
+# Open files a gateway needs besides one per connected bot: its listeners, the database, the host
+# leg's runners, launched bots' pipes, logs.
+FILE_HEADROOM = 256
+
+
+def raise_open_file_limit(wanted: int) -> tuple[bool, str]:
+    """Raise this process's soft limit of open files (RLIMIT_NOFILE) to the hard one: every
+    connected bot holds a socket, and the usual soft default (1,024) stops a gateway near a
+    thousand bots with "Too many open files". Returns (whether `wanted` fit, the line to log)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, wanted, 65_536)
+    if target > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):  # past the kernel's own cap (fs.nr_open) under an unlimited hard one
+            pass
+    if soft < wanted:
+        return False, (f"open-file limit {soft} (hard {hard}) is below the {wanted} the registered bots may need; "
+                       "raise the hard limit (ulimit -Hn, LimitNOFILE=) or bots past it cannot connect")
+    return True, f"open-file limit {soft}: room for about {soft - FILE_HEADROOM} connected bots"
 
 
 @dataclass
@@ -142,6 +165,8 @@ async def serve(store: Store, host: str, port: int, host_key: str, limits: Launc
                 host_leg_port: int | None = None, tls: ServerTLS | None = None,
                 author_config: AuthorConfig | None = None) -> None:
     """Run the gateway until SIGINT (Ctrl-C) or SIGTERM; then stop launched bots and sessions."""
+    enough, line = raise_open_file_limit(len(store.bots()) + FILE_HEADROOM)
+    (log.info if enough else log.warning)("%s", line)
     running = await start_gateway(store, host, port, host_key, limits, host_leg_port=host_leg_port, tls=tls,
                                   author_config=author_config)
     stop = asyncio.Event()

@@ -31,11 +31,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.errors import UsageError
+from arena.outcomes import TournamentStatus
 from arena.store.record_codec import record_text
 from arena.store.tables import BotVersionRow, MatchRow, SeatRow, TournamentRow
 
 BATCH = 1_000  # matches read per query
-RUNNING = ("running", "paused", "stopping")  # a tournament or ladder still playing
+RUNNING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED, TournamentStatus.STOPPING)  # still playing
 FIELDS = ["id", "key", "tournament_id", "match_index", "round", "table_no", "rotation", "game_id", "ruleset",
           "num_players", "seed", "chance_seed", "status", "aborted_reason", "decisions", "duration_ms",
           "attempts", "node", "finished_at"]
@@ -142,7 +143,7 @@ def prune_records(engine: Engine, selection: Selection, *, unreleased: bool = Fa
 def _refuse_unfinished(session: Session, clauses: list[Any], unreleased: bool) -> None:
     query = (select(TournamentRow.id, TournamentRow.kind, TournamentRow.status, func.count(col(MatchRow.id)))
              .join(MatchRow, col(MatchRow.tournament_id) == col(TournamentRow.id))
-             .where(TournamentRow.status != "finished", *clauses)
+             .where(TournamentRow.status != TournamentStatus.FINISHED, *clauses)
              .group_by(col(TournamentRow.id), col(TournamentRow.kind), col(TournamentRow.status))
              .order_by(col(TournamentRow.id)))
     for tournament_id, kind, status, matches in session.execute(query):

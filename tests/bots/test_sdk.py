@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from arena.gateway.server import GatewayThread
 from arena.link.client import GatewayClient
+from arena.match.clock import TimeControl
 from arena.match.record import Termination
 from arena.match.runner import run_match
 from arena.outcomes import FaultKind
@@ -107,3 +110,34 @@ def test_an_exception_in_act_costs_one_decision_not_the_bot(gateway: GatewayThre
     thread.join(10)
     assert [f.kind for f in first.seats[0].faults] == [FaultKind.TIMEOUT]
     assert second.seats[0].termination is Termination.NORMAL and not second.seats[0].faults
+
+
+def test_an_async_decide_waits_on_the_loop_while_other_decisions_go_on(gateway: GatewayThread, client: GatewayClient,
+                                                                        store: Store) -> None:
+    """Each decision waits until both matches' decisions have arrived: only a connection that keeps
+    reading while a decision is pending can answer either."""
+    token = store.register_bot("waiter")
+    arrived: list[int] = []
+
+    class Waiter(Bot):
+        def __init__(self) -> None:
+            self.both = asyncio.Event()
+
+        async def decide(self, decision: Decision) -> int:
+            arrived.append(decision.seat)
+            if len(arrived) == 2:
+                self.both.set()
+            await self.both.wait()
+            return decision.legal_actions[-1]
+
+    thread = threading.Thread(target=run, args=(gateway.address, token, Waiter()), kwargs={"max_matches": 2})
+    thread.start()
+    wait_connected(gateway, "waiter")
+    control = TimeControl(decision_ms=30_000)
+    with ThreadPoolExecutor(2) as pool:
+        records = list(pool.map(lambda seed: run_match("toy", ["random", "waiter"], seed, gateway=client,
+                                                       time_control=control), (2, 3)))
+    thread.join(10)
+    assert sorted(arrived) == [1, 1]
+    for record in records:
+        assert record.seats[1].faults == [] and [s.actions[1] for s in record.steps if s.actions] == [1]

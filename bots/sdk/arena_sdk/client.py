@@ -20,17 +20,23 @@ and nothing is lost (docs/protocol.md, "Reconnecting"). A rejected token stops i
 `$ARENA_TLS_CA` / `$ARENA_TLS=1`, tls.py); a client whose TLS does not fit the gateway's stops
 with `TLSMismatch`, saying why. An exception inside `act` is logged and that decision is left
 unanswered (the arena records it as a timeout), so one bad position does not kill the bot.
+
+A bot that waits without computing (a remote engine, a paced load test: bench/load.py) may make
+`decide` (or `act`) a coroutine, `async def decide(self, decision)`: the awaitable it returns is
+awaited on the event loop as a task of its own, so one connection's (or many connections') other
+decisions go on meanwhile, without a thread each.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import os
 import random
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +49,7 @@ from arena_sdk.v1 import bot_pb2_grpc
 log = logging.getLogger("arena.sdk")
 
 ActFunction = Callable[[dict[str, Any], list[int]], int]
+Choice = int | Awaitable[int]  # what `decide` returns: an action id, or (async def) an awaitable of one
 
 
 class TokenRejected(Exception):
@@ -84,12 +91,13 @@ class Decision:
 class Bot:
     """Subclass and implement `act` (or `decide`, to see labels and the clock too)."""
 
-    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+    def act(self, observation: dict[str, Any], legal_actions: list[int]) -> Choice:
         """Pick one of `legal_actions` from what this seat sees."""
         raise NotImplementedError("implement Bot.act(observation, legal_actions) -> action id")
 
-    def decide(self, decision: Decision) -> int:
-        """The action for one decision; by default `act(observation, legal_actions)`."""
+    def decide(self, decision: Decision) -> Choice:
+        """The action for one decision; by default `act(observation, legal_actions)`. May be
+        `async def`: the connection then awaits it without blocking its other decisions."""
         return self.act(decision.observation, decision.legal_actions)
 
     def on_match_start(self, start: pb.MatchStart) -> None:
@@ -206,11 +214,9 @@ class Connection:
                 tasks: set[asyncio.Task[None]]) -> None:
         kind = message.WhichOneof("kind")
         if kind == "decision" and not self.threaded:
-            self._answer_now(message.decision, outbox)
+            self._answer_now(message.decision, outbox, tasks)
         elif kind == "decision":
-            task = asyncio.create_task(self._answer(message.decision, outbox))
-            tasks.add(task)
-            task.add_done_callback(tasks.discard)
+            self._start(self._answer(message.decision, outbox), tasks)
         elif kind == "match_start":
             self.bot.on_match_start(message.match_start)
         elif kind == "match_end":
@@ -221,15 +227,41 @@ class Connection:
         elif kind == "welcome":
             _announce(f"connected to {self.address} as {message.welcome.bot_name}")
 
-    def _answer_now(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
-        self._send(request, self._decide(request), outbox)
+    def _answer_now(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None],
+                    tasks: set[asyncio.Task[None]]) -> None:
+        choice = self._decide(request)
+        if inspect.isawaitable(choice):  # an async decide: awaited as a task, the stream goes on
+            self._start(self._answer_later(request, choice, outbox), tasks)
+        else:
+            self._send(request, choice, outbox)
 
     async def _answer(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
-        self._send(request, await asyncio.to_thread(self._decide, request), outbox)
+        choice = await asyncio.to_thread(self._decide, request)
+        if inspect.isawaitable(choice):
+            await self._answer_later(request, choice, outbox)
+        else:
+            self._send(request, choice, outbox)
 
-    def _decide(self, request: pb.DecisionRequest) -> int | None:
+    async def _answer_later(self, request: pb.DecisionRequest, choice: Awaitable[Any],
+                            outbox: asyncio.Queue[pb.BotMessage | None]) -> None:
         try:
-            return int(self.bot.decide(Decision.from_message(request)))
+            action: int | None = int(await choice)
+        except Exception:  # noqa: BLE001 - as in _decide
+            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            action = None
+        self._send(request, action, outbox)
+
+    @staticmethod
+    def _start(coroutine: Awaitable[None], tasks: set[asyncio.Task[None]]) -> None:
+        """Run `coroutine` as a task kept alive until it is done."""
+        task = asyncio.ensure_future(coroutine)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    def _decide(self, request: pb.DecisionRequest) -> int | Awaitable[Any] | None:
+        try:
+            choice = self.bot.decide(Decision.from_message(request))
+            return choice if inspect.isawaitable(choice) else int(choice)
         except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
             log.exception("the bot failed on request %d (match %s); not answering",
                           request.request_id, request.match_id)
