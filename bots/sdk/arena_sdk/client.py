@@ -247,7 +247,8 @@ class Connection:
         try:
             action: int | None = int(await choice)
         except Exception:  # noqa: BLE001 - as in _decide
-            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            log.exception("the bot failed on request %d (match %s); not answering",
+                          request.request_id, request.match_id)
             action = None
         self._send(request, action, outbox)
 
