@@ -38,7 +38,7 @@ def gateway_answers(address: str, timeout_s: float = 1.0) -> bool:
             )
         except grpc.RpcError:
             return False
-    return reply.status == health_pb2.HealthCheckResponse.SERVING
+    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)  # grpc_health is untyped
 
 
 @contextmanager

@@ -6,13 +6,14 @@ decision and at the end of seeded random playouts (the end too: PettingZoo's `en
 and OpenSpiel hand them out, with null where nobody moves any more), and at every chance node of the
 first playout of each player count; for every player count and every non-default option
 value (the conformance suite's variants; its seeds are not among the ones sampled here, so its
-check that every observation validates is a check on unseen play). An object lists every key ever seen (`required`: those present in
-every sample; no other keys allowed); an array's items merge every element seen; a value seen
-both as a number and as null has both types. A named string value (a phase, a colour, a status,
-a card id, an option) has an `enum`: every name the engine defines there (observation_names.py),
-not only those seen; a name seen that the list lacks stops the generation. The inference is deterministic, so the committed
-files are regenerated exactly (tests/engine/test_observation_schemas.py fails when they drift) and
-every observation of the conformance playouts must validate against them.
+check that every observation validates is a check on unseen play). An object lists every key ever
+seen (`required`: those present in every sample; no other keys allowed); an array's items merge
+every element seen; a value seen both as a number and as null has both types. A named string
+value (a phase, a colour, a status, a card id, an option) has an `enum`: every name the engine
+defines there (observation_names.py), not only those seen; a name seen that the list lacks stops
+the generation. The inference is deterministic, so the committed files are regenerated exactly
+(tests/engine/test_observation_schemas.py fails when they drift) and every observation of the
+conformance playouts must validate against them.
 
     python -m arena.observation_schema            # rewrite the committed schema files
     python -m arena.observation_schema --check    # exit 1 when a committed file is out of date

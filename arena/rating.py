@@ -27,9 +27,10 @@ The fit only needs each pair's totals (games and score, `Store.pair_totals`) and
 all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
 bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
 keeps the totals in memory, adds each new batch of results and refits from the ratings before,
-to LIVE_TOLERANCE (0.05 Elo: usually two Newton steps); each interval keeps its distances to the rating, those of a bot that played scaled by
-its curvature (width ~ 1/sqrt(curvature)). Every EXACT_EVERY-th live rerate, and every full rerate
-(a run's end, `arena leaderboard --rerate`), fits to convergence and finds every interval again.
+to LIVE_TOLERANCE (0.05 Elo: usually two Newton steps); each interval keeps its distances to the
+rating, those of a bot that played scaled by its curvature (width ~ 1/sqrt(curvature)). Every
+EXACT_EVERY-th live rerate, and every full rerate (a run's end, `arena leaderboard --rerate`),
+fits to convergence and finds every interval again.
 
 The rating history gets one point per rerate (the fit over every match rated then; position: the
 number of rated matches - 1), never recomputed from the start. The newest point replaces the one
@@ -50,12 +51,12 @@ import numpy as np
 from elo import Elo
 
 from arena.rating_fit import (
-    Floats,
     HALF_CHI2_95,
     INITIAL,
     LIVE_TOLERANCE,
     PRIOR_DRAWS,
     TOLERANCE,
+    Floats,
     PairArrays,
     curvature,
     fit_array,

@@ -30,7 +30,6 @@ from scipy.sparse.csgraph import connected_components  # type: ignore[import-unt
 from scipy.sparse.linalg import LinearOperator, cg  # type: ignore[import-untyped]
 from scipy.special import expit  # type: ignore[import-untyped]
 
-
 INITIAL = 1500.0  # the field's mean rating
 PER_ELO = math.log(10) / 400  # d/dR of the logistic's argument, in natural units per Elo point
 PRIOR_DRAWS = 1.0  # virtual draws per pair of bots that met
@@ -261,7 +260,8 @@ def intervals(results: PairArrays, ratings: Floats, which: npt.NDArray[np.bool_]
     for side, (direction, ends) in enumerate(((-1.0, low), (1.0, high))):
         guess = wald if guesses is None else np.where(np.isfinite(guesses[side]), guesses[side], wald)
         start = np.where(solve, guess, 0.0)
-        ends[solve] = ratings[solve] + direction * _distances(pairs, ratings, direction, solve, best, start, steps)[solve]
+        distances = _distances(pairs, ratings, direction, solve, best, start, steps)
+        ends[solve] = ratings[solve] + direction * distances[solve]
     return low, high
 
 

@@ -32,7 +32,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import IO
 
 from arena.errors import UsageError
 
@@ -68,7 +68,10 @@ def default_root() -> Path:
     return Path(data_home) / "arena" / "submissions"
 
 
-def store_submission(source: Path, root: Path, limits: Limits = Limits()) -> StoredFiles:
+DEFAULT_LIMITS = Limits()
+
+
+def store_submission(source: Path, root: Path, limits: Limits = DEFAULT_LIMITS) -> StoredFiles:
     """Unpack or copy `source` into `root/<sha256>/` (read-only); SubmissionError if refused."""
     root = prepare_root(root)
     staging = Path(tempfile.mkdtemp(prefix=".incoming-", dir=root))
@@ -152,7 +155,7 @@ class _Tree:
         if path is not None and not path.is_dir():
             path.mkdir()
 
-    def add_file(self, name: str, data: BinaryIO, executable: bool) -> None:
+    def add_file(self, name: str, data: IO[bytes], executable: bool) -> None:
         path = self._place(name)
         if path is None:
             raise SubmissionError(f"entry {name!r} is not a file name")

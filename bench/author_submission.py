@@ -76,7 +76,8 @@ def measure(megabytes: int, runs: int, over_tls: bool) -> None:
                "ARENA_SUBMISSIONS": str(folder / "submissions")}
         archive = folder / "bot.tar.gz"
         make_archive(archive, megabytes)
-        add = subprocess.run([str(BIN / "arena"), "author", "add", "bench"], env=env, capture_output=True, text=True, check=True)
+        add = subprocess.run([str(BIN / "arena"), "author", "add", "bench"], env=env, capture_output=True, text=True,
+                             check=True)
         key = folder / "author.key"
         key.write_text(next(line for line in add.stdout.splitlines() if line.startswith("arena_author_")))
         key.chmod(0o600)
@@ -92,8 +93,9 @@ def measure(megabytes: int, runs: int, over_tls: bool) -> None:
                 Path(f"/proc/{server.pid}/clear_refs").write_text("5")  # reset the peak (VmHWM) to now
                 before = memory_kb(server.pid, "VmRSS")
                 start = time.perf_counter()
-                subprocess.run([str(BIN / "arena-bot"), "--server", address, "--key-file", str(key), *client_tls, "submit", "big",
-                                str(archive), "--command", "python3 bot.py"], check=True, capture_output=True)
+                subprocess.run([str(BIN / "arena-bot"), "--server", address, "--key-file", str(key), *client_tls,
+                                "submit", "big", str(archive), "--command", "python3 bot.py"],
+                               check=True, capture_output=True)
                 seconds = time.perf_counter() - start
                 growth = (memory_kb(server.pid, "VmHWM") - before) / 1024
                 print(f"run {run + 1}: {seconds:.2f} s ({archive.stat().st_size / 1e6 / seconds:.0f} MB/s), "

@@ -83,7 +83,8 @@ def print_head_to_head(scores: dict[tuple[str, str], list[float]], ladder: list[
             continue
         mean = statistics.mean(values)
         half = 1.96 * statistics.stdev(values) / len(values) ** 0.5
-        print(f"| {upper} vs {lower} | {len(values)} | {mean:.2f} | {max(0, mean - half):.2f}–{min(1, mean + half):.2f} |")
+        print(f"| {upper} vs {lower} | {len(values)} | {mean:.2f} | "
+              f"{max(0, mean - half):.2f}–{min(1, mean + half):.2f} |")
 
 
 def rung_pairs(ladder: list[str]) -> list[tuple[str, str]]:
@@ -129,9 +130,9 @@ def print_game(game_id: str, rows: list[dict], times: dict[str, dict[str, float]
     print("|---:|---|---:|:---:|---:|---:|---:|---:|---:|")
     for row in rows:
         t = times.get(row["bot"], {})
-        print(f"| {row['place']} | {row['bot']} | {row['elo']:.0f} | {format_interval(row['low95'], row['high95'])} | {row['games']} | "
-              f"{row['win_rate']:.2f} | {t.get('mean_ms', 0):.2f} | {t.get('thinking_mean_ms', 0):.1f} | "
-              f"{t.get('max_ms', 0):.0f} |")
+        print(f"| {row['place']} | {row['bot']} | {row['elo']:.0f} | {format_interval(row['low95'], row['high95'])} | "
+              f"{row['games']} | {row['win_rate']:.2f} | {t.get('mean_ms', 0):.2f} | "
+              f"{t.get('thinking_mean_ms', 0):.1f} | {t.get('max_ms', 0):.0f} |")
     sys.stdout.flush()
 
 
@@ -143,7 +144,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ismcts", default="ismcts:sims=100", help="the search bot's spec")
     parser.add_argument("--no-random", action="store_true",
-                        help="the top two rungs only (heuristic vs ismcts): every game is the pair the ladder hinges on")
+                        help="the top two rungs only (heuristic vs ismcts): "
+                             "every game is the pair the ladder hinges on")
     parser.add_argument("--workers", type=int, default=2, help="Ray CPUs; 0 plays in-process (--local)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results"), help="where the databases go")
     parser.add_argument("--report", action="store_true", help="only print the tables of the stored databases")

@@ -70,7 +70,8 @@ def main() -> None:
                 response = client.get(path)
                 times.append(1000 * (time.perf_counter() - started))
                 assert response.status_code == 200, (path, response.text[:200])
-            print(f"{statistics.median(times):8.1f} ms median {max(times):8.1f} ms worst  {len(response.content):>8} B  {path}")
+            print(f"{statistics.median(times):8.1f} ms median {max(times):8.1f} ms worst  "
+                  f"{len(response.content):>8} B  {path}")
 
 
 if __name__ == "__main__":

@@ -127,7 +127,8 @@ async def echo_client(address: str) -> None:
 
 def start_bot(kind: str, address: str, token: str) -> subprocess.Popen[bytes]:
     if kind == "python-sdk":
-        argv = [sys.executable, str(ROOT / "bots/examples/python/random_bot.py"), "--address", address, "--token", token]
+        argv = [sys.executable, str(ROOT / "bots/examples/python/random_bot.py"),
+                "--address", address, "--token", token]
     else:
         argv = ["node", str(ROOT / "bots/examples/node/bot.js"), "--address", address, "--token", token]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -146,8 +147,8 @@ def through_gateway(kind: str, request: pb.DecisionRequest, count: int, game_id:
         token = Store(env["ARENA_DB"]).register_bot("benchbot")
         port = free_port()
         address = f"127.0.0.1:{port}"
-        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port), "--log-level", "warning"],
-                                  env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port),
+                                   "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         bot = start_bot(kind, address, token)
         try:
             clients = {mode: GatewayClient(address, key=KEY, leg=mode) for mode in MODES}
@@ -248,7 +249,8 @@ def flood_phases(address: str, flood_token: str, request: pb.DecisionRequest, co
         log_before = log_path.stat().st_size
         for _ in range(rounds):
             quiet += decide_samples(client, request, count // rounds)
-            samples, block_sent, block_seconds = flood_block(client, address, flood_token, request, count // rounds, rate)
+            samples, block_sent, block_seconds = flood_block(client, address, flood_token, request,
+                                                             count // rounds, rate)
             flooded, sent, seconds = flooded + samples, sent + block_sent, seconds + block_seconds
     log_growth = log_path.stat().st_size - log_before
     return {"without_flood": percentiles(quiet), "with_flood": percentiles(flooded), "attempted_per_s": rate,
@@ -344,7 +346,8 @@ def main() -> None:
 
 
 def print_latency(results: dict[str, Any], message_bytes: int, game_id: str) -> None:
-    print("\n| path | runner -> gateway | p50 ms | p99 ms | per second | × echo p50 | × echo p99 |\n|---|---|---|---|---|---|---|")
+    print("\n| path | runner -> gateway | p50 ms | p99 ms | per second | × echo p50 | × echo p99 |"
+          "\n|---|---|---|---|---|---|---|")
     for kind in ("python-sdk", "node"):
         echo = results[kind]["echo"]
         print(f"| bare gRPC bidi echo ({message_bytes} B), blocks beside the {kind} bot's | | {echo['p50_ms']} "
@@ -352,8 +355,9 @@ def print_latency(results: dict[str, Any], message_bytes: int, game_id: str) -> 
         for where in ("at_gateway", "at_runner"):
             for mode in MODES:
                 row = results[kind][mode][where]
-                print(f"| {kind} bot, {where.replace('_', ' ')} | {mode} | {row['p50_ms']} | {row['p99_ms']} | {row['per_s']} "
-                      f"| {row['p50_ms'] / echo['p50_ms']:.2f} | {row['p99_ms'] / echo['p99_ms']:.2f} |")
+                print(f"| {kind} bot, {where.replace('_', ' ')} | {mode} | {row['p50_ms']} | {row['p99_ms']} "
+                      f"| {row['per_s']} | {row['p50_ms'] / echo['p50_ms']:.2f} "
+                      f"| {row['p99_ms'] / echo['p99_ms']:.2f} |")
     for kind in ("python-sdk", "node"):
         for mode in MODES:
             match = results[kind][mode]["match"]

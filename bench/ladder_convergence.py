@@ -2,7 +2,8 @@
 
 A simulated field of FIELD bots with hidden true Elo (drawn from a normal distribution, sd 250):
 each match's result is drawn from Elo's model (no engine), so thousands of matches take
-seconds. The order is checked every CHECK_TABLES tables (20 matches), the newcomer every 2 tables. Two-player tables, each played in both seat rotations (2 matches), as the ladder does.
+seconds. The order is checked every CHECK_TABLES tables (20 matches), the newcomer every 2 tables.
+Two-player tables, each played in both seat rotations (2 matches), as the ladder does.
 Every strategy rates with the real fit (arena/rating.py, the leaderboard's); the ladder picks
 its tables with the real rule (arena/ladder/matchmaking.py), from ratings refitted every
 REFIT_TABLES tables (about the tables a 2-core ladder has in flight).
@@ -56,7 +57,8 @@ class Sim:
         for first, second in ((a, b), (b, a)):  # both seat rotations
             p = 1 / (1 + 10 ** ((self.true[second] - self.true[first]) / 400))
             ranks = (1, 2) if self.rng.random() < p else (2, 1)
-            self.results.add(RatedMatch(self.matches, (1, self.matches), (first, second), ranks, (0, 0), (False, False)))
+            self.results.add(RatedMatch(self.matches, (1, self.matches), (first, second), ranks, (0, 0),
+                                        (False, False)))
             self.matches += 1
         for name in self.waited:
             self.waited[name] = 0 if name in (a, b) else self.waited[name] + 1

@@ -87,7 +87,8 @@ def bench(name: str, repeats: int, local: bool, folder: Path) -> None:
     off, on = statistics.median(rates[False]), statistics.median(rates[True])
     print(f"{name:6s} off {off:8.1f} matches/s  on {on:8.1f} matches/s  on/off {on / off:6.3f}  "
           f"cost {100 * (1 - on / off):+5.1f} %  live rows written {rows}  "
-          f"(runs off: {', '.join(f'{r:.1f}' for r in rates[False])}; on: {', '.join(f'{r:.1f}' for r in rates[True])})")
+          f"(runs off: {', '.join(f'{r:.1f}' for r in rates[False])}; "
+          f"on: {', '.join(f'{r:.1f}' for r in rates[True])})")
 
 
 def hook_cost(matches: int, repeats: int) -> None:

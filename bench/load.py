@@ -66,7 +66,8 @@ class Plan:
         """Bad sizes are a one-line error saying what is valid."""
         if self.matches < 1 or self.bots < 2 * self.matches:
             raise SystemExit(f"--bots must be at least twice --matches (two seats a match, each bot in one "
-                             f"match at a time), and --matches at least 1: got {self.bots} bots, {self.matches} matches")
+                             f"match at a time), and --matches at least 1: "
+                             f"got {self.bots} bots, {self.matches} matches")
         if min(self.bot_processes, self.runner_processes) < 1 or self.seconds <= 0 or self.think_ms < 0:
             raise SystemExit("--bot-processes and --runner-processes must be at least 1, --seconds above 0 "
                              "and --think-ms at least 0")
@@ -172,7 +173,8 @@ def runner_process(spec: dict[str, Any]) -> None:
     names, per = spec["names"], len(spec["names"]) // spec["threads"]
     started = time.monotonic()
     stop_at = started + spec["seconds"]
-    threads = [threading.Thread(target=play_matches, args=(spec, names[i * per:(i + 1) * per], timed, tally, lock, stop_at))
+    threads = [threading.Thread(target=play_matches,
+                                args=(spec, names[i * per:(i + 1) * per], timed, tally, lock, stop_at))
                for i in range(spec["threads"])]
     for thread in threads:
         thread.start()
@@ -342,7 +344,8 @@ def summary(plan: Plan, tallies: list[dict[str, Any]], bare: GatewaySample, idle
         "plan": asdict(plan), "connections": plan.bots, "matches_in_flight": plan.matches,
         "decisions": len(at_runner),
         "decisions_per_s": round(len(at_runner) / max((t["seconds"] for t in tallies), default=1.0)),
-        "at_runner": latency_summary(at_runner, plan.think_ms), "at_gateway": latency_summary(at_gateway, plan.think_ms),
+        "at_runner": latency_summary(at_runner, plan.think_ms),
+        "at_gateway": latency_summary(at_gateway, plan.think_ms),
         "gateway_cpu_percent": {"idle": cpu_percent(idle_from, idle_to), "load": cpu_percent(idle_to, loaded)},
         "gateway_rss_mb": {"no_bots": round(bare.rss_kb / 1024, 1), "idle": round(idle_to.rss_kb / 1024, 1),
                            "load": round(loaded.rss_kb / 1024, 1)},

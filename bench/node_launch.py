@@ -33,7 +33,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -224,7 +223,8 @@ def main() -> None:
     runs = [scaling(where, nodes, args.matches, args.game or "gang_of_dice", args.think_ms)
             for where in ("gateway", "node") for nodes in (1, 2)]
     print(json.dumps({"runs": runs, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
-    print("\n| launched bots at | nodes | matches | decisions | s | matches/s | gateway CPU ms/match | driver CPU ms/match |"
+    print("\n| launched bots at | nodes | matches | decisions | s | matches/s | gateway CPU ms/match "
+          "| driver CPU ms/match |"
           "\n|---|---|---|---|---|---|---|---|")
     for run in runs:
         print(f"| {run['bots_at']} | {run['nodes']} | {run['matches']} | {run['decisions']} | {run['seconds']} "

@@ -92,7 +92,8 @@ def _added(matches: list[RatedMatch]) -> Results:
 
 def vectorized_only(bots: int, count: int) -> tuple[Results, dict[str, float]]:
     print(f"{count:,} matches among {bots:,} bots: vectorized only")
-    pairs, entrants = timed("totals (numpy aggregate -> PairTotal list)", lambda: as_totals(bots, *games(bots, count, 7)))
+    pairs, entrants = timed("totals (numpy aggregate -> PairTotal list)",
+                            lambda: as_totals(bots, *games(bots, count, 7)))
     results = Results()
     timed(f"load {len(pairs):,} pair totals", lambda: results.add_totals(pairs, entrants))
     ratings = timed("fit", lambda: fit(results))

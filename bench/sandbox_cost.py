@@ -50,8 +50,8 @@ def gateway() -> Iterator[tuple[str, str, Store]]:
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, "ARENA_DB": f"sqlite:///{folder}/bench.db", "ARENA_HOST_KEY": KEY}
         port = free_port()
-        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port), "--log-level", "warning"],
-                                  env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
+        server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", str(port),
+                                   "--log-level", "warning"], env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         try:
             yield f"127.0.0.1:{port}", env["ARENA_DB"], Store(env["ARENA_DB"])
         finally:
@@ -91,8 +91,11 @@ def compare(kind: str, request: pb.DecisionRequest, count: int, launches: int) -
         for index in range(launches):
             token = store.register_bot(f"plain{index}")
             env = {**os.environ, "ARENA_ADDRESS": address, "ARENA_TOKEN": token, "PYTHONPATH": str(ROOT)}
-            start = lambda: processes.append(subprocess.Popen(argv, cwd=folder, env=env,  # noqa: E731
-                                                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
+            def start(env: dict[str, str] = env) -> None:  # this index's env, bound now
+                processes.append(subprocess.Popen(argv, cwd=folder, env=env,
+                                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+
             starts["connected"].append(first_decision(client, f"plain{index}", request, start))
             store.register_bot(f"boxed{index}", command=command, files=str(folder))
             starts["sandboxed"].append(first_decision(client, f"boxed{index}", request, lambda: None))
@@ -127,7 +130,8 @@ def main() -> None:
     request = sample_request(args.game)
     results = {kind: compare(kind, request, args.decisions, args.launches) for kind in BOTS}
     print(json.dumps(results, indent=2))
-    print("\n| bot | how | launch to first decision ms | Decide p50 ms | p99 ms | p50 vs connected |\n|---|---|---|---|---|---|")
+    print("\n| bot | how | launch to first decision ms | Decide p50 ms | p99 ms | p50 vs connected |"
+          "\n|---|---|---|---|---|---|")
     for kind, pair in results.items():
         base = pair["connected"]["decide"]["p50_ms"]
         for how, row in pair.items():

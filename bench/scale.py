@@ -55,18 +55,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import scale_history  # noqa: E402
+from scale_history import RULESET, History  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 from starlette.routing import Route  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
-import scale_history  # noqa: E402
 from arena.cli import main as arena_main  # noqa: E402
 from arena.ladder.matchmaking import Candidate, next_table  # noqa: E402
 from arena.rating import rerate  # noqa: E402
 from arena.store import RatingEntry, Store  # noqa: E402
 from arena.tournament.driver import LiveRerate  # noqa: E402
 from dashboards.app import create_app  # noqa: E402
-from scale_history import RULESET, History  # noqa: E402
 
 Cell = float | tuple[float, float] | str  # seconds (or a rate, or bytes); (median, worst); a note
 NEW_MATCHES, SMALL_BATCH = 1000, 100
@@ -157,7 +157,8 @@ def measure_live(report: Callable[[str, Cell], None], history: History, generato
     live.last = -math.inf  # due now: the bench times the work, not the throttle
     live.maybe()  # the run's earlier live rerate (a warm start may keep what it learnt)
     start = history.matches + NEW_MATCHES  # after measure_small_writes' matches
-    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)  # as the driver's writer does
+    # as the driver's writer does
+    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
     live.last = -math.inf
     report("live update after 1,000 new", timed(live.maybe))
 

@@ -72,7 +72,8 @@ class Generator:
         template = self.templates[index % len(self.templates)]
         drawn = self.rng.sample(range(1, self.bots + 1), PLAYERS)
         # best performance first: strength on the logistic's scale plus Gumbel noise
-        by_performance = sorted(drawn, key=lambda b: -(self.strength[b] * PER_ELO - math.log(-math.log(self.rng.random()))))
+        by_performance = sorted(drawn,
+                                key=lambda b: -(self.strength[b] * PER_ELO - math.log(-math.log(self.rng.random()))))
         seats_by_rank = sorted(range(PLAYERS), key=lambda s: template["ranks"][s])
         entrant_of = {seat: f"{bot_name(by_performance[place])}@1" for place, seat in enumerate(seats_by_rank)}
         seed, chance_seed = self.rng.getrandbits(63), self.rng.getrandbits(63)

@@ -31,7 +31,7 @@ def expected_table() -> None:
 
 
 def simulated_table(elo0: float, elo1: float, runs: int) -> None:
-    print(f"\n| bounds (nElo) | true nElo | runs | H1 share | mean pairs | 90 % of runs within | Brownian pairs |"
+    print("\n| bounds (nElo) | true nElo | runs | H1 share | mean pairs | 90 % of runs within | Brownian pairs |"
           "\n|---|---:|---:|---:|---:|---:|---:|")
     width = elo1 - elo0
     for true in (elo0 - width, elo0, (elo0 + elo1) / 2, elo1, elo1 + width):

@@ -43,7 +43,7 @@ def update_cost_us(model: str, pairs: int, repeats: int = 200) -> float:
     for cell in rng.choices(range(5), with_elo(3.0, model), k=pairs):
         tally.counts[cell] += 1
     started = time.perf_counter()
-    for i in range(repeats):
+    for _ in range(repeats):
         tally._count(0.5, 0.5)  # one pair of 1 point: the LLR, the verdict
         tally.state()  # the estimate the writer stores
     return (time.perf_counter() - started) / repeats * 1e6

@@ -5,8 +5,9 @@ them: batches of `--batch` results, 40 entrants, fresh keys, into a fresh databa
 given by `--tree` (default: this one) runs in its own process with that tree's `arena`, so an
 anchor (e.g. `git worktree add /tmp/anchor main`) and this tree are measured side by side in one
 run. Matches per second are wall time (what a loaded machine gives) and per CPU second of the
-writing process (what the writer's own work allows; PostgreSQL's server works besides). Bytes per match: the SQLite file (after a checkpoint) or the PostgreSQL database's growth,
-divided by the matches written: rows and indexes included. "Less encoding": the wall rate with
+writing process (what the writer's own work allows; PostgreSQL's server works besides). Bytes per
+match: the SQLite file (after a checkpoint) or the PostgreSQL database's growth, divided by the
+matches written: rows and indexes included. "Less encoding": the wall rate with
 the time to encode the records (measured apart, the anchor's json.dumps) taken out: what writers
 on several nodes share, each encoding its own records.
 

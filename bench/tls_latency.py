@@ -34,7 +34,8 @@ from tests.arena.tls_fixtures import make_certificates  # noqa: E402
 
 def serve(env: dict[str, str], *tls: str) -> tuple[subprocess.Popen[str], str]:
     """`arena serve --port 0` and the address it says it listens on."""
-    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--log-level", "warning", *tls],
+    server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0",
+                               "--log-level", "warning", *tls],
                               env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = server.stdout.readline() if server.stdout else ""
     if not line.startswith("arena gateway listening on "):
@@ -60,7 +61,8 @@ def main() -> None:
             for side, tls in (("plaintext", ()), ("tls", ("--tls-cert", str(files.cert), "--tls-key", str(files.key)))):
                 server, address = serve({**env, "ARENA_DB": f"sqlite:///{folder}/{side}.db"}, *tls)
                 token = Store(f"sqlite:///{folder}/{side}.db").register_bot("benchbot")
-                bot = start_bot(args.bot, address, token) if not tls else start_tls_bot(args.bot, address, token, files.ca)
+                bot = (start_bot(args.bot, address, token) if not tls
+                       else start_tls_bot(args.bot, address, token, files.ca))
                 processes += [server, bot]
                 clients[side] = GatewayClient(address, key=KEY, ca_file=str(files.ca) if tls else None, tls=bool(tls))
                 wait_for_bot(clients[side], request)
@@ -71,9 +73,11 @@ def main() -> None:
                     timed_decisions(client, request, block + 50, *samples[side], warm_up=50)
             results = {side: {"at_gateway": percentiles(g), "at_runner": percentiles(r)}
                        for side, (g, r) in samples.items()}
-            results["ratio_p50"] = {where: round(results["tls"][where]["p50_ms"] / results["plaintext"][where]["p50_ms"], 3)
+            results["ratio_p50"] = {where: round(results["tls"][where]["p50_ms"]
+                                                 / results["plaintext"][where]["p50_ms"], 3)
                                     for where in ("at_gateway", "at_runner")}
-            results["ratio_mean"] = {where: round(results["tls"][where]["mean_ms"] / results["plaintext"][where]["mean_ms"], 3)
+            results["ratio_mean"] = {where: round(results["tls"][where]["mean_ms"]
+                                                  / results["plaintext"][where]["mean_ms"], 3)
                                      for where in ("at_gateway", "at_runner")}
             for client in clients.values():
                 client.close()

@@ -75,7 +75,8 @@ def process_cpu() -> float:
 def play_job_with_cpu(job: MatchJob) -> JobOutcome:
     """play_job, plus the worker process's pid and its CPU seconds so far (Ray's own share included)."""
     outcome = play_job(job)
-    return replace(outcome, record={"pid": os.getpid(), "cpu": process_cpu(), "ranks": (outcome.record or {}).get("ranks")})
+    return replace(outcome, record={"pid": os.getpid(), "cpu": process_cpu(),
+                                    "ranks": (outcome.record or {}).get("ranks")})
 
 
 def cpu_per_match(outcomes: list[JobOutcome]) -> float:
@@ -135,7 +136,8 @@ def scaling(args: argparse.Namespace) -> None:
             list(pool.imap_unordered(play_job, jobs[: 2 * workers]))
             best = best_rates(jobs, pool, args.repeat, args.target_ms)
             plain = best["plain"]
-            cpu = [plain_cpu(jobs), *overheads(jobs, batch=False), *overheads(jobs, batch=True, target_ms=args.target_ms)]
+            cpu = [plain_cpu(jobs), *overheads(jobs, batch=False),
+                   *overheads(jobs, batch=True, target_ms=args.target_ms)]
             print(f"{game_id:<20} {len(jobs):>7} {1000 / plain:>9.1f} {plain:>10.1f} {best['pool']:>7.1f} "
                   f"{best['ray 1/task']:>11.1f} {best['ray batched']:>12.1f} {best['matches/task']:>13.1f}  "
                   f"{best['ray 1/task'] / (workers * plain):>7.0%} {best['ray batched'] / (workers * plain):>7.0%}  "

@@ -143,7 +143,8 @@ class Node:
         if hint is None or hint == choice or hint not in legal or self.visits.get(hint, 0) < 2:
             return choice
         gap = self._mean(choice) - self._mean(hint)
-        return choice if gap > trust * math.sqrt(self._variance_of_mean(choice) + self._variance_of_mean(hint)) else hint
+        spread = math.sqrt(self._variance_of_mean(choice) + self._variance_of_mean(hint))
+        return choice if gap > trust * spread else hint
 
     def _mean(self, action: int) -> float:
         return self.total[action] / self.visits[action]

@@ -114,7 +114,8 @@ def matches_data(request: Request) -> dict[str, Any]:
     number, per_page = params.page(query)
     filters = {
         "game": params.game(query.get("game")), "bot": query.get("bot") or None,
-        "tournament": params.positive_int(query, "tournament"), "termination": params.termination(query.get("termination")),
+        "tournament": params.positive_int(query, "tournament"),
+        "termination": params.termination(query.get("termination")),
     }
     return views.matches(store(request), filters, number, per_page)
 
@@ -133,7 +134,8 @@ def match_data(request: Request) -> dict[str, Any]:
     record = replay.record
     position, note = params.position(request.query_params.get("position"), replay.positions)
     return {
-        **views.match_row(summary), "options": record.options, "view": view, "position": position, "position_note": note,
+        **views.match_row(summary), "options": record.options, "view": view, "position": position,
+        "position_note": note,
         "positions": replay.positions, "seat_faults": [[f.to_json() for f in s.faults] for s in record.seats],
         "result": replay.result(), "seat_fields": replay.seat_fields(), "log": replay.log(view), "replay_error": None,
     }
@@ -217,8 +219,10 @@ def index(request: Request) -> JSONResponse:
 
 ENDPOINTS = {
     "/api/games": "registered games and the rulesets with stored matches",
-    "/api/leaderboard?game=&ruleset=&all_versions=": "ratings of one ruleset, best first: each bot's latest rated version (every version with all_versions=1)",
-    "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in (top bots, or each bot= given)",
+    "/api/leaderboard?game=&ruleset=&all_versions=": "ratings of one ruleset, best first: each bot's latest "
+                                                     "rated version (every version with all_versions=1)",
+    "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in "
+                                               "(top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
     "/api/tournaments/{id}": "one tournament: config, progress, standings, the matches being played",
@@ -226,12 +230,15 @@ ENDPOINTS = {
     "/api/tournaments/{id}/live/{index}": "a match being played, public view only: its step log and latest position "
                                           "(as far as the sibling rule allows), or its result once stored",
     "/api/tests?page=&per_page=": "SPRT tests (is bot A better than bot B?), newest first",
-    "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, LLR after every pair",
+    "/api/tests/{id}": "one SPRT test: config, pentanomial counts, LLR and bounds, Elo estimate, verdict, "
+                       "LLR after every pair",
     "/api/matches?game=&bot=&tournament=&termination=&page=&per_page=": "matches, newest first",
-    "/api/matches/{id}?view=public|<seat>&position=": "one match with its result and its step log as that view may read it",
+    "/api/matches/{id}?view=public|<seat>&position=": "one match with its result and its step log "
+                                                      "as that view may read it",
     "/api/matches/{id}/frames/{position}?view=public|<seat>": "the position after that many steps",
     "/api/bots": "every bot that played",
-    "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): its submitted versions with their ratings, ratings, recent matches, faults",
+    "/api/bots/{name}?page=": "one bot (NAME: its latest version that played; NAME@N): "
+                              "its submitted versions with their ratings, ratings, recent matches, faults",
 }
 
 

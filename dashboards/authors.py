@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from arena.errors import ArenaError
-from arena.gateway.authoring import Authoring, AuthorConfig, Unauthenticated
+from arena.gateway.authoring import AuthorConfig, Authoring, Unauthenticated
 from arena.link.tls import is_loopback
 from arena.store import Store
 from dashboards import author_sessions as auth
@@ -314,8 +314,10 @@ async def upload(request: Request) -> Response:
             await archive.close()
     version = reply.version
     session.bots.add(version.bot)
-    message = f"stored {version.bot}@{version.number} (sha256 {version.sha256[:12]}): `{version.bot}` plays it in new matches"
-    session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""), reply.token or None)
+    message = (f"stored {version.bot}@{version.number} (sha256 {version.sha256[:12]}): "
+               f"`{version.bot}` plays it in new matches")
+    session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""),
+                      reply.token or None)
     return _redirect(bot_url(version.bot))
 
 

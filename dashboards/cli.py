@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("dashboard", help="serve the web leaderboard, charts and replays")
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
     parser.add_argument("--port", type=int, default=8080, help="TCP port (default 8080)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
     authors = parser.add_argument_group("author pages (sign in, upload, logs: docs/dashboard.md)")
     authors.add_argument("--gateway", default=DEFAULT_GATEWAY, metavar="HOST:PORT",
                          help=f"the gateway whose authors' service the author pages use (default {DEFAULT_GATEWAY})")
@@ -40,7 +41,8 @@ def register(subparsers: Any) -> None:
     authors.add_argument("--insecure", action="store_true", help="allow sign-in over plain HTTP on a network "
                          "address (author keys travel in the clear): only on a network you trust")
     authors.add_argument("--max-upload-mb", type=float, default=AuthorConfig().max_archive_bytes / (1024 * 1024),
-                         metavar="MB", help="largest archive the upload form takes (default: the service's default, 200)")
+                         metavar="MB",
+                         help="largest archive the upload form takes (default: the service's default, 200)")
     parser.set_defaults(handler=dashboard_command)
     up.register(subparsers)  # `arena up` starts the dashboard too: registered with it (one entry point)
 

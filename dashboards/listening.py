@@ -14,4 +14,5 @@ def check_port_free(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((host, port))
     except OSError as error:
-        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror}); choose another --port or --host") from None
+        raise UsageError(f"cannot listen on {host}:{port} ({error.strerror}); "
+                         "choose another --port or --host") from None

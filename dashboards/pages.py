@@ -149,8 +149,8 @@ def bots_page(request: Request) -> Response:
 def bot_page(request: Request) -> Response:
     data = api.bot_data(request)
     # One chart, one line per ruleset: Elo is on the same scale in every game.
-    series = [{**views.rating_history(api.store(request), r["ruleset"], [data["bot"]])["series"][0], "bot": r["ruleset"]}
-              for r in data["ratings"]]
+    series = [{**views.rating_history(api.store(request), r["ruleset"], [data["bot"]])["series"][0],
+               "bot": r["ruleset"]} for r in data["ratings"]]
     return render(request, "bot.html", {**data, "history": {"series": series}}, "bots", data["bot"])
 
 

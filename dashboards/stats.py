@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+
 def los(ahead: float, behind: float) -> float | None:
     """Likelihood of superiority: P(A stronger than B) from A finishing ahead `ahead` times and
     behind `behind` times (ties carry no information), by the normal approximation

@@ -32,12 +32,16 @@ from engine import registry
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("up", help="the gateway, the dashboard and a ladder of every game, on this machine")
     parser.add_argument("--db", help="database URL (default: $ARENA_DB or sqlite:///arena.db)")
-    parser.add_argument("--games", help=f"comma-separated games with a ladder (default: all: {', '.join(registry.game_ids())})")
+    parser.add_argument("--games",
+                        help=f"comma-separated games with a ladder (default: all: {', '.join(registry.game_ids())})")
     parser.add_argument("--anchor", action="append", metavar="SPEC",
-                        help=f"a built-in bot anchoring every ladder (repeatable; default: {', '.join(DEFAULT_ANCHORS)})")
-    parser.add_argument("--gateway", default="127.0.0.1:50051", help="HOST:PORT of the gateway (default 127.0.0.1:50051)")
+                        help="a built-in bot anchoring every ladder "
+                             f"(repeatable; default: {', '.join(DEFAULT_ANCHORS)})")
+    parser.add_argument("--gateway", default="127.0.0.1:50051",
+                        help="HOST:PORT of the gateway (default 127.0.0.1:50051)")
     parser.add_argument("--port", type=int, default=8080, help="the dashboard's TCP port (default 8080)")
-    parser.add_argument("--host", default="127.0.0.1", help="the dashboard's address (default 127.0.0.1: this machine only)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the dashboard's address (default 127.0.0.1: this machine only)")
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
     parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT instead")
@@ -48,7 +52,8 @@ def games_of(text: str | None) -> list[str]:
     games = [g.strip() for g in text.split(",") if g.strip()] if text else registry.game_ids()
     unknown = [g for g in games if g not in registry.GAMES]
     if unknown or not games:
-        raise UsageError(f"unknown game {(unknown or [text])[0]!r} in --games; valid games: {', '.join(registry.game_ids())}")
+        raise UsageError(f"unknown game {(unknown or [text])[0]!r} in --games; "
+                         f"valid games: {', '.join(registry.game_ids())}")
     return games
 
 
@@ -58,7 +63,8 @@ def up_command(args: argparse.Namespace) -> int:
     check_port_free(args.host, args.port)
     store = Store(url)  # creates the database (and brings it to the newest schema) before anyone reads it
     anchors = tuple(args.anchor or DEFAULT_ANCHORS)
-    ladders = [open_ladder(store, LadderConfig(g, registry.info(g).min_players, anchors, gateway=args.gateway)) for g in games]
+    ladders = [open_ladder(store, LadderConfig(g, registry.info(g).min_players, anchors, gateway=args.gateway))
+               for g in games]
     executors = [executor_for(args.local, ray_address=args.ray_address, workers=args.workers, live=True)
                  for _ in ladders]
     stop = threading.Event()
@@ -71,8 +77,9 @@ def up_command(args: argparse.Namespace) -> int:
         with gateway_running(args.gateway, store):
             for thread in threads:
                 thread.start()
-            print(f"Arena is up: dashboard http://{args.host}:{args.port}/ (the ladders: /ladder), gateway {args.gateway}, "
-                  f"ladders of {', '.join(games)}; database {url}; Ctrl-C stops everything", flush=True)
+            print(f"Arena is up: dashboard http://{args.host}:{args.port}/ (the ladders: /ladder), "
+                  f"gateway {args.gateway}, ladders of {', '.join(games)}; database {url}; Ctrl-C stops everything",
+                  flush=True)
             _serve_dashboard(url, args.host, args.port)
     finally:
         stop.set()

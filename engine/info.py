@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 try:  # mypyc reads the class flags below (engine.implementation); the Python sources need no mypy
-    from mypy_extensions import mypyc_attr
+    from mypy_extensions import mypyc_attr as mypyc_attr
 except ImportError:  # pragma: no cover - only without mypy installed
     def mypyc_attr(*_flags: object, **_named: object) -> Any:  # type: ignore[misc]
         return lambda cls: cls

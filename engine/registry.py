@@ -17,7 +17,7 @@ carries its game's reference, and a worker plays it from that.
 from __future__ import annotations
 
 import warnings
-from functools import lru_cache
+from functools import cache
 from importlib.metadata import entry_points
 from pkgutil import resolve_name
 from typing import Any
@@ -63,7 +63,7 @@ def ref(game_id: str) -> str:
     return GAMES[game_id]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(game_ref: str) -> GameDescription:
     """The description a reference names ("module:NAME": a GameDescription, or a bare Game class,
     described with nothing more); ValueError when it names something else."""

@@ -45,7 +45,8 @@ def build() -> None:
     command = dist.get_command_obj("build_ext")
     command.inplace, command.parallel = True, os.cpu_count() or 1
     command.build_temp = str(CACHE / "temp")
-    say(f"engine: compiling {len(extensions)} C extensions on {command.parallel} cores (1 to 4 minutes the first time) ...")
+    say(f"engine: compiling {len(extensions)} C extensions on {command.parallel} cores "
+        "(1 to 4 minutes the first time) ...")
     command.build_extension = counting(command.build_extension, len(extensions))
     dist.run_command("build_ext")
 

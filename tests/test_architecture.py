@@ -190,8 +190,8 @@ def test_heavy_libraries_stay_in_their_module(library: str, home: set[str]) -> N
 # arena/ that is in no room fails the test: a new room is placed here and in docs/architecture.md.
 ARENA_FLOORS: list[set[str]] = [
     {"arena.errors", "arena.outcomes", "arena.v1"},
-    {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch", "arena.link",
-     "arena.rating_fit"},
+    {"arena.store", "arena.submissions", "arena.observation_schema", "arena.observation_names", "arena.launch",
+     "arena.link", "arena.rating_fit"},
     {"arena.rating", "arena.match"},
     {"arena.gateway", "arena.tournament", "arena.standings"},
     {"arena.sprt", "arena.node", "arena.ladder", "arena.gateway_access"},
@@ -339,7 +339,8 @@ def test_no_import_circle_among_the_modules_of_arena_and_the_dashboards() -> Non
 
 
 def test_an_import_circle_is_seen() -> None:
-    tree = ast.parse("import a\nfrom b import c\nfrom g import h\ndef f():\n    import d\nif TYPE_CHECKING:\n    import e\n"
+    tree = ast.parse("import a\nfrom b import c\nfrom g import h\ndef f():\n    import d\n"
+                     "if TYPE_CHECKING:\n    import e\n"
                      "try:\n    import f\nexcept ImportError:\n    pass\n")
     assert module_level_imports(tree, {"a", "b", "b.c", "d", "e", "f", "g"}) == {"a", "b.c", "f", "g"}
     assert import_circle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]

@@ -57,7 +57,8 @@ def python(env: dict[str, str], script: str) -> str:
 
 
 def test_the_registry_lists_the_sixth_game_from_its_entry_point(sixth: dict[str, str]) -> None:
-    out = python(sixth, "from engine import registry; print(registry.game_ids()); print(registry.info('showdown').name)")
+    out = python(sixth,
+                 "from engine import registry; print(registry.game_ids()); print(registry.info('showdown').name)")
     assert out.splitlines() == [str(sorted(["gang_of_dice", "lost_cities_rivals", "riga", "riviera", "showdown"])),
                                 "Toy showdown"]
 

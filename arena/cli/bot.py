@@ -39,7 +39,8 @@ def register(subparsers: Any) -> None:
     add = commands.add_parser("register", help="register a bot and print its token (shown once)")
     add.add_argument("name", help="a letter, then letters, digits, '_', '.' or '-'")
     add.add_argument("--command", help="command line the arena runs to launch the bot when a match needs it")
-    add.add_argument("--files", help="the launched bot's own folder: read-only at /bot, its working folder, in its sandbox")
+    add.add_argument("--files",
+                     help="the launched bot's own folder: read-only at /bot, its working folder, in its sandbox")
     add.add_argument("--db", help="database URL (default $ARENA_DB or sqlite:///arena.db)")
     add.set_defaults(handler=register_command)
     listing = commands.add_parser("list", help="list the registered bots")
@@ -230,7 +231,7 @@ def register_access_actions(commands: Any) -> None:
 
 
 def _on_one_bot(commands: Any, action: str, handler: Any, about: str) -> argparse.ArgumentParser:
-    parser = commands.add_parser(action, help=about)
+    parser: argparse.ArgumentParser = commands.add_parser(action, help=about)
     parser.add_argument("name", help="the registered bot's name")
     parser.add_argument("--db", help=DB_HELP)
     parser.set_defaults(handler=handler)

@@ -43,7 +43,8 @@ CHECKS = [
 LIMITS = LaunchLimits()
 LIMITS_CHECK = (
     f"stays within its sandbox's limits ({LIMITS.memory_mb} MB memory, {LIMITS.cpu_seconds} s CPU per process, "
-    f"{LIMITS.processes} processes and threads, {LIMITS.tmp_mb} MB /tmp, {LIMITS.output_cap_bytes // 2**20} MB of output)",
+    f"{LIMITS.processes} processes and threads, {LIMITS.tmp_mb} MB /tmp, "
+    f"{LIMITS.output_cap_bytes // 2**20} MB of output)",
     {FaultKind.CRASH},
 )
 # What a crash reason says when a limit ended the bot (launcher.py's words, and the kernel's).
@@ -53,10 +54,12 @@ NO_FORFEIT_STRIKES = 1_000_000
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("check-bot", help="play a few matches against the random bot and report protocol problems")
+    parser = subparsers.add_parser("check-bot",
+                                   help="play a few matches against the random bot and report protocol problems")
     parser.add_argument("--token", help="the bot's token (a registered bot that dials in)")
     parser.add_argument("--submission", metavar="PATH",
-                        help="check a submission instead: its folder or .tar.gz/.zip, run sandboxed as the arena would launch it")
+                        help="check a submission instead: its folder or .tar.gz/.zip, "
+                             "run sandboxed as the arena would launch it")
     parser.add_argument("--command", help="with --submission: the command that starts the bot, run in FOLDER")
     parser.add_argument("--game", required=True, help="game id, e.g. riviera")
     parser.add_argument("--matches", type=int, default=3, help="matches to play (default 3)")
@@ -109,7 +112,8 @@ def check_submission(args: argparse.Namespace, game_id: str, players: int) -> in
         with (GatewayThread(store, host_key=key, limits=LIMITS) as gateway,
               GatewayClient(gateway.address, key=key, tls=False) as client):  # its own loopback gateway: plaintext
             print(f"checking the submission in {folder} on {game_id}: {args.matches} matches against the random bot, "
-                  f"launched in its sandbox as `{args.command}` (waiting up to {args.connect_timeout:g} s for it to connect)",
+                  f"launched in its sandbox as `{args.command}` "
+                  f"(waiting up to {args.connect_timeout:g} s for it to connect)",
                   flush=True)
             played = play_matches(client, SUBMISSION, game_id, players, args)
     if played is None:

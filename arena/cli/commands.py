@@ -13,7 +13,8 @@ from typing import Any
 
 from arena.cli import author, bot, check_bot, demo, ladder, leaderboard, play, serve, sprt, store, tournament
 
-COMMANDS = [play, demo, tournament, ladder, sprt, leaderboard, serve, bot, author, check_bot, store]  # the order of the help
+# the order of the help
+COMMANDS = [play, demo, tournament, ladder, sprt, leaderboard, serve, bot, author, check_bot, store]
 PLUGIN_GROUP = "arena.commands"
 
 

@@ -81,7 +81,8 @@ def run_command(args: argparse.Namespace) -> int:
     ladder_id = open_ladder(store, config)
     executor = make_executor(args)
     print(f"ladder {ladder_id} of {args.game} ({config.players_per_match} per table) runs; "
-          f"`arena ladder status` shows it, `arena ladder stop --game {args.game}` ends it", file=sys.stderr, flush=True)
+          f"`arena ladder status` shows it, `arena ladder stop --game {args.game}` ends it",
+          file=sys.stderr, flush=True)
     stop = threading.Event()  # SIGTERM (a service manager's stop) ends the run as `arena ladder stop` does
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
@@ -146,7 +147,8 @@ def status_command(args: argparse.Namespace) -> int:
 
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"ladder {report['id']} of {report['game']} ({report['players']} per table): {report['status']}; "
-             f"{report['matches']} matches stored ({report['aborted']} aborted), {len(report['queue'])} planned not yet stored"]
+             f"{report['matches']} matches stored ({report['aborted']} aborted), "
+             f"{len(report['queue'])} planned not yet stored"]
     for bot in report["field"]:
         elo = "  unrated" if bot["elo"] is None else f"{bot['elo']:9.0f}"
         marks = (" provisional" if bot["provisional"] else "") + (" anchor" if bot["anchor"] else "")

@@ -30,13 +30,16 @@ from engine import registry
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play one local match between bots")
     parser.add_argument("game", help="game id, e.g. riviera")
-    parser.add_argument("--players", type=int, help="number of seats (default: the game's minimum, or the number of --bots)")
+    parser.add_argument("--players", type=int,
+                        help="number of seats (default: the game's minimum, or the number of --bots)")
     parser.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     parser.add_argument("--bots", help="comma-separated bot per seat (default: random for every seat)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--gateway", default="127.0.0.1:50051", help="gateway for registered bots (default 127.0.0.1:50051)")
-    parser.add_argument("--connect-timeout", type=float, default=60.0, help="seconds to wait for registered bots to connect")
+    parser.add_argument("--gateway", default="127.0.0.1:50051",
+                        help="gateway for registered bots (default 127.0.0.1:50051)")
+    parser.add_argument("--connect-timeout", type=float, default=60.0,
+                        help="seconds to wait for registered bots to connect")
     add_time_per_move(parser)
     parser.add_argument("--db", help="database of registered bots (default $ARENA_DB or sqlite:///arena.db)")
     parser.set_defaults(handler=play_command)
@@ -52,11 +55,12 @@ def play_command(args: argparse.Namespace) -> int:
     options = parse_options(info, args.option)
     control = time_control(args.time_per_move_ms)
     check_builtin(bots, registry.make(info.id, len(bots), **options))
+    clock: TimeControl | None
     if all(is_builtin(bot) for bot in bots):
-        record, control = run_match(info.id, bots, args.seed, options), None  # built-in bots have no clock
+        record, clock = run_match(info.id, bots, args.seed, options), None  # built-in bots have no clock
     else:
-        record = play_connected(info.id, bots, args, options, control)
-    data = summary(record, control)
+        record, clock = play_connected(info.id, bots, args, options, control), control
+    data = summary(record, clock)
     print(json.dumps(data, indent=2) if args.json else format_summary(data))
     return 0
 
@@ -116,7 +120,8 @@ def play_connected(game_id: str, bots: list[str], args: argparse.Namespace, opti
     bots = [pin(bot, store) for bot in bots]  # `mybot` plays (and is shown as) its latest version
     with gateway_client(args.gateway, store) as client:
         waiting = ", ".join(sorted({b for b in bots if not is_builtin(b)}))
-        print(f"arena: waiting up to {args.connect_timeout:g} s for {waiting} at {client.address}", file=sys.stderr, flush=True)
+        print(f"arena: waiting up to {args.connect_timeout:g} s for {waiting} at {client.address}",
+              file=sys.stderr, flush=True)
         try:
             return run_match(game_id, bots, args.seed, options, gateway=client, time_control=control,
                              connect_timeout_ms=int(args.connect_timeout * 1000))

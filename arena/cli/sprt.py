@@ -24,6 +24,7 @@ from arena.sprt.stats import MODELS
 from arena.store import DEFAULT_DB_URL, Store
 from engine import registry
 
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "sprt", help="a sequential test (SPRT) of bot A against bot B",

@@ -51,9 +51,11 @@ def register(subparsers: Any) -> None:
     run.add_argument("--rounds", type=int, default=1, help="repeat the whole schedule R times (default 1)")
     run.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     run.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="game option (repeatable)")
-    run.add_argument("--gauntlet", metavar="BOT", help="play BOT against the rest of the field instead of a round robin")
+    run.add_argument("--gauntlet", metavar="BOT",
+                     help="play BOT against the rest of the field instead of a round robin")
     run.add_argument("--max-tables", type=int, default=DEFAULT_MAX_TABLES,
-                     help=f"tables per round before a balanced sample replaces all subsets (default {DEFAULT_MAX_TABLES})")
+                     help="tables per round before a balanced sample replaces all subsets "
+                          f"(default {DEFAULT_MAX_TABLES})")
     add_time_per_move(run)
     run.add_argument("--gateway", default="127.0.0.1:50051",
                      help="HOST:PORT of the gateway connected bots dial in to (default 127.0.0.1:50051)")
@@ -81,7 +83,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ray-address", help="join a running Ray cluster at HOST:PORT (default: start Ray here)")
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
     parser.add_argument("--workers", type=int, help="CPUs for the local Ray (default: all)")
-    parser.add_argument("--max-in-flight", type=int, help="Ray tasks submitted at once, each of one or more matches (default: 2 per worker CPU)")
+    parser.add_argument("--max-in-flight", type=int,
+                        help="Ray tasks submitted at once, each of one or more matches (default: 2 per worker CPU)")
     parser.add_argument("--quiet", action="store_true", help="no progress line")
     parser.add_argument("--no-live", dest="live", action="store_false",
                         help="do not send running matches' steps to the dashboard's live pages")
@@ -136,6 +139,9 @@ def gateway_for(config: TournamentConfig, store: Store) -> AbstractContextManage
     is started in this process, as `arena play` does (no gateway is needed for built-in bots)."""
     if all(is_builtin(bot_spec(entrant)) for entrant in config.entrants):
         return nullcontext()
+    if config.gateway is None:
+        raise UsageError("this tournament has registered entrants but no gateway address in its config: "
+                         "registered bots play through a gateway (--gateway HOST:PORT)")
     return gateway_running(config.gateway, store)
 
 
@@ -204,7 +210,8 @@ def stops_reported(line: ProgressLine, store: Store, tournament_id: int, what: s
 
 def resume_command_line(store: Store, tournament_id: int) -> str:
     """The command that resumes this tournament."""
-    return f"arena tournament resume {tournament_id}" + (f" --db {store.url}" if store.url != "sqlite:///arena.db" else "")
+    return f"arena tournament resume {tournament_id}" + (
+        f" --db {store.url}" if store.url != "sqlite:///arena.db" else "")
 
 
 def _cpus(count: int) -> str:
@@ -262,7 +269,8 @@ def list_command(args: argparse.Namespace) -> int:
     now = datetime.now(UTC)
     for t in rows:
         print(f"{t.id:>4}  {t.game_id:<20} {t.kind:<11} {t.status:<11} {t.done_matches:>6}/{t.total_matches:<6}  "
-              f"{t.created_at:%Y-%m-%d %H:%M}" + ("  (no progress for a minute: resume it?)" if t.seems_stopped(now) else ""))
+              f"{t.created_at:%Y-%m-%d %H:%M}"
+              + ("  (no progress for a minute: resume it?)" if t.seems_stopped(now) else ""))
     return 0
 
 
@@ -277,7 +285,8 @@ def show_command(args: argparse.Namespace) -> int:
     print(f"tournament {info.id}{' ' + info.name if info.name else ''}: {info.kind} of {info.ruleset}, "
           f"{config['players_per_match']} per match, {config['rounds']} round(s), seed {config['seed']}")
     print(f"bots: {', '.join(config['entrants'])}")
-    print(f"status: {info.status}; {info.done_matches}/{info.total_matches} matches stored, {info.aborted_matches} aborted")
+    print(f"status: {info.status}; {info.done_matches}/{info.total_matches} matches stored, "
+          f"{info.aborted_matches} aborted")
     if info.seems_stopped(datetime.now(UTC)):
         print(f"no progress for over a minute: its driver was probably stopped; `arena tournament resume {info.id}`")
     if standings:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import pyspiel
@@ -51,6 +51,7 @@ from arena.envs.payoffs import MAX_PAYOFF, MIN_PAYOFF, rank_payoffs
 from engine import registry
 from engine.core import Game, GameInfo, NodeKind, State
 
+T = TypeVar("T")
 PREFIX = "arena_"
 
 
@@ -122,7 +123,7 @@ def game_class(game_id: str) -> type[ArenaGame]:
     return globals()[name]  # type: ignore[no-any-return]
 
 
-class ArenaGame(pyspiel.Game):
+class ArenaGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
     """One configured engine game as an OpenSpiel game."""
 
     def __init__(self, game_id: str, params: dict[str, Any]) -> None:
@@ -152,7 +153,7 @@ class ArenaGame(pyspiel.Game):
         return ArenaObserver(self.encoder, iig_obs_type, params)
 
 
-class ArenaState(pyspiel.State):
+class ArenaState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     """An engine state seen through OpenSpiel's State API (see the module docstring)."""
 
     def __init__(self, game: ArenaGame, engine_state: State) -> None:
@@ -190,14 +191,14 @@ class ArenaState(pyspiel.State):
         """The acting seat, or OpenSpiel's CHANCE, SIMULTANEOUS or TERMINAL player id."""
         kind = self.engine_state.kind
         if kind is NodeKind.TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
+            return cast(int, pyspiel.PlayerId.TERMINAL)  # pyspiel is untyped: its ids are ints
         if kind is NodeKind.CHANCE:
-            return pyspiel.PlayerId.CHANCE
+            return cast(int, pyspiel.PlayerId.CHANCE)
         acting = self.engine_state.acting_players()
         if len(acting) == 1:
             return acting[0]
         if self._game.value.simultaneous:
-            return pyspiel.PlayerId.SIMULTANEOUS
+            return cast(int, pyspiel.PlayerId.SIMULTANEOUS)
         return next(seat for seat in acting if seat not in self.pending)  # turn-based: the next to choose
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -243,11 +244,12 @@ class ArenaState(pyspiel.State):
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> ArenaState:
         """A state `player_id` cannot tell from this one, hidden parts drawn again (ISMCTS)."""
         rng = random.Random(int(probability_sampler() * 2**53))
-        resampled = self.clone()
+        resampled: ArenaState = self.clone()
         resampled.engine_state = self.engine_state.resample({player_id}, rng)
         # the choices other seats made before this one at a turn-based simultaneous node are
         # hidden from it: drawn again among their legal actions in the redrawn state
-        resampled.pending = {seat: action if seat == player_id else rng.choice(resampled.engine_state.legal_actions(seat))
+        resampled.pending = {seat: action if seat == player_id
+                             else rng.choice(resampled.engine_state.legal_actions(seat))
                              for seat, action in self.pending.items()}
         return resampled
 
@@ -283,11 +285,11 @@ class _Held:
         self.state = state
         self.views: dict[tuple[int, str], Any] = {}
 
-    def view(self, seat: int, kind: str, compute: Callable[[], Any]) -> Any:
+    def view(self, seat: int, kind: str, compute: Callable[[], T]) -> T:
         key = (seat, kind)
         if key not in self.views:
             self.views[key] = compute()
-        return self.views[key]
+        return cast(T, self.views[key])
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
         return self
@@ -319,7 +321,7 @@ class ArenaObserver:
         return text if player not in state.pending else f"{text} chose {state.pending[player]}"
 
 
-class ArenaBot(pyspiel.Bot):
+class ArenaBot(pyspiel.Bot):  # type: ignore[misc]  # pyspiel is untyped
     """One of our bots (a spec as `arena play --bots` takes: "heuristic", "ismcts:sims=200") for
     one seat of an arena game in OpenSpiel: it sees only that seat's observation, as in a match."""
 

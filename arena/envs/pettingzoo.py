@@ -52,7 +52,7 @@ def env(game_id: str, num_players: int, *, encoding_size: int = DEFAULT_SIZE,
                                                   render_mode=render_mode, **options))
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment class
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo (untyped) names the unwrapped env so
     """One configured game of the arena as an AEC environment (see the module docstring)."""
 
     metadata = {"name": "arena", "render_modes": ["ansi"], "is_parallelizable": False}
@@ -78,10 +78,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             "action_mask": spaces.Box(0, 1, (self.game.info.num_actions,), np.int8),
         })
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # -- the AEC API ------------------------------------------------------------------------
@@ -113,19 +113,19 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if waiting:
             self._select(waiting[0])
         else:
-            self._enter(self._state.apply(self._chosen))
+            self._enter(self._now().apply(self._chosen))
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         return {
-            "observation": self.encoder.encode(self._state.observation(seat)),
-            "action_mask": action_mask(self._state.legal_actions(seat), self.game.info.num_actions),
+            "observation": self.encoder.encode(self._now().observation(seat)),
+            "action_mask": action_mask(self._now().legal_actions(seat), self.game.info.num_actions),
         }
 
     def engine_observation(self, agent: str) -> dict[str, Any]:
         """The engine's observation of `agent`'s seat, exactly as a bot receives it."""
-        return self._state.observation(self.possible_agents.index(agent))
+        return self._now().observation(self.possible_agents.index(agent))
 
     def render(self) -> str | None:
         """With render_mode "ansi": who acts now (or the result), as one line of text."""
@@ -140,8 +140,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
 
     # -- moving through the game ------------------------------------------------------------
 
+    def _now(self) -> State:
+        """The state the env is at: there is none before reset()."""
+        if self._state is None:
+            raise RuntimeError("the environment has no state yet: call reset() first")
+        return self._state
+
     def _legal_choice(self, seat: int, action: Any) -> int:
-        legal = self._state.legal_actions(seat)
+        legal = self._now().legal_actions(seat)
         if action is None or int(action) not in legal:
             shown = ", ".join(str(a) for a in legal[:20]) + (", ..." if len(legal) > 20 else "")
             raise IllegalActionError(f"player_{seat} cannot play {action!r} now; legal actions: [{shown}]")
@@ -151,8 +157,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         """Resolve chance nodes with the env's generator, then select the next decision's first seat."""
         while state.kind is NodeKind.CHANCE:
             state = state.apply_chance(sample_chance(state, self._rng))
-        self._state, self._chosen = state, {}
-        self.infos = {agent: {} for agent in self.agents}
+        self._state = state
+        self._chosen: dict[int, int] = {}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         if state.kind is NodeKind.TERMINAL:
             self._finish(state)
         else:
@@ -162,9 +169,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     def _select(self, seat: int) -> None:
         agent = self.possible_agents[seat]
         self.agent_selection = agent
-        legal = self._state.legal_actions(seat)
+        legal = self._now().legal_actions(seat)
         self.infos[agent] = {
-            "engine_observation": self._state.observation(seat),
+            "engine_observation": self._now().observation(seat),
             "legal_actions": legal,
             "action_labels": [self.game.action_label(action) for action in legal],
         }

@@ -41,7 +41,6 @@ class AuthorConfig:
     submissions_per_hour: int = 10  # versions stored per author in any hour
     max_archive_bytes: int = Limits().max_bytes  # one submitted archive, as sent
     unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
-    unpacked: Limits = Limits()  # what it may unpack to: the limits of a local `arena bot submit`
     submissions_root: Path | None = None  # default: arena.submissions.default_root()
     auth_failures: int = 10  # failed keys from one peer address ...
     auth_window_s: float = 60.0  # ... within this window; then it is refused until the window passes
@@ -149,7 +148,8 @@ class Authoring:
         except SubmissionError as error:
             raise BadRequest(str(error)) from None
 
-    def submit(self, author: AuthorInfo, bot: str, command: str, upload: Upload) -> tuple[BotVersion, StoredFiles, str | None]:
+    def submit(self, author: AuthorInfo, bot: str, command: str,
+               upload: Upload) -> tuple[BotVersion, StoredFiles, str | None]:
         """Store the uploaded archive as the bot's next version (registering the bot when it is new):
         the version, its stored files and the new bot's token (None for a bot already registered).
         The upload's file is removed in every case."""
@@ -281,7 +281,8 @@ class AuthFailures:
         """Count a failed key from `peer`."""
         self._recent(peer).append(self.clock())
         if len(self._failures) > 10_000:  # many peers: forget those with nothing recent
-            for stale in [p for p, times in self._failures.items() if not times or times[-1] < self.clock() - self.window_s]:
+            for stale in [p for p, times in self._failures.items()
+                          if not times or times[-1] < self.clock() - self.window_s]:
                 del self._failures[stale]
 
     def _recent(self, peer: str) -> deque[float]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import grpc
 
@@ -43,6 +43,9 @@ from arena.store import AuthorInfo, BotVersion
 from arena.v1 import authors_pb2 as pb
 from arena.v1 import authors_pb2_grpc
 
+if TYPE_CHECKING:
+    from arena.gateway.service import Context
+
 log = logging.getLogger("arena.gateway.authors")
 
 CODES: dict[type[AuthorError], grpc.StatusCode] = {
@@ -65,7 +68,7 @@ def peer_address(peer: str) -> str:
     return f"{kind}:{rest.rpartition(':')[0]}" if kind in ("ipv4", "ipv6") and ":" in rest else peer
 
 
-class AuthorService(authors_pb2_grpc.AuthorsServicer):
+class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # untyped generated servicer
     """`arena.v1.Authors`: an author's calls on their own bots."""
 
     def __init__(self, gateway: Gateway, config: AuthorConfig | None = None) -> None:
@@ -79,28 +82,31 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
 
     # -- the calls ---------------------------------------------------------------------------
 
-    async def RegisterBot(self, request: pb.RegisterBotRequest, context: grpc.aio.ServicerContext) -> pb.RegisterBotReply:
+    async def RegisterBot(self, request: pb.RegisterBotRequest,
+                          context: Context) -> pb.RegisterBotReply:
         author = await self._author(context)
         token = await self._locked(context, author, self.authoring.register, author, request.bot)
         log.info("author %r registered bot %r", author.name, request.bot)
         return pb.RegisterBotReply(bot=request.bot, token=token)
 
-    async def ListBots(self, request: pb.ListBotsRequest, context: grpc.aio.ServicerContext) -> pb.ListBotsReply:
+    async def ListBots(self, request: pb.ListBotsRequest, context: Context) -> pb.ListBotsReply:
         author = await self._author(context)
         listings = await self._run(context, self.authoring.listing, author, request.bot)
         return pb.ListBotsReply(bots=[bot_message(listing) for listing in listings])
 
-    async def RotateToken(self, request: pb.RotateTokenRequest, context: grpc.aio.ServicerContext) -> pb.RotateTokenReply:
+    async def RotateToken(self, request: pb.RotateTokenRequest,
+                          context: Context) -> pb.RotateTokenReply:
         author = await self._author(context)
         token = await self._locked(context, author, self.authoring.rotate, author, request.bot)
         return pb.RotateTokenReply(token=token, streams_closed=await self.gateway.revoke())
 
-    async def SetBotState(self, request: pb.SetBotStateRequest, context: grpc.aio.ServicerContext) -> pb.SetBotStateReply:
+    async def SetBotState(self, request: pb.SetBotStateRequest,
+                          context: Context) -> pb.SetBotStateReply:
         author = await self._author(context)
         await self._locked(context, author, self.authoring.set_disabled, author, request.bot, request.disabled)
         return pb.SetBotStateReply(streams_closed=await self.gateway.revoke() if request.disabled else 0)
 
-    async def ReadLog(self, request: pb.ReadLogRequest, context: grpc.aio.ServicerContext) -> pb.ReadLogReply:
+    async def ReadLog(self, request: pb.ReadLogRequest, context: Context) -> pb.ReadLogReply:
         author = await self._author(context)
         logs = await self._run(context, self.authoring.logs, author, request.bot, request.match_id)
         return pb.ReadLogReply(logs=[pb.BotLogEntry(
@@ -108,7 +114,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
             termination=entry.termination, reason=entry.reason, text=entry.text) for entry in logs])
 
     async def SubmitVersion(self, requests: AsyncIterator[pb.SubmitVersionRequest],
-                            context: grpc.aio.ServicerContext) -> pb.SubmitVersionReply:
+                            context: Context) -> pb.SubmitVersionReply:
         author = await self._author(context)
         header = await self._header(requests, context)
         if author.id in self._uploading:
@@ -131,7 +137,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
     # -- plumbing ----------------------------------------------------------------------------
 
     async def _header(self, requests: AsyncIterator[pb.SubmitVersionRequest],
-                      context: grpc.aio.ServicerContext) -> pb.SubmitHeader:
+                      context: Context) -> pb.SubmitHeader:
         first = await anext(aiter(requests), None)
         if first is None or not first.HasField("header"):
             await self._abort(context, BadRequest("the first message of SubmitVersion must be its header "
@@ -139,7 +145,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
         return first.header
 
     async def _receive(self, requests: AsyncIterator[pb.SubmitVersionRequest], upload: Upload,
-                       context: grpc.aio.ServicerContext) -> None:
+                       context: Context) -> None:
         """Every chunk into the upload file; the file is removed if the stream breaks or is refused."""
         try:
             async for message in requests:
@@ -156,7 +162,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
             upload.discard()
             raise
 
-    async def _author(self, context: grpc.aio.ServicerContext) -> AuthorInfo:
+    async def _author(self, context: Context) -> AuthorInfo:
         peer = peer_address(context.peer())
         if (wait := self.failures.refused_for(peer)) > 0:
             self.refusals.info("authors' call from %s refused: too many failed keys", peer)
@@ -176,7 +182,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
             await self._abort(context, error)
         raise AssertionError("unreachable: abort raises")
 
-    async def _run(self, context: grpc.aio.ServicerContext, call: Callable[..., T], *args: Any) -> T:
+    async def _run(self, context: Context, call: Callable[..., T], *args: Any) -> T:
         """`call(*args)` on a worker thread; an AuthorError becomes the call's status."""
         try:
             return await asyncio.to_thread(call, *args)
@@ -184,12 +190,12 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):
             await self._abort(context, error)
         raise AssertionError("unreachable: abort raises")
 
-    async def _locked(self, context: grpc.aio.ServicerContext, author: AuthorInfo, call: Callable[..., T],
+    async def _locked(self, context: Context, author: AuthorInfo, call: Callable[..., T],
                       *args: Any) -> T:
         async with self._locks.setdefault(author.id, asyncio.Lock()):
             return await self._run(context, call, *args)
 
-    async def _abort(self, context: grpc.aio.ServicerContext, error: AuthorError) -> None:
+    async def _abort(self, context: Context, error: AuthorError) -> NoReturn:
         if isinstance(error, NotYours | LimitReached):
             self.refusals.info("authors' call refused (%s): %s", CODES[type(error)].name, error.detail)
         await context.abort(CODES[type(error)], error.detail)

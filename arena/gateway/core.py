@@ -110,7 +110,8 @@ class Gateway:
         carried = self.dropped.pop(bot_name, None) or self.sessions.get(bot_name)
         session = Session(bot_name, peer, self.stream_limits, carried, token_hash)
         self.sessions[bot_name] = session
-        session.send(pb.ArenaMessage(welcome=pb.Welcome(bot_name=bot_name, protocol=PROTOCOL, session_id=session.session_id)))
+        session.send(pb.ArenaMessage(welcome=pb.Welcome(bot_name=bot_name, protocol=PROTOCOL,
+                                                        session_id=session.session_id)))
         session.resume()
         log.info("%r connected", session)
         async with self._arrivals:
@@ -127,7 +128,8 @@ class Gateway:
                 log.info("%r on this connection: %s", session, summary)
         if session.ended is not None:
             return
-        crash = await self.launcher.exit_reason(session.bot_name, wait_s=0.5) if session.bot_name in self.launcher.bots else None
+        crash = (await self.launcher.exit_reason(session.bot_name, wait_s=0.5)
+                 if session.bot_name in self.launcher.bots else None)
         if crash:
             session.end(BotFault(pb.TERMINATION_CRASH, crash))
         else:
@@ -235,7 +237,7 @@ class Gateway:
                 self._outputs[key] = (launched, 0)  # launched for this seat: all its output so far
         fault = await self._wait_connected(name, request.connect_timeout_ms / 1000, launched)
         if fault is not None:
-            if launched is not None:  # recorded first: a match that comes while it stops fails fast
+            if launched is not None and command:  # recorded first: a match that comes while it stops fails fast
                 fault = self.retry.failed(name, command, launched, fault)
                 await self.launcher.stop(name)
             return fault

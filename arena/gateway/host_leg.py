@@ -20,6 +20,7 @@ import os
 import secrets
 import ssl
 from collections.abc import AsyncIterator
+from typing import Any
 
 from arena.errors import ArenaError, UsageError
 from arena.gateway.core import Gateway
@@ -71,13 +72,14 @@ class HostLegServer:
             raise UsageError(f"the host leg's port must be 0 (any free port) to 65535, not {port}; see --host-leg-port")
         try:
             # The TLS handshake, too, is due within AUTH_DEADLINE_S; until it passed no frame is read.
-            tls = {} if self.tls is None else {"ssl": self.tls, "ssl_handshake_timeout": AUTH_DEADLINE_S}
+            tls: dict[str, Any] = ({} if self.tls is None
+                                   else {"ssl": self.tls, "ssl_handshake_timeout": AUTH_DEADLINE_S})
             self._server = await asyncio.start_server(self._connected, host, port, reuse_address=True, **tls)
         except OSError as error:  # asyncio words it "error while attempting to bind ...": the errno says it plainly
             why = os.strerror(error.errno) if error.errno else str(error)
             raise UsageError(f"cannot listen for the match runners' host leg on {host}:{port} ({why}); "
                              "choose another port with --host-leg-port") from None
-        return self._server.sockets[0].getsockname()[1]
+        return int(self._server.sockets[0].getsockname()[1])
 
     async def close(self) -> None:
         """Stop listening and close every connection (their open seats are released)."""
@@ -131,7 +133,7 @@ class HostLegServer:
             try:
                 answer = await asyncio.wait_for(_read_frame(reader, HANDSHAKE_FRAME_BYTES), AUTH_DEADLINE_S)
                 runner = parse(host_pb2.HostLegProof, answer)
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 raise Refused(f"no HostLegProof within {AUTH_DEADLINE_S:g} s of connecting") from None
             except FrameError as error:
                 raise Refused(str(error)) from None
@@ -176,6 +178,6 @@ async def _close_with(writer: asyncio.StreamWriter, code: str, message: str) -> 
     writer.close()  # after what is buffered has gone out
     try:
         await asyncio.wait_for(writer.wait_closed(), 1.0)
-    except (asyncio.TimeoutError, TimeoutError, ConnectionError):
+    except (TimeoutError, ConnectionError):
         pass
 

@@ -29,7 +29,7 @@ class RetryPolicy:
 
     def delay_s(self, failures: int) -> float:
         """The wait after `failures` launches in a row that did not connect (1, 2, ...)."""
-        return min(self.first_s * 2 ** (failures - 1), self.max_s)
+        return min(self.first_s * 2.0 ** (failures - 1), self.max_s)
 
 
 @dataclass

@@ -16,8 +16,10 @@ import shutil
 import signal
 import tempfile
 import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -37,6 +39,7 @@ from arena.store import Store
 from arena.v1 import authors_pb2, authors_pb2_grpc, bot_pb2, host_pb2, host_pb2_grpc
 
 log = logging.getLogger("arena.gateway")
+T = TypeVar("T")
 
 SERVICE_NAMES = (
     bot_pb2.DESCRIPTOR.services_by_name["BotGateway"].full_name,
@@ -209,7 +212,7 @@ class GatewayThread:
         self.running = self.call(start_gateway(*self._args))
         return self.running.address
 
-    def call(self, coroutine, timeout: float | None = 30.0):  # noqa: ANN001, ANN201 - any coroutine
+    def call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = 30.0) -> T:
         """Run a coroutine on the gateway's loop and wait for its result."""
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
@@ -231,7 +234,7 @@ class GatewayThread:
         self.stop()
 
 
-def _quiet_poller_teardown(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+def _quiet_poller_teardown(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """grpc.aio's completion-queue poller can fire once more after the server stopped and its file
     descriptor was closed (EBADF in PollerCompletionQueue._handle_events): nothing is lost then,
     so that one case is not printed as a traceback at the end of every command; all else is."""

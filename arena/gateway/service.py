@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from collections.abc import AsyncIterator, Awaitable, Iterable
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import grpc
 
@@ -26,6 +26,11 @@ from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
 
 log = logging.getLogger("arena.gateway")
+
+if TYPE_CHECKING:
+    # grpc-stubs make the servicer context generic in its request and reply; grpc's class is not
+    # subscriptable at run time, so the alias exists for the type checker only.
+    Context: TypeAlias = grpc.aio.ServicerContext[Any, Any]
 
 T = TypeVar("T")
 
@@ -53,14 +58,15 @@ def unknown_token(retired: RetiredToken | None) -> str:
     if retired.why == "rotated":
         return (f"this token of bot {retired.bot!r} was rotated on {when}: only its newest token works — the one "
                 f"`arena bot token {retired.bot} --rotate` (or `arena-bot token {retired.bot} --rotate`) printed")
-    return f"bot {retired.bot!r} was removed on {when}: its token no longer works (`arena bot register NAME` makes a new bot)"
+    return (f"bot {retired.bot!r} was removed on {when}: its token no longer works "
+            "(`arena bot register NAME` makes a new bot)")
 
 
 class BadCredentials(ArenaError):
     """The call metadata carries no usable bot token; the message says what is expected."""
 
 
-def bearer_token(metadata: tuple[tuple[str, str | bytes], ...] | None) -> str:
+def bearer_token(metadata: Iterable[tuple[str, str | bytes]] | None) -> str:
     """The token of the first `authorization` header, which must read `Bearer <token>`.
 
     The scheme is case-insensitive and spaces around the scheme and the token are ignored
@@ -83,12 +89,12 @@ class BotStreamService:
         self.refusals = RateLimitedLog(log)  # anybody can open streams: refusals must not flood the log
 
     def handler(self) -> grpc.GenericRpcHandler:
-        play = grpc.stream_stream_rpc_method_handler(
+        play: grpc.RpcMethodHandler[bytes, pb.ArenaMessage] = grpc.stream_stream_rpc_method_handler(
             self.play, request_deserializer=None, response_serializer=pb.ArenaMessage.SerializeToString
         )
         return grpc.method_handlers_generic_handler("arena.v1.BotGateway", {"Play": play})
 
-    async def play(self, requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
+    async def play(self, requests: AsyncIterator[bytes], context: Context) -> None:
         session = await self._open(context)
         reader = asyncio.create_task(self._read(requests, session))
         detail = "the connection was cancelled"
@@ -107,7 +113,7 @@ class BotStreamService:
             reader.cancel()
             await self.gateway.disconnect(session, detail)
 
-    async def _open(self, context: grpc.aio.ServicerContext) -> Session:
+    async def _open(self, context: Context) -> Session:
         try:
             token = bearer_token(context.invocation_metadata())
         except BadCredentials as error:
@@ -121,7 +127,7 @@ class BotStreamService:
         if known is None:
             self.refusals.info("refused a connection from %s: unknown token", context.peer())
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, unknown_token(self.gateway.store.retired_token(token)))
-        name, token_hash = known  # type: ignore[misc]
+        name, token_hash = known
         try:
             return await self.gateway.connect(name, context.peer(), token_hash)
         except AlreadyConnected as error:
@@ -146,7 +152,7 @@ class BotStreamService:
         await self.gateway.disconnect(session, detail)
 
 
-class MatchHostService(host_pb2_grpc.MatchHostServicer):
+class MatchHostService(host_pb2_grpc.MatchHostServicer):  # type: ignore[misc]  # untyped generated servicer
     """`arena.v1.MatchHost`: what match runners call; every call but HostLeg needs the host key."""
 
     def __init__(self, gateway: Gateway, host_key: str, host_leg_port: int) -> None:
@@ -154,7 +160,7 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
         self.host_key = host_key
         self.host_leg_port = host_leg_port
 
-    async def _check_key(self, context: grpc.aio.ServicerContext) -> None:
+    async def _check_key(self, context: Context) -> None:
         given = dict(context.invocation_metadata() or ()).get(HOST_KEY_HEADER, "")
         if not (isinstance(given, str) and secrets.compare_digest(given, self.host_key)):
             await context.abort(
@@ -163,7 +169,7 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
                 "($ARENA_HOST_KEY or ~/.config/arena/host.key); bots use BotGateway.Play",
             )
 
-    async def _answer(self, context: grpc.aio.ServicerContext, reply: Awaitable[T]) -> T:
+    async def _answer(self, context: Context, reply: Awaitable[T]) -> T:
         """The call's reply; an error of HOST_ERRORS (host_calls.py) becomes the call's status."""
         try:
             return await reply
@@ -171,29 +177,31 @@ class MatchHostService(host_pb2_grpc.MatchHostServicer):
             await context.abort(grpc.StatusCode[host_status(error) or "INTERNAL"], str(error))
         raise AssertionError("unreachable: abort raises")
 
-    async def OpenSeat(self, request: host_pb2.OpenSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+    async def OpenSeat(self, request: host_pb2.OpenSeatRequest,  # noqa: N802
+                       context: Context) -> host_pb2.SeatReply:
         await self._check_key(context)
         return await self._answer(context, open_reply(self.gateway, request))
 
-    async def Decide(self, request: host_pb2.DecideRequest, context: grpc.aio.ServicerContext) -> host_pb2.DecideReply:  # noqa: N802
+    async def Decide(self, request: host_pb2.DecideRequest, context: Context) -> host_pb2.DecideReply:  # noqa: N802
         await self._check_key(context)
         return await self._answer(context, self.gateway.decide(request))
 
-    async def CloseSeat(self, request: host_pb2.CloseSeatRequest, context: grpc.aio.ServicerContext) -> host_pb2.SeatReply:  # noqa: N802
+    async def CloseSeat(self, request: host_pb2.CloseSeatRequest,  # noqa: N802
+                        context: Context) -> host_pb2.SeatReply:
         await self._check_key(context)
         return await self._answer(context, close_reply(self.gateway, request))
 
     async def Host(self, request_iterator: AsyncIterator[host_pb2.HostCall],  # noqa: N802
-                   context: grpc.aio.ServicerContext) -> None:
+                   context: Context) -> None:
         await self._check_key(context)
         await HostStream(self.gateway, context.write).serve(request_iterator)
 
     async def HostLeg(self, request: host_pb2.HostLegRequest,  # noqa: N802
-                      context: grpc.aio.ServicerContext) -> host_pb2.HostLegReply:
+                      context: Context) -> host_pb2.HostLegReply:
         return host_pb2.HostLegReply(port=self.host_leg_port)  # no key: the leg itself asks for proof
 
     async def CheckAccess(self, request: host_pb2.CheckAccessRequest,  # noqa: N802
-                          context: grpc.aio.ServicerContext) -> host_pb2.CheckAccessReply:
+                          context: Context) -> host_pb2.CheckAccessReply:
         await self._check_key(context)
         return host_pb2.CheckAccessReply(closed=await self._answer(context, self.gateway.revoke()))
 

@@ -44,7 +44,7 @@ class StreamLimits:
 class BotFault(ArenaError):
     """A decision could not be had from the bot; `fault` is a Termination value of the proto."""
 
-    def __init__(self, fault: int, reason: str) -> None:
+    def __init__(self, fault: pb.Termination, reason: str) -> None:
         super().__init__(reason)
         self.fault = fault
         self.reason = reason
@@ -92,7 +92,7 @@ class Session:
         self.malformed = 0
         self.notices = 0
         self.hellos = 0
-        self.throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
+        self.throttle: Throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
         self._writing: asyncio.Future[None] | None = None
 
     def __repr__(self) -> str:
@@ -223,7 +223,8 @@ class Session:
 
     def _ignore(self, message: pb.BotMessage) -> None:
         """A BotMessage with no field this arena knows: say which fields it had, and go on."""
-        numbers = sorted({field.field_number for field in UnknownFieldSet(message)})
+        # protobuf's stubs omit UnknownFieldSet.__iter__ (it iterates its fields)
+        numbers = sorted({field.field_number for field in UnknownFieldSet(message)})  # type: ignore[attr-defined]
         fields = f"field{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}" if numbers else "empty"
         self.notice(f"the BotMessage has no field this arena knows ({fields}); ignored")
 

@@ -43,11 +43,11 @@ from arena.tournament.driver import (
     HEARTBEAT_SECONDS,
     Executor,
     LiveRerate,
-    rated_match,
     match_job,
     match_result,
     node_launch,
     played_as,
+    rated_match,
 )
 from arena.tournament.live import LiveWriter
 from arena.tournament.schedule import PlannedMatch, bot_spec
@@ -73,7 +73,8 @@ def open_ladder(store: Store, config: LadderConfig) -> int:
                                        f"ladder {config.game_id} ({config.players_per_match} per table)")
     if found.status in RUNNING and _alive(found):
         raise UsageError(f"the ladder of {config.game_id} ({config.players_per_match} per table) is already run by "
-                         f"{found.config.get('driver') or 'another process'}; `arena ladder stop --game {config.game_id}` ends it")
+                         f"{found.config.get('driver') or 'another process'}; "
+                         f"`arena ladder stop --game {config.game_id}` ends it")
     store.set_tournament_config(found.id, config.to_json())
     store.set_tournament_status(found.id, TournamentStatus.RUNNING)
     return found.id
@@ -184,8 +185,9 @@ class Ladder:
         chance_seed = derive_seed(self.config.seed, "chance", self.next_table)
         k = len(table.seats)
         matches = [LadderMatch(self.info.id, self.next_index + r, self.next_table, r,
-                               table.seats[r:] + table.seats[:r], derive_seed(self.config.seed, "match", self.next_index + r),
-                               chance_seed, table.why) for r in range(k)]
+                               table.seats[r:] + table.seats[:r],
+                               derive_seed(self.config.seed, "match", self.next_index + r), chance_seed, table.why)
+                   for r in range(k)]
         self.store.plan_ladder_matches(matches)
         self.next_index, self.next_table = self.next_index + k, self.next_table + 1
         for member in self.field:
@@ -269,7 +271,8 @@ class Ladder:
             self.results.add(rated_match(result))
             self.played_since.update(s.entrant for s in result.seats)
             self.dirty = True
-            self.crashed |= {s.entrant for s in result.seats if s.kind == "submitted" and s.termination == Termination.CRASH}
+            self.crashed |= {s.entrant for s in result.seats
+                             if s.kind == "submitted" and s.termination == Termination.CRASH}
         if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
             self._flush()
 

@@ -13,8 +13,9 @@ rule with its parameters):
    95 % interval (a bot not rated yet counts as infinitely wide, so a new version is seated first;
    a rated one at most HALF_WIDTH_PER_GAME / sqrt(games) wide, since a one-sided interval says the
    bot is far from the others, not where it stands among them), discounted for the matches already
-   planned for it but not yet rated — the interval narrows as 1/sqrt(games) — then fewest games. A rating is *provisional* while its interval is wider
-   than ±PROVISIONAL_HALF_WIDTH (arena/store/records.py), the same rule as the leaderboard's mark.
+   planned for it but not yet rated — the interval narrows as 1/sqrt(games) — then fewest games.
+   A rating is *provisional* while its interval is wider than ±PROVISIONAL_HALF_WIDTH
+   (arena/store/records.py), the same rule as the leaderboard's mark.
    Ties (equal urgency and load) are broken at random.
 4. **Close opponents.** Each seat left goes to a bot of another owner with the best *match
    quality* against those already seated (TrueSkill's two-player quality on the Elo scale: high
@@ -77,7 +78,8 @@ class Candidate:
         """How little its place is known: its half-width, at most HALF_WIDTH_PER_GAME / sqrt(games) (an
         interval made one-sided by a bot that wins, or loses, nearly everything says it is far from
         the others, not that its order is unknown), shrunk for the matches planned but not yet rated."""
-        width = self.half_width if self.elo is None else min(self.half_width, HALF_WIDTH_PER_GAME / math.sqrt(max(1, self.games)))
+        width = (self.half_width if self.elo is None
+                 else min(self.half_width, HALF_WIDTH_PER_GAME / math.sqrt(max(1, self.games))))
         return width * math.sqrt((self.games + 1) / (self.games + self.pending + 1))
 
     @property

@@ -18,7 +18,8 @@ def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
     field = []
     for member in ladder_field(store, config):
         row = ratings.get(member.entrant)
-        candidate = Candidate(member.entrant, member.owner, *(() if row is None else (row.elo, row.low, row.high, row.games)))
+        candidate = Candidate(member.entrant, member.owner,
+                              *(() if row is None else (row.elo, row.low, row.high, row.games)))
         field.append({"bot": member.entrant, "elo": row.elo if row else None, "games": row.games if row else 0,
                       "provisional": candidate.provisional, "last_hour": hour.get(member.entrant, 0),
                       "anchor": member.entrant in config.anchors})

@@ -95,7 +95,8 @@ def check_files(files: Path | None) -> None:
         raise SandboxUnavailable(f"the bot's files folder {files} does not exist (or is not a folder)")
     if files.stat().st_mode & 0o005 != 0o005:
         raise SandboxUnavailable(
-            f"the bot's files folder {files} is not readable by the sandbox's user; make it so with `chmod -R o+rX {files}`"
+            f"the bot's files folder {files} is not readable by the sandbox's user; "
+            f"make it so with `chmod -R o+rX {files}`"
         )
 
 
@@ -120,7 +121,8 @@ def _system_view() -> list[str]:
 
 
 def _runtime_view() -> list[str]:
-    """The Python runtime at /arena/python (the SDK kit and its stubs, arena/v1, gRPC, protobuf) and the .proto files."""
+    """The Python runtime at /arena/python (the SDK kit and its stubs, arena/v1, gRPC, protobuf) and the
+    .proto files."""
     site = Path(sysconfig.get_paths()["purelib"])
     sources = {name: site / name for name in RUNTIME_PACKAGES}
     sources["arena/v1"] = _package_folder("arena.v1")

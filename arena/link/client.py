@@ -5,21 +5,29 @@ the gateway's host leg, a TCP connection of its own whose port the gateway tells
 (host_leg_client.py); "stream" — messages on one long-lived gRPC stream `MatchHost.Host`
 (host_stream_client.py); "unary" — a `MatchHost` call each. bench/gateway_latency.py compares them.
 Over TLS when `tls`/`ca_file` say so, by default when `$ARENA_TLS_CA` or `$ARENA_TLS=1` is set
-(arena/link/tls.py): both the gRPC channel and the host leg. Thread-safe (the runner asks the seats of a simultaneous decision from several threads). A failing
-call is a `GatewayError`: an arena-side problem that aborts the match, never a bot's fault.
+(arena/link/tls.py): both the gRPC channel and the host leg. Thread-safe (the runner asks the
+seats of a simultaneous decision from several threads). A failing call is a `GatewayError`: an
+arena-side problem that aborts the match, never a bot's fault.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import grpc
+from google.protobuf.message import Message
 
 from arena.errors import ArenaError
 from arena.link.host_leg import dial_host_leg
-from arena.link.host_stream import RunnerStream, RunnerStreamError, RunnerStreams
+from arena.link.host_stream import Connection, RunnerStream, RunnerStreamError, RunnerStreams, SeatKey
 from arena.link.hostkey import HOST_KEY_HEADER, host_key
 from arena.link.tls import channel, client_tls, diagnose
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2, host_pb2_grpc
+
+Q = TypeVar("Q", bound=Message)  # a request message
+R = TypeVar("R")  # its reply
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 MARGIN_S = 5.0  # on top of the gateway's own deadline: only a gateway that hangs hits this
@@ -49,43 +57,54 @@ class GatewayClient:
         self._stub = host_pb2_grpc.MatchHostStub(self._channel)
         key = key if key is not None else host_key()
         self._metadata = ((HOST_KEY_HEADER, key),)
-        connect = {"host-leg": lambda: dial_host_leg(address, self._stub, key, self.tls),
-                   "stream": lambda: RunnerStream(self._stub, self._metadata)}.get(leg)
+        legs: dict[str, Callable[[], Connection]] = {
+            "host-leg": lambda: dial_host_leg(address, self._stub, key, self.tls),
+            "stream": lambda: RunnerStream(self._stub, self._metadata)}
+        connect = legs.get(leg)
         self._streams = RunnerStreams(connect) if connect is not None else None
 
     def open_seat(self, bot_name: str, start: pb.MatchStart, connect_timeout_ms: int) -> host_pb2.SeatReply:
         request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)
         timeout_s = connect_timeout_ms / 1000 + MARGIN_S
         if self._streams is None:
-            return self._call(self._stub.OpenSeat, request, timeout_s)
-        return self._on_stream(self._streams.open_seat, (bot_name, start.match_id, start.seat), request, timeout_s)
+            reply: host_pb2.SeatReply = self._call(self._stub.OpenSeat, request, timeout_s)
+        else:
+            reply = self._on_stream(self._streams.open_seat, (bot_name, start.match_id, start.seat), request, timeout_s)
+        return reply
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
         timeout_s = deadline_ms / 1000 + MARGIN_S
         if self._streams is None:
-            return self._call(self._stub.Decide, call, timeout_s)
-        return self._on_stream(self._streams.decide, (bot_name, request.match_id, request.seat), call, timeout_s)
+            reply: host_pb2.DecideReply = self._call(self._stub.Decide, call, timeout_s)
+        else:
+            reply = self._on_stream(self._streams.decide, (bot_name, request.match_id, request.seat), call, timeout_s)
+        return reply
 
     def close_seat(self, bot_name: str, end: pb.MatchEnd) -> host_pb2.SeatReply | None:
         """The reply carries a launched bot's output while the seat was open (`output_tail`);
         None when the seat's connection broke (the gateway closed the seat then)."""
         request = host_pb2.CloseSeatRequest(bot_name=bot_name, end=end)
         if self._streams is None:
-            return self._call(self._stub.CloseSeat, request, MARGIN_S)
-        return self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
+            reply: host_pb2.SeatReply | None = self._call(self._stub.CloseSeat, request, MARGIN_S)
+        else:
+            reply = self._on_stream(self._streams.close_seat, (bot_name, end.match_id, end.seat), request, MARGIN_S)
+        return reply
 
     def check_access(self) -> int:
         """Have the gateway close the streams whose access was revoked; how many it closed."""
-        return self._call(self._stub.CheckAccess, host_pb2.CheckAccessRequest(), MARGIN_S).closed
+        reply: host_pb2.CheckAccessReply = self._call(self._stub.CheckAccess, host_pb2.CheckAccessRequest(), MARGIN_S)
+        return reply.closed
 
-    def _call(self, method, request, timeout_s: float):  # noqa: ANN001, ANN202 - generated stubs
+    def _call(self, method: Callable[..., Any], request: Message, timeout_s: float) -> Any:
+        """A unary call through the generated stub (untyped: its reply is Any to the type checker)."""
         try:
             return method(request, timeout=timeout_s, metadata=self._metadata)
         except grpc.RpcError as error:
-            raise GatewayError(self._explain(error.code(), error.details())) from None  # type: ignore[attr-defined]
+            raise GatewayError(self._explain(error.code(), error.details())) from None
 
-    def _on_stream(self, method, seat, request, timeout_s: float):  # noqa: ANN001, ANN202 - as _call
+    def _on_stream(self, method: Callable[[SeatKey, Q, float], R], seat: SeatKey, request: Q,
+                   timeout_s: float) -> R:
         try:
             return method(seat, request, timeout_s)
         except RunnerStreamError as error:

@@ -59,9 +59,9 @@ def frame(message: Message) -> bytes:
     return HEADER.pack(len(payload)) + payload
 
 
-def frame_size(header: bytes, limit: int) -> int:
+def frame_size(header: bytes | bytearray, limit: int) -> int:
     """The length a frame header announces; FrameError when it is over `limit`."""
-    (size,) = HEADER.unpack(header)
+    size: int = HEADER.unpack(header)[0]
     if size > limit:
         stage = "during the handshake" if limit == HANDSHAKE_FRAME_BYTES else "on the host leg"
         raise FrameError(f"a {size}-byte frame is over the {limit}-byte limit {stage}; {FRAMING}")
@@ -109,7 +109,7 @@ def dial_host_leg(address: str, stub: host_pb2_grpc.MatchHostStub, key: str,
         port = stub.HostLeg(host_pb2.HostLegRequest(), timeout=CONNECT_TIMEOUT_S).port
     except grpc.RpcError as error:
         raise RunnerStreamError(f"cannot ask the gateway where its host leg listens: "
-                                f"{error.code().name}: {error.details()}") from None  # type: ignore[attr-defined]
+                                f"{error.code().name}: {error.details()}") from None
     return HostLegConnection(address.rpartition(":")[0].strip("[]"), port, key, tls=tls)
 
 
@@ -239,14 +239,15 @@ class HostLegConnection:
     def _connect(self, host: str, port: int, key: str, timeout_s: float,
                  tls: ClientTLS | None) -> socket.socket | TLSSocket:
         try:
-            sock = socket.create_connection((host, port), timeout_s)
+            raw = socket.create_connection((host, port), timeout_s)
         except OSError as error:
             raise RunnerStreamError(f"cannot connect to the gateway's host leg at {self.where}: "
                                     f"{error.strerror or error}") from None
+        sock: socket.socket | TLSSocket = raw
         try:
-            tune(sock)
+            tune(raw)
             if tls is not None:
-                sock = self._start_tls(sock, tls, host)
+                sock = self._start_tls(raw, tls, host)
             self._frames = Frames(sock)
             self._handshake(sock, key, timeout_s)
         except BaseException:

@@ -80,7 +80,7 @@ class RunnerStream:
                 if (future := self._waiting.get(reply.call_id)) is not None and not future.done():
                     future.set_result(reply)
         except grpc.RpcError as error:
-            why = f"{error.code().name}: {error.details()}"  # type: ignore[attr-defined]
+            why = f"{error.code().name}: {error.details()}"
         with self._lock:
             self.broken = f"the stream to the gateway broke: {why}"
             waiting = list(self._waiting.values())

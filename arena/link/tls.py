@@ -80,7 +80,8 @@ def load_server_tls(cert_file: str, key_file: str) -> ServerTLS:
         raise UsageError(f"cannot use the TLS certificate {cert_file} with the key {key_file} "
                          f"({error.reason or error}); both must be PEM, and the key the certificate's") from None
     except OSError as error:
-        raise UsageError(f"cannot read the TLS certificate or key: {error.strerror or error}: {error.filename}") from None
+        raise UsageError(f"cannot read the TLS certificate or key: {error.strerror or error}: "
+                         f"{error.filename}") from None
     return ServerTLS(cert_file, key_file, Path(cert_file).read_bytes(), Path(key_file).read_bytes())
 
 

@@ -174,7 +174,7 @@ def node_name() -> str:
 def bundle_bytes(bundle: Any) -> bytes:
     """A bot's files as a job carries them: bytes already (in-process), or fetched from Ray's
     object store (a reference the driver put there)."""
-    return bundle if isinstance(bundle, bytes) else ray.get(bundle)  # type: ignore[no-any-return]
+    return bundle if isinstance(bundle, bytes) else ray.get(bundle)
 
 
 class _Bundles:
@@ -319,7 +319,7 @@ class RayExecutor:
         batch: bool = True, target_ms: float = TARGET_TASK_MS,
     ) -> None:
         self._owns_ray = connect(address, num_cpus)
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # ray leaves it unannotated
         self.max_in_flight = max_in_flight or 2 * self.workers  # tasks, each of one or more matches
         self.max_attempts = max_attempts
         self.target_ms = target_ms if batch else 0.0  # how long a batch of short matches should last

@@ -149,7 +149,8 @@ def step_json(step: StepRecord) -> dict[str, Any]:
 
 def step_from_json(data: Mapping[str, Any]) -> StepRecord:
     """The inverse of `step_json`."""
-    return StepRecord(chance=data["chance"], actions=_int_keys(data["actions"]), elapsed_ms=_int_keys(data["elapsed_ms"]))
+    return StepRecord(chance=data["chance"], actions=_int_keys(data["actions"]),
+                      elapsed_ms=_int_keys(data["elapsed_ms"]))
 
 
 def _int_keys(mapping: Mapping[str, Any] | None) -> dict[int, Any] | None:

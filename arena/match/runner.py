@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
@@ -131,7 +131,8 @@ class _MatchRun:
         """Built-in bots now (bad specs raise at once); registered bots through the gateway."""
         for seat, spec in enumerate(self.record.seats):
             if is_builtin(spec.bot):
-                self.players.append(BuiltinSeat(make_bot(spec.bot, self.game, seat, derive_seed(self.seed, "bot", seat))))
+                bot = make_bot(spec.bot, self.game, seat, derive_seed(self.seed, "bot", seat))
+                self.players.append(BuiltinSeat(bot))
             else:
                 assert client is not None
                 self.players.append(ConnectedSeat(client, spec.bot, self.game, Clock(self.control)))
@@ -153,7 +154,7 @@ class _MatchRun:
         while state.kind is not NodeKind.TERMINAL:
             if state.kind is NodeKind.CHANCE:
                 step = StepRecord(chance=sample_chance(state, chance_rng))
-                state = state.apply_chance(step.chance)  # type: ignore[arg-type]
+                state = state.apply_chance(step.chance)
             else:
                 step = self._decide(state)
                 state = state.apply(step.actions)  # type: ignore[arg-type]
@@ -245,7 +246,8 @@ class _MatchRun:
         outcome = self.record.seats[seat]
         return pb.MatchEnd(
             match_id=self.match_id, seat=seat, returns=self.record.returns or [], ranks=self.record.ranks or [],
-            termination=pb.Termination.Value("TERMINATION_" + outcome.termination.name), reason=outcome.reason,
+            termination=cast("pb.Termination", pb.Termination.Value("TERMINATION_" + outcome.termination.name)),
+            reason=outcome.reason,
         )
 
 

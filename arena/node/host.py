@@ -27,8 +27,10 @@ import os
 import shutil
 import tempfile
 import threading
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import grpc
 
@@ -42,6 +44,7 @@ from arena.link.client import MARGIN_S, GatewayError
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
+T = TypeVar("T")
 LIMIT_ENVS = {"cpu_seconds": "ARENA_BOT_CPU_SECONDS", "memory_mb": "ARENA_BOT_MEMORY_MB"}
 
 
@@ -96,7 +99,8 @@ def node_limits() -> LaunchLimits:
     """The launch limits on this node: the defaults, or `$ARENA_BOT_CPU_SECONDS` and
     `$ARENA_BOT_MEMORY_MB` in the node's environment (as `arena serve --bot-...` at the gateway)."""
     given = {field: int(os.environ[env]) for field, env in LIMIT_ENVS.items() if os.environ.get(env, "").isdigit()}
-    return LaunchLimits(**given)
+    # mypy cannot match **dict[str, int] to fields of mixed types; LIMIT_ENVS names int fields only
+    return LaunchLimits(**given)  # type: ignore[arg-type]
 
 
 class NodeHost:
@@ -127,7 +131,7 @@ class NodeHost:
         os.chmod(self.socket, 0o666)  # for the sandboxes' uids; the folder (0700) keeps everyone else out
         self._server = server
 
-    def call(self, coroutine, timeout: float | None = 30.0):  # noqa: ANN001, ANN201 - any coroutine
+    def call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = 30.0) -> T:
         """Run a coroutine on the host's loop and wait for its result."""
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
 
@@ -137,19 +141,19 @@ class NodeHost:
         request = host_pb2.OpenSeatRequest(bot_name=bot_name, start=start, connect_timeout_ms=connect_timeout_ms)
         assert self.gateway is not None
         try:
-            return self.call(open_reply(self.gateway, request), connect_timeout_ms / 1000 + MARGIN_S)  # type: ignore[no-any-return]
+            return self.call(open_reply(self.gateway, request), connect_timeout_ms / 1000 + MARGIN_S)
         except SandboxUnavailable as error:  # the arena's problem, not the bot's: the match aborts
             raise GatewayError(f"node launcher: {error}") from None
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         assert self.gateway is not None
         call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
-        return self.call(self.gateway.decide(call), deadline_ms / 1000 + MARGIN_S)  # type: ignore[no-any-return]
+        return self.call(self.gateway.decide(call), deadline_ms / 1000 + MARGIN_S)
 
     def close_seat(self, bot_name: str, end: pb.MatchEnd) -> host_pb2.SeatReply:
         assert self.gateway is not None
         request = host_pb2.CloseSeatRequest(bot_name=bot_name, end=end)
-        return self.call(close_reply(self.gateway, request), MARGIN_S)  # type: ignore[no-any-return]
+        return self.call(close_reply(self.gateway, request), MARGIN_S)
 
     def running(self) -> dict[str, int]:
         """The launched bots running now: name -> pid of the process that runs its sandbox."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import UsageError
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
@@ -150,7 +150,8 @@ def recount(store: Store, info: TournamentInfo, config: SprtConfig) -> tuple[Tal
     for match in matches:
         ranks = [seat.rank for seat in match.seats]
         seats = tuple(seat.entrant for seat in match.seats)
-        tally.add(match.match_index, None if match.status != MatchStatus.FINISHED else game_points(config, seats, ranks))
+        finished = match.status == MatchStatus.FINISHED  # then every seat has its rank
+        tally.add(match.match_index, game_points(config, seats, cast("list[int]", ranks)) if finished else None)
     store.save_sprt(info.id, tally.state(), tally.take_history(), replace_history=True)
     return tally, {m.match_index for m in matches}
 

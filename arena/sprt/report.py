@@ -9,7 +9,8 @@ from arena.outcomes import TournamentStatus, Verdict
 from arena.store import SprtInfo, SprtState
 
 UNITS = {"normalized": "nElo", "logistic": "Elo"}
-VERDICTS: dict[str | None, str] = {Verdict.H1: "H1 accepted", Verdict.H0: "H0 accepted", Verdict.UNDECIDED: "undecided (max pairs)", None: TournamentStatus.RUNNING}
+VERDICTS: dict[str | None, str] = {Verdict.H1: "H1 accepted", Verdict.H0: "H0 accepted",
+                                   Verdict.UNDECIDED: "undecided (max pairs)", None: TournamentStatus.RUNNING}
 
 
 def state_text(state: SprtState, model: str | None = None) -> str:

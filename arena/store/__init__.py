@@ -7,7 +7,8 @@ ORM objects, so nothing outside this package depends on a session being open.
 Tables (arena/store/tables.py): bot (registered external bots, hashed tokens, disabled or
 removed: arena/store/bots.py), submission (their versions NAME@N: command, stored files,
 tree hash), bot_version (what played each seat), tournament (config JSON, status), match (unique
-key, seeds, the record compressed: arena/store/record_codec.py; export and prune: arena/store/retention.py), seat (entrant, score, rank, termination), rating and rating_history
+key, seeds, the record compressed: arena/store/record_codec.py; export and prune:
+arena/store/retention.py), seat (entrant, score, rank, termination), rating and rating_history
 (rebuilt from the matches), sprt and sprt_llr (an SPRT test's state and its LLR after every pair;
 its games are the matches of a tournament of kind `sprt`), live_match (the steps so far of the
 matches being played, for live watching: arena/store/live.py), bot_log (what each launched bot

@@ -32,11 +32,12 @@ from arena.store.tables import (
     SeatRow,
     TournamentRow,
     TournamentStatsRow,
+    select_columns,
 )
 
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
-FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR, Termination.DISCONNECT,
-                      Termination.CRASH)
+FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR,
+                      Termination.DISCONNECT, Termination.CRASH)
 
 
 @dataclass
@@ -146,18 +147,19 @@ def _upsert(session: Session, table: Table, rows: list[dict[str, Any]], keys: tu
 
 def recompute(session: Session) -> Figures:
     """Every aggregate worked out afresh from the stored matches and seats."""
-    matches = session.exec(select(MatchRow.id, MatchRow.tournament_id, MatchRow.ruleset, MatchRow.game_id,
-                                  MatchRow.status, MatchRow.finished_at).order_by(MatchRow.id)).all()
+    matches = session.exec(select_columns(MatchRow.id, MatchRow.tournament_id, MatchRow.ruleset, MatchRow.game_id,
+                                          MatchRow.status, MatchRow.finished_at).order_by(col(MatchRow.id))).all()
     kinds = dict(session.exec(select(TournamentRow.id, TournamentRow.kind)).all())
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    query = select(SeatRow.match_id, SeatRow.entrant, SeatRow.rank, SeatRow.termination, SeatRow.faults,
-                   SeatRow.bot_version_id).order_by(SeatRow.match_id, SeatRow.seat)
+    query = select_columns(SeatRow.match_id, SeatRow.entrant, SeatRow.rank, SeatRow.termination, SeatRow.faults,
+                           SeatRow.bot_version_id).order_by(col(SeatRow.match_id), col(SeatRow.seat))
     for match_id, entrant, rank, termination, faults, version in session.exec(query):
         seats[match_id].append(dict(entrant=entrant, rank=rank, termination=termination, faults=faults,
                                     bot_version_id=version))
     figures = Figures()
     for match_id, tournament_id, ruleset, game_id, status, finished_at in matches:
-        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status, finished_at=finished_at)
+        match = dict(id=match_id, tournament_id=tournament_id, ruleset=ruleset, game_id=game_id, status=status,
+                     finished_at=finished_at)
         figures.add(match, seats[match_id], rated=kinds.get(tournament_id) != "sprt")
     return figures
 

@@ -81,7 +81,7 @@ class AuthorAccounts:
     def authors(self) -> list[AuthorInfo]:
         """Every author, by name, with how many registered bots are theirs."""
         counts = (select(BotRow.author_id, func.count().label("bots")).where(LIVE_BOT)
-                  .group_by(BotRow.author_id).subquery())
+                  .group_by(col(BotRow.author_id)).subquery())
         query = (select(AuthorRow, counts.c.bots).join(counts, counts.c.author_id == AuthorRow.id, isouter=True)
                  .order_by(AuthorRow.name))
         with Session(self.engine) as session:

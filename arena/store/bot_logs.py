@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from arena.store.records import BotLog, MatchResult
 from arena.store.tables import BotLogRow
@@ -55,5 +55,5 @@ class BotLogStore:
             query = select(BotLogRow).where(BotLogRow.match_id == match_id, BotLogRow.bot == bot_name)
             return [
                 BotLog(row.match_id, row.seat, row.bot, row.version, row.termination, row.reason, row.text)
-                for row in session.exec(query.order_by(BotLogRow.seat))
+                for row in session.exec(query.order_by(col(BotLogRow.seat)))
             ]

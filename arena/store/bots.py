@@ -75,7 +75,7 @@ class BotAccess:
     def retired_token(self, token: str) -> RetiredToken | None:
         """Whose this token was and why it stopped working, for a token that was rotated or whose
         bot was removed; None for any other (a live one, or one that never existed)."""
-        query = (select(RetiredTokenRow, BotRow.name).join(BotRow, BotRow.id == RetiredTokenRow.bot_id)
+        query = (select(RetiredTokenRow, BotRow.name).join(BotRow, col(BotRow.id) == RetiredTokenRow.bot_id)
                  .where(RetiredTokenRow.token_hash == hash_token(token))
                  .order_by(col(RetiredTokenRow.retired_at).desc()))
         with Session(self.engine) as session:
@@ -103,7 +103,8 @@ class BotAccess:
 
 
 def _suspended(session: Session, bot: BotRow) -> bool:
-    query = select(SubmissionRow.id).where(SubmissionRow.bot_id == bot.id, col(SubmissionRow.suspended_reason).is_not(None))
+    query = select(SubmissionRow.id).where(col(SubmissionRow.bot_id) == bot.id,
+                                           col(SubmissionRow.suspended_reason).is_not(None))
     return session.exec(query.limit(1)).first() is not None
 
 
@@ -145,7 +146,7 @@ class Versions:
             last = session.exec(select(func.max(SubmissionRow.number)).where(SubmissionRow.bot_id == bot.id)).one()
             row = SubmissionRow(bot_id=bot.id, number=(last or 0) + 1, sha256=sha256, command=command, files=files)
             session.add(row)
-            session.execute(update(BotRow).where(BotRow.id == bot.id).values(command=command, files=files))
+            session.execute(update(BotRow).where(col(BotRow.id) == bot.id).values(command=command, files=files))
             session.commit()
             session.refresh(row)
             return _version(row, name)
@@ -165,15 +166,15 @@ class Versions:
     def versions(self, name: str) -> list[BotVersion]:
         """Every stored version of a bot, oldest first (none for a bot that only dials in)."""
         query = (
-            select(SubmissionRow).join(BotRow, BotRow.id == SubmissionRow.bot_id)
-            .where(BotRow.name == name).order_by(SubmissionRow.number)
+            select(SubmissionRow).join(BotRow, col(BotRow.id) == SubmissionRow.bot_id)
+            .where(BotRow.name == name).order_by(col(SubmissionRow.number))
         )
         with Session(self.engine) as session:
             return [_version(row, name) for row in session.exec(query)]
 
     def version(self, name: str, number: int | None = None) -> BotVersion | None:
         """Version `number` of a bot, or its latest when `number` is None; None if there is none."""
-        query = select(SubmissionRow).join(BotRow, BotRow.id == SubmissionRow.bot_id).where(BotRow.name == name)
+        query = select(SubmissionRow).join(BotRow, col(BotRow.id) == SubmissionRow.bot_id).where(BotRow.name == name)
         if number is None:
             query = query.order_by(SubmissionRow.number.desc())  # type: ignore[attr-defined]
         else:

@@ -72,7 +72,8 @@ def explain(url: str, error: DBAPIError) -> str:
     message = str(error.orig).splitlines()[0] if error.orig is not None else str(error).splitlines()[0]
     where = sqlite_file(url) or _shown(url)
     if "file is not a database" in message:
-        return f"{where} is not an SQLite database ({message}); give --db the path of an arena database or of a new file"
+        return (f"{where} is not an SQLite database ({message}); "
+                "give --db the path of an arena database or of a new file")
     if "disk is full" in message or "no space left" in message.lower():
         return f"no space left for database {where} ({message})"
     if "readonly" in message or "read-only" in message:
@@ -119,7 +120,8 @@ def _engine(url: str, read_only: Path | None) -> Engine:
     try:
         backend = make_url(url).get_backend_name()
         if backend not in BACKENDS:
-            raise UsageError(f"cannot open database {_shown(url)!r}: {backend!r} databases are not supported; {URL_HELP}")
+            raise UsageError(f"cannot open database {_shown(url)!r}: {backend!r} databases are not supported; "
+                             f"{URL_HELP}")
         if read_only is not None:
             return create_engine(_read_only_url(read_only), connect_args=SQLITE_CONNECT)
         engine = create_engine(url, connect_args=SQLITE_CONNECT if backend == "sqlite" else {})

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, func, or_
-from sqlalchemy.orm import aliased
+from sqlalchemy import ColumnElement, and_, func, or_
+from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus
@@ -32,6 +32,7 @@ from arena.store.tables import (
     RulesetStatsRow,
     SeatRow,
     TournamentRow,
+    select_columns,
 )
 
 __all__ = ["ANY_FAULT", "FAULT_TERMINATIONS"]  # FAULT_TERMINATIONS lives with the aggregates that count it
@@ -95,18 +96,18 @@ def match_page(
     tournament_id: int | None = None, termination: str | None = None, limit: int = 50, offset: int = 0,
 ) -> tuple[list[MatchSummary], int]:
     """One page of matches (newest first) with its seats, and how many match the filters in all."""
-    filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
-                   termination=termination)
+    filters: dict[str, Any] = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
+                                   termination=termination)
     with Session(store.engine) as session:
         total = _match_total(session, game_id, ruleset, entrant, tournament_id, termination)
         if entrant is not None:
             # newest stored first, read backwards from the entrant's seats (their index) and stopped
             # after a page: sorting its matches by tournament and index would read every one of them
-            query = _filtered(select(*SUMMARY_COLUMNS).join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id)),
+            query = _filtered(select_columns(*SUMMARY_COLUMNS).join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id)),
                               **{**filters, "entrant": None}).where(SeatRow.entrant == entrant)
             query = query.order_by(col(SeatRow.match_id).desc())
         else:
-            query = _filtered(select(*SUMMARY_COLUMNS), **filters).order_by(
+            query = _filtered(select_columns(*SUMMARY_COLUMNS), **filters).order_by(
                 col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc())
         return _summaries(session, query.limit(limit).offset(offset)), total
 
@@ -116,8 +117,8 @@ def _match_total(session: Session, game_id: str | None, ruleset: str | None, ent
     """How many matches match the filters: from the aggregates when only the game, ruleset and
     entrant filter (a count of rows otherwise, bounded by the tournament's or the faults' index)."""
     if tournament_id is not None or termination is not None:
-        filters = dict(game_id=game_id, ruleset=ruleset, entrant=entrant, tournament_id=tournament_id,
-                       termination=termination)
+        filters: dict[str, Any] = dict(game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       tournament_id=tournament_id, termination=termination)
         return int(session.exec(_filtered(select(func.count(col(MatchRow.id))), **filters)).one())
     if entrant is None:
         counted = func.sum(RulesetStatsRow.finished + RulesetStatsRow.aborted)
@@ -136,7 +137,7 @@ def _match_total(session: Session, game_id: str | None, ruleset: str | None, ent
 def match_summary(store: Store, match_id: int) -> MatchSummary | None:
     """One stored match with its seats (without the record), or None."""
     with Session(store.engine) as session:
-        found = _summaries(session, select(*SUMMARY_COLUMNS).where(MatchRow.id == match_id))
+        found = _summaries(session, select_columns(*SUMMARY_COLUMNS).where(MatchRow.id == match_id))
     return found[0] if found else None
 
 
@@ -146,23 +147,25 @@ SUMMARY_COLUMNS = (
     MatchRow.status, MatchRow.aborted_reason, MatchRow.seed, MatchRow.chance_seed, MatchRow.decisions,
     MatchRow.duration_ms, MatchRow.finished_at, MatchRow.node,
 )
+# MatchSummary's fields of the same names (the columns are InstrumentedAttributes at run time)
+SUMMARY_FIELDS = tuple(cast(InstrumentedAttribute[Any], column).key for column in SUMMARY_COLUMNS)
 
 
 def _summaries(session: Session, query: Any) -> list[MatchSummary]:
     rows = session.exec(query).all()
     seats = _seats_of(session, [row[0] for row in rows])
-    return [MatchSummary(*row[:-1], seats=seats.get(row[0], []), node=row[-1]) for row in rows]
+    return [MatchSummary(**dict(zip(SUMMARY_FIELDS, row)), seats=seats.get(row[0], [])) for row in rows]
 
 
 def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: str | None,
               tournament_id: int | None, termination: str | None) -> Any:
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if game_id is not None:
-        conditions.append(MatchRow.game_id == game_id)
+        conditions.append(col(MatchRow.game_id) == game_id)
     if ruleset is not None:
-        conditions.append(MatchRow.ruleset == ruleset)
+        conditions.append(col(MatchRow.ruleset) == ruleset)
     if tournament_id is not None:
-        conditions.append(MatchRow.tournament_id == tournament_id)
+        conditions.append(col(MatchRow.tournament_id) == tournament_id)
     if entrant is not None:
         conditions.append(col(MatchRow.id).in_(select(SeatRow.match_id).where(SeatRow.entrant == entrant)))
     if termination is not None:
@@ -182,7 +185,7 @@ def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[st
     query = (
         select(RatingHistoryRow.entrant, RatingHistoryRow.position, RatingHistoryRow.elo)
         .where(RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.entrant).in_(entrants))
-        .order_by(RatingHistoryRow.entrant, RatingHistoryRow.position)
+        .order_by(col(RatingHistoryRow.entrant), col(RatingHistoryRow.position))
     )
     histories: dict[str, list[tuple[int, float]]] = {name: [] for name in entrants}
     with Session(store.engine) as session:
@@ -209,8 +212,8 @@ def entrant_names(store: Store) -> list[str]:
 def bot_summaries(store: Store) -> list[BotSummary]:
     """Every entrant with its match, strike and forfeit counts and its last match, by name."""
     stats = EntrantStatsRow
-    query = select(stats.entrant, stats.matches, stats.strikes, stats.forfeits, stats.last_match_id,
-                   stats.last_played)
+    query = select_columns(stats.entrant, stats.matches, stats.strikes, stats.forfeits, stats.last_match_id,
+                           stats.last_played)
     totals: dict[str, list[Any]] = {}
     with Session(store.engine) as session:
         for name, n, strikes, forfeits, last, when in session.exec(query):
@@ -223,7 +226,7 @@ def bot_summaries(store: Store) -> list[BotSummary]:
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
     """The versions an entrant played as, oldest first."""
-    query = select(BotVersionRow).where(BotVersionRow.name == name).order_by(BotVersionRow.id)
+    query = select(BotVersionRow).where(col(BotVersionRow.name) == name).order_by(col(BotVersionRow.id))
     with Session(store.engine) as session:
         return [VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)]
 
@@ -231,8 +234,8 @@ def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
 def latest_versions(store: Store, ruleset: str) -> dict[str, VersionInfo]:
     """The version each entrant last played a ruleset as (its newest recorded version there)."""
     query = (
-        select(BotVersionRow.name, BotVersionRow.spec, BotVersionRow.kind, BotVersionRow.version,
-               BotVersionRow.created_at)
+        select_columns(BotVersionRow.name, BotVersionRow.spec, BotVersionRow.kind, BotVersionRow.version,
+                       BotVersionRow.created_at)
         .join(EntrantStatsRow, col(EntrantStatsRow.version_id) == col(BotVersionRow.id))
         .where(EntrantStatsRow.ruleset == ruleset)
     )
@@ -247,7 +250,7 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
         places = {
             r.ruleset: 1 + int(session.exec(select(func.count()).where(
                 RatingRow.ruleset == r.ruleset,
-                or_(RatingRow.elo > r.elo, and_(RatingRow.elo == r.elo, RatingRow.entrant < r.entrant)),
+                or_(col(RatingRow.elo) > r.elo, and_(col(RatingRow.elo) == r.elo, col(RatingRow.entrant) < r.entrant)),
             )).one())
             for r in rows
         }
@@ -281,10 +284,10 @@ def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
 
 def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) -> tuple[list[FaultEntry], int]:
     """The seats an entrant lost to a fault, newest first, and how many there are in all."""
-    where = and_(SeatRow.entrant == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
+    where = and_(col(SeatRow.entrant) == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
     query = (
-        select(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
-               MatchRow.finished_at)
+        select_columns(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
+                       MatchRow.finished_at)
         .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id)).where(where)
         # newest first: matches are stored as they finish, so by id (the entrant's faults' index)
         .order_by(col(SeatRow.match_id).desc(), col(SeatRow.id).desc()).limit(limit).offset(offset)
@@ -309,8 +312,9 @@ def pair_records(store: Store, ruleset: str, pairs: list[tuple[str, str]] | None
 
     A k-player table counts once for each pair seated at it; the one ranked better is ahead.
     """
-    query = select(PairStatsRow.a, PairStatsRow.b, PairStatsRow.matches, PairStatsRow.a_ahead, PairStatsRow.b_ahead,
-                   PairStatsRow.ties).where(PairStatsRow.ruleset == ruleset, PairStatsRow.matches > 0)
+    query = select_columns(PairStatsRow.a, PairStatsRow.b, PairStatsRow.matches, PairStatsRow.a_ahead,
+                           PairStatsRow.b_ahead, PairStatsRow.ties).where(col(PairStatsRow.ruleset) == ruleset,
+                                                                         col(PairStatsRow.matches) > 0)
     found: list[Any] = []
     with Session(store.engine) as session:
         if pairs is None:
@@ -349,8 +353,8 @@ def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 2
     """The most recent finished matches of a ruleset where `a` and `b` both sat, newest stored first."""
     mine, theirs = aliased(SeatRow), aliased(SeatRow)
     query = (  # from a's seats (its index) to b's seat at the same table: bounded by a's matches
-        select(*SUMMARY_COLUMNS).select_from(mine)
-        .join(theirs, and_(theirs.match_id == mine.match_id, theirs.entrant == b))
+        select_columns(*SUMMARY_COLUMNS).select_from(mine)
+        .join(theirs, and_(col(theirs.match_id) == mine.match_id, col(theirs.entrant) == b))
         .join(MatchRow, col(MatchRow.id) == mine.match_id)
         .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
         .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order
@@ -370,7 +374,7 @@ def matches_of(store: Store, entrants: list[str], *, limit: int = 20) -> list[Ma
     # the newest of its seats (their index), not a scan of the matches for ones it played
     played = (select(SeatRow.match_id).where(col(SeatRow.entrant).in_(entrants)).distinct()
               .order_by(col(SeatRow.match_id).desc()).limit(limit))
-    query = (select(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
+    query = (select_columns(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
              .order_by(col(MatchRow.id).desc()).limit(limit))
     with Session(store.engine) as session:
         return _summaries(session, query)

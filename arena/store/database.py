@@ -101,7 +101,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                     raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
                                      "choose another name")
                 raise UsageError(f"a bot named {name!r} is already registered; choose another name")
-            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files, author_id=author_id))
+            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files,
+                               author_id=author_id))
             session.commit()
         if command:
             self.add_version(name, command, files, sha256="")
@@ -148,14 +149,15 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         if status == TournamentStatus.FINISHED:
             values["finished_at"] = now()
         with self._writing() as session:
-            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(**values))
+            session.execute(update(TournamentRow).where(col(TournamentRow.id) == tournament_id).values(**values))
             session.execute(delete(LiveMatchRow).where(col(LiveMatchRow.tournament_id) == tournament_id))
             session.commit()
 
     def touch_tournament(self, tournament_id: int) -> None:
         """Mark a running tournament as alive (`arena tournament list` flags one that stops)."""
         with self._writing() as session:
-            session.execute(update(TournamentRow).where(TournamentRow.id == tournament_id).values(updated_at=now()))
+            session.execute(update(TournamentRow).where(col(TournamentRow.id) == tournament_id)
+                            .values(updated_at=now()))
             session.commit()
 
     def stored_indexes(self, tournament_id: int) -> set[int]:
@@ -206,7 +208,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         # object-per-row path costs about a millisecond per match, which a fast tournament feels.
         returned = session.execute(insert(MatchRow).returning(col(MatchRow.id), col(MatchRow.key)), batch.rows)
         batch.match_ids.update({key: match_id for match_id, key in returned})
-        versions = self._bot_version_ids(session, {_version_key(seat): seat.kind for r in batch.results for seat in r.seats})
+        versions = self._bot_version_ids(session, {_version_key(seat): seat.kind
+                                                   for r in batch.results for seat in r.seats})
         batch.seat_rows.extend(
             dict(match_id=batch.match_ids[r.key], seat=seat.seat, entrant=seat.entrant, score=seat.score,
                  rank=seat.rank, termination=seat.termination, reason=seat.reason, faults=seat.faults,
@@ -216,7 +219,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         session.execute(insert(SeatRow), batch.seat_rows)
         insert_logs(session, batch.match_ids, batch.results)
 
-    def _bot_version_ids(self, session: Session, wanted: dict[tuple[str, str, str], str]) -> dict[tuple[str, str, str], int]:
+    def _bot_version_ids(self, session: Session,
+                         wanted: dict[tuple[str, str, str], str]) -> dict[tuple[str, str, str], int]:
         """The bot_version id of each (name, spec, version) -> kind: cached, the missing ones
         looked up in one query and the new ones inserted in one statement."""
         missing = [key for key in wanted if key not in self._version_ids]
@@ -229,7 +233,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                    for n, s, v in missing if (n, s, v) not in found]
             if new:
                 returned = session.execute(insert(BotVersionRow).returning(
-                    col(BotVersionRow.id), col(BotVersionRow.name), col(BotVersionRow.spec), col(BotVersionRow.version)), new)
+                    col(BotVersionRow.id), col(BotVersionRow.name), col(BotVersionRow.spec),
+                    col(BotVersionRow.version)), new)
                 found.update({(name, spec, version): version_id for version_id, name, spec, version in returned})
             self._version_ids.update((key, found[key]) for key in missing)
         return {key: self._version_ids[key] for key in wanted}
@@ -245,8 +250,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
         points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
         with self._writing() as session:
-            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
-            session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.ruleset == ruleset))
+            session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
+            session.execute(delete(RatingHistoryRow).where(col(RatingHistoryRow.ruleset) == ruleset))
             if ratings:
                 session.execute(insert(RatingRow), ratings)
             for start in range(0, len(points), 50_000):
@@ -265,10 +270,11 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
             dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
         dropped = sorted(set(drop))
         with self._writing() as session:
-            session.execute(delete(RatingRow).where(RatingRow.ruleset == ruleset))
+            session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
             for start in range(0, len(dropped), 500):
                 session.execute(delete(RatingHistoryRow).where(
-                    RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
+                    col(RatingHistoryRow.ruleset) == ruleset,
+                    col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
             if ratings:
                 session.execute(insert(RatingRow), ratings)
             for start in range(0, len(points), 50_000):

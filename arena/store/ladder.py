@@ -23,7 +23,16 @@ from arena.errors import UsageError
 from arena.outcomes import MatchStatus
 from arena.store.queries import Queries
 from arena.store.records import TournamentInfo
-from arena.store.tables import BotRow, LadderMatchRow, MatchRow, SeatRow, SubmissionRow, TournamentRow, now
+from arena.store.tables import (
+    BotRow,
+    LadderMatchRow,
+    MatchRow,
+    SeatRow,
+    SubmissionRow,
+    TournamentRow,
+    now,
+    select_columns,
+)
 
 LADDER_KIND = "ladder"
 
@@ -81,7 +90,8 @@ class LadderStore(Queries):
 
     def ladder(self, game_id: str, players: int) -> TournamentInfo | None:
         """The ladder of a game with `players` seats per table, or None."""
-        return next((t for t in self.ladders() if t.game_id == game_id and t.config["players_per_match"] == players), None)
+        return next((t for t in self.ladders()
+                     if t.game_id == game_id and t.config["players_per_match"] == players), None)
 
     def set_tournament_config(self, tournament_id: int, config: dict[str, Any]) -> None:
         """Replace a ladder's config (a restart may change its anchors, time control or gateway)."""
@@ -106,7 +116,7 @@ class LadderStore(Queries):
         stored = select(MatchRow.match_index).where(MatchRow.tournament_id == tournament_id)
         query = (select(LadderMatchRow).where(LadderMatchRow.tournament_id == tournament_id,
                                               col(LadderMatchRow.match_index).not_in(stored))
-                 .order_by(LadderMatchRow.match_index))
+                 .order_by(col(LadderMatchRow.match_index)))
         with Session(self.engine) as session:
             return [_ladder_match(row) for row in session.exec(query)]
 
@@ -129,11 +139,11 @@ class LadderStore(Queries):
         """Every version of every registered (not removed) bot, with what the ladder needs to know."""
         latest = (select(SubmissionRow.bot_id, func.max(SubmissionRow.number).label("number"))
                   .group_by(col(SubmissionRow.bot_id)).subquery())
-        query = (select(BotRow.name, SubmissionRow.number, BotRow.author_id, latest.c.number, SubmissionRow.keep_active,
-                        BotRow.disabled, SubmissionRow.suspended_reason)
+        query = (select_columns(BotRow.name, SubmissionRow.number, BotRow.author_id, latest.c.number,
+                                SubmissionRow.keep_active, BotRow.disabled, SubmissionRow.suspended_reason)
                  .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
                  .join(latest, latest.c.bot_id == col(SubmissionRow.bot_id))
-                 .where(col(BotRow.removed_at).is_(None)).order_by(BotRow.name, SubmissionRow.number))
+                 .where(col(BotRow.removed_at).is_(None)).order_by(col(BotRow.name), col(SubmissionRow.number)))
         with Session(self.engine) as session:
             return [LadderVersion(name, number, author, number == newest, keep, disabled, suspended)
                     for name, number, author, newest, keep, disabled, suspended in session.exec(query)]
@@ -161,7 +171,8 @@ class LadderStore(Queries):
 
     def games_since(self, tournament_id: int, since: datetime) -> dict[str, int]:
         """Matches each entrant played in a tournament since `since` (aborted ones too)."""
-        query = (select(SeatRow.entrant, func.count(col(SeatRow.id))).join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
+        query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                 .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
                  .where(MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
                  .group_by(SeatRow.entrant))
         with Session(self.engine) as session:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, insert
 from sqlalchemy.engine import Engine
@@ -31,7 +32,7 @@ class LiveMatch:
     rotation: int
     chance_seed: int
     seats: list[str]  # entrant names by seat
-    steps: list[dict]  # the record's steps so far (arena/match/runner.py step_json)
+    steps: list[dict[str, Any]]  # the record's steps so far (arena/match/runner.py step_json)
     updated_at: datetime | None = None
 
     @property
@@ -74,7 +75,8 @@ class LiveStore:
     def match_id_at(self, tournament_id: int, match_index: int) -> int | None:
         """The id of a tournament's stored match at this index, or None (not stored yet)."""
         with Session(self.engine) as session:
-            query = select(MatchRow.id).where(MatchRow.tournament_id == tournament_id, MatchRow.match_index == match_index)
+            query = select(MatchRow.id).where(col(MatchRow.tournament_id) == tournament_id,
+                                              col(MatchRow.match_index) == match_index)
             return session.exec(query).first()
 
     def stored_in_table(self, tournament_id: int, table_no: int) -> set[int]:

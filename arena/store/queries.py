@@ -36,6 +36,7 @@ from arena.store.tables import (
     SeatRow,
     TournamentRow,
     TournamentStatsRow,
+    select_columns,
 )
 
 
@@ -77,7 +78,8 @@ class Queries:
         entrant: str | None = None, status: str | None = None, limit: int = 50, offset: int = 0,
     ) -> list[MatchSummary]:
         """Stored matches with their seats, in tournament and match-index order, filtered."""
-        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        filters: dict[str, Any] = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       status=status)
         with Session(self.engine) as session:
             query = _match_query(select(MatchRow), **filters)
             query = query.order_by(MatchRow.tournament_id, MatchRow.match_index).limit(limit).offset(offset)
@@ -90,9 +92,11 @@ class Queries:
         entrant: str | None = None, status: str | None = None,
     ) -> int:
         """How many matches `matches()` would page through with the same filters."""
-        filters = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant, status=status)
+        filters: dict[str, Any] = dict(tournament_id=tournament_id, game_id=game_id, ruleset=ruleset, entrant=entrant,
+                                       status=status)
         with Session(self.engine) as session:
-            if tournament_id is None and entrant is None and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None):
+            if (tournament_id is None and entrant is None
+                    and status in (MatchStatus.FINISHED, MatchStatus.ABORTED, None)):
                 return _counted(session, game_id, ruleset, status)
             query = _match_query(select(func.count(col(MatchRow.id))), **filters)
             return int(session.exec(query).one())
@@ -107,14 +111,14 @@ class Queries:
     def rated_matches(self, ruleset: str) -> list[RatedMatch]:
         """The finished matches of a ruleset in rating order: (tournament id, match index); not SPRT games."""
         query = (
-            select(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
-                   SeatRow.rank, SeatRow.termination, SeatRow.faults)
+            select_columns(MatchRow.id, MatchRow.tournament_id, MatchRow.match_index, SeatRow.entrant,
+                           SeatRow.rank, SeatRow.termination, SeatRow.faults)
             .join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id))
             .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
             # an SPRT's games answer one question about two bots and stop when it is answered:
             # they stay out of the ladder (docs/sprt.md)
             .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
-            .order_by(MatchRow.tournament_id, MatchRow.match_index, SeatRow.seat)
+            .order_by(col(MatchRow.tournament_id), col(MatchRow.match_index), col(SeatRow.seat))
         )
         with Session(self.engine) as session:
             rows = session.exec(query).all()
@@ -151,7 +155,8 @@ class Queries:
 
     @staticmethod
     def _newest_match(session: Session, ruleset: str) -> int | None:
-        query = select(func.max(MatchRow.id)).where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
+        query = select(func.max(MatchRow.id)).where(col(MatchRow.ruleset) == ruleset,
+                                                    col(MatchRow.status) == MatchStatus.FINISHED)
         found = session.exec(query).one()
         return None if found is None else int(found)
 
@@ -184,8 +189,8 @@ class Queries:
         """The stored ratings of a ruleset, best first (ties by name)."""
         with Session(self.engine) as session:
             query = (  # columns, not ORM objects: a thousand of those cost more than the query
-                select(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
-                       RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
+                select_columns(RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
+                               RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
                 .where(RatingRow.ruleset == ruleset)
                 .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
             )
@@ -212,7 +217,7 @@ class Queries:
             query = (
                 select(RatingHistoryRow)
                 .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
-                .order_by(RatingHistoryRow.position)
+                .order_by(col(RatingHistoryRow.position))
             )
             return [HistoryPoint(r.position, r.match_id, r.elo) for r in session.exec(query)]
 
@@ -238,7 +243,8 @@ def _counted(session: Session, game_id: str | None, ruleset: str | None, status:
     per-ruleset aggregate rather than a count of the match rows."""
     finished, aborted = func.coalesce(func.sum(RulesetStatsRow.finished), 0), func.coalesce(
         func.sum(RulesetStatsRow.aborted), 0)
-    wanted = finished if status == MatchStatus.FINISHED else aborted if status == MatchStatus.ABORTED else finished + aborted
+    wanted = (finished if status == MatchStatus.FINISHED
+              else aborted if status == MatchStatus.ABORTED else finished + aborted)
     query = select(wanted)
     if game_id is not None:
         query = query.where(RulesetStatsRow.game_id == game_id)
@@ -253,7 +259,7 @@ def _seats_of(session: Session, match_ids: list[int]) -> dict[int, list[SeatResu
     query = (
         select(SeatRow, BotVersionRow)
         .join(BotVersionRow, col(BotVersionRow.id) == col(SeatRow.bot_version_id))
-        .where(col(SeatRow.match_id).in_(match_ids)).order_by(SeatRow.match_id, SeatRow.seat)
+        .where(col(SeatRow.match_id).in_(match_ids)).order_by(col(SeatRow.match_id), col(SeatRow.seat))
     )
     seats: dict[int, list[SeatResult]] = defaultdict(list)
     for seat, version in session.exec(query):

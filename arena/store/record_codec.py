@@ -137,5 +137,6 @@ def _from_columns(data: bytes) -> dict[str, Any]:
 def _zlib(data: bytes, match_id: int) -> bytes:
     if not data or data[0] != ZLIB_FIRST_BYTE:
         raise StoreError(f"the stored record of match {match_id} is in an unknown encoding "
-                         f"(first byte {data[:1].hex() or 'none'}; known: 01, 02, 78): was it written by a newer arena?")
+                         f"(first byte {data[:1].hex() or 'none'}; known: 01, 02, 78): "
+                         "was it written by a newer arena?")
     return data

@@ -104,7 +104,7 @@ class SprtStore(Queries):
     @staticmethod
     def _history(session: Session, tournament_id: int) -> list[tuple[int, float]]:
         query = select(SprtLlrRow.pairs, SprtLlrRow.llr).where(SprtLlrRow.tournament_id == tournament_id)
-        return [(p, v) for p, v in session.exec(query.order_by(SprtLlrRow.pairs))]
+        return [(p, v) for p, v in session.exec(query.order_by(col(SprtLlrRow.pairs)))]
 
 
 def _sprt_info(info: TournamentInfo, row: SprtRow | None, points: list[tuple[int, float]]) -> SprtInfo:

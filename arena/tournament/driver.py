@@ -373,14 +373,16 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
     known = versions or {}
     record, logs = split_logs(outcome.record or {})
     aborted = outcome.error or record.get("aborted")
-    returns, ranks = record.get("returns") or [None] * len(match.seats), record.get("ranks") or [None] * len(match.seats)
+    returns = record.get("returns") or [None] * len(match.seats)
+    ranks = record.get("ranks") or [None] * len(match.seats)
     seat_records = record.get("seats") or [{} for _ in match.seats]
     seats = [
         SeatResult(
             seat=i, entrant=entrant, spec=bot_spec(entrant),
             **_kind_and_version(known.get(entrant) or _unlooked(bot_spec(entrant)), seat_records[i]),
             score=returns[i], rank=None if aborted else ranks[i],
-            termination=seat_records[i].get("termination", Termination.NORMAL), reason=seat_records[i].get("reason", ""),
+            termination=seat_records[i].get("termination", Termination.NORMAL),
+            reason=seat_records[i].get("reason", ""),
             faults=count_strikes(Fault.from_json(f) for f in seat_records[i].get("faults", [])),
         )
         for i, entrant in enumerate(match.seats)

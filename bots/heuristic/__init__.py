@@ -4,8 +4,8 @@ Each game's heuristic lives in its own module here (`bots/heuristic/<game>.py`),
 description (`heuristic` in engine/<game>/game.py, engine/description.py), decides from the
 observation alone (the fields and action ids documented in the engine module's docstring), and
 explains its rules in its docstring. A module may also define `estimate_returns(observation)`, its
-guess of every seat's final returns from one seat's view, which lets ISMCTS cut its playouts short. `heuristic` is the middle rung of the ladder
-random < heuristic < ismcts (docs/bots.md).
+guess of every seat's final returns from one seat's view, which lets ISMCTS cut its playouts
+short. `heuristic` is the middle rung of the ladder random < heuristic < ismcts (docs/bots.md).
 """
 
 from __future__ import annotations

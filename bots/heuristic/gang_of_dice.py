@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from bots.base import Bot
@@ -43,7 +43,7 @@ def score(faces: tuple[int, ...] | list[int]) -> int:
     return sum(value * faces[value] for value in range(1, 6))
 
 
-@lru_cache(maxsize=None)
+@cache
 def outcomes(n: int, samples: int) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Face counts [G, 1..5] of n fresh dice with their probabilities: every distinct outcome when
     there are at most `samples` of them, else `samples` draws (a fixed seed, weight 1/samples each).

@@ -91,7 +91,7 @@ exists yet (future cards and dice are chance nodes), so `resample` returns the s
 Returns: each seat's final dice count. Ranks: by count, equal counts share the rank.
 """
 
-from engine.gang_of_dice.components import CARDS, CARD_TABLE, triggered
+from engine.gang_of_dice.components import CARD_TABLE, CARDS, triggered
 from engine.gang_of_dice.game import DESCRIPTION, GangOfDice
 from engine.gang_of_dice.contract import GangOfDiceState
 

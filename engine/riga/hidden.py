@@ -38,7 +38,7 @@ def resample(state: RigaData, known_to: frozenset[int], rng: random.Random) -> R
     return s
 
 
-def _put(values: tuple, index: int, value: Any) -> tuple:
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 

@@ -37,7 +37,7 @@ def _goods(counts: tuple[int, ...]) -> dict[str, int]:
     return dict(zip(t.GOOD_NAMES, counts))
 
 
-def _events(log: tuple[tuple, ...]) -> list[list[Any]]:
+def _events(log: tuple[tuple[Any, ...], ...]) -> list[list[Any]]:
     """Log events are flat tuples whose items may be tuples of strings (one level deep): the
     goods of "take_row" (seat, slot, goods), the goods and credits of "build" (seat, card, goods,
     credits), as flow.py logs them; every other event is flat."""

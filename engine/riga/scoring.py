@@ -5,8 +5,8 @@ spent credits by CREDIT_INDEX; a goods hand is a 4-tuple of counts), so the work
 of rules/riga.md §6 can test them directly as well as through the state machine.
 
 The hot helpers are memoised with lru_cache on their (tuple) arguments: pure functions, so the
-cache never changes a result. Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE, GRAIN), then the four credit
-cards in CREDIT_CARDS order.
+cache never changes a result. Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE,
+GRAIN), then the four credit cards in CREDIT_CARDS order.
 """
 
 from __future__ import annotations
@@ -316,7 +316,7 @@ def grand_master_vp(tiles: Sequence[tuple[int, int, int]], tableaus: Sequence[Se
             continue
         vp[holder] += t.TILE_HOLDER_VP
         counts = [metric(tile, tableau) for tableau in tableaus]
-        for p, count in enumerate(counts):
+        for p in range(len(counts)):
             if p != holder and _earns_bonus(side, tile, p, holder, counts):
                 vp[p] += t.TILE_BONUS_VP
     return vp

@@ -53,11 +53,12 @@ roll is redone while rerollBustingFirstRolls allows), each card taken in a swap 
 drawn in the fallback (card ids). Labels (state.chance_label): "colour removed: purple", "first
 holder: seat 2", "dealt red 7 to seat 1", "red die: 5", "golden die: 3", "seat 0 takes green 5
 from seat 2", "seat 0 draws blue 3". Action labels (game.action_label) are words that follow the
-seat's name: "plays red 7", "turns the golden die down one", "switches the power on" (ACTIVATE). Who sees them (state.chance_visibility, §2.3): a dealt card only
-its seat, a card taken in a swap only the two seats in it, a fallback draw only the drawer (the
-others read "dealt a card to seat 1", "seat 0 takes a card from seat 2", "seat 0 draws a card");
-the rest is public, except a busting first roll or a deal that is redone: nobody sees those
-(state.voided_chance_steps), so they read "red die rolled", "dealt a card to seat 0".
+seat's name: "plays red 7", "turns the golden die down one", "switches the power on" (ACTIVATE).
+Who sees them (state.chance_visibility, §2.3): a dealt card only its seat, a card taken in a swap
+only the two seats in it, a fallback draw only the drawer (the others read "dealt a card to seat
+1", "seat 0 takes a card from seat 2", "seat 0 draws a card"); the rest is public, except a
+busting first roll or a deal that is redone: nobody sees those (state.voided_chance_steps), so
+they read "red die rolled", "dealt a card to seat 0".
 Actions (state.action_visibility): `give <card>` and `discard <card>` only their seat sees (the
 others: "seat 0 gives a card to seat 2", "seat 0 discards a card"); every other action is public.
 

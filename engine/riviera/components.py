@@ -6,6 +6,8 @@ A die index is the colour (0..4) for a coloured die and GOLD (5) for the golden 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 COLOURS = ("R", "G", "P", "B", "O")  # red, green, purple, blue, orange (labels only, §0)
 COLOUR_NAMES = ("red", "green", "purple", "blue", "orange")
 NUM_COLOURS = 5
@@ -66,7 +68,7 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def mask_of(items) -> int:
+def mask_of(items: Iterable[int]) -> int:
     mask = 0
     for item in items:
         mask |= 1 << item

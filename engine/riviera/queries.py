@@ -61,7 +61,7 @@ def legal_cards(s: RivieraData, p: int) -> list[int]:
 
 
 # A pure function of (dice, available colours, gold): memoised, as its inputs are few.
-_PLAYABLE: dict[tuple, int] = {}
+_PLAYABLE: dict[tuple[tuple[int, ...], tuple[int, ...], bool], int] = {}
 
 
 def _playable_mask(dice: tuple[int, ...], avail: tuple[int, ...], gold_on: bool) -> int:

@@ -101,7 +101,8 @@ def wait_connected(gateway: GatewayThread, name: str, timeout_s: float = 15.0,
     deadline = time.monotonic() + timeout_s
     while name not in gateway.gateway.sessions:
         if process is not None and process.poll() is not None:
-            pytest.fail(f"bot {name} exited with {process.returncode}: {process.stdout.read() if process.stdout else ''}")
+            output = process.stdout.read() if process.stdout else ""
+            pytest.fail(f"bot {name} exited with {process.returncode}: {output}")
         if time.monotonic() > deadline:
             pytest.fail(f"bot {name} did not connect within {timeout_s} s")
         time.sleep(0.02)

@@ -10,8 +10,14 @@ import pytest
 
 from arena import observation_schema
 from arena.observation_schema import (
-    SCHEMA_DIR, Shape, decision_observations, given_observations, game_schema, variants, walk,
-)  # fmt: skip
+    SCHEMA_DIR,
+    Shape,
+    decision_observations,
+    game_schema,
+    given_observations,
+    variants,
+    walk,
+)
 from engine import registry
 from tests.engine.test_conformance import SEEDS
 
@@ -31,7 +37,8 @@ def test_the_committed_schema_is_what_the_engine_generates(game_id: str) -> None
 
 # jsonschema takes about a millisecond per observation (Riviera: 29,000 in the three conformance
 # playouts of its 35 variants), so the default run checks the first seed and the slow run all three.
-@pytest.mark.parametrize("seeds", [SEEDS[:1], pytest.param(SEEDS[1:], marks=pytest.mark.slow)], ids=["seed0", "seeds1-2"])
+@pytest.mark.parametrize("seeds", [SEEDS[:1], pytest.param(SEEDS[1:], marks=pytest.mark.slow)],
+                         ids=["seed0", "seeds1-2"])
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_conformance_observation_validates(game_id: str, seeds: tuple[int, ...]) -> None:
     validator = jsonschema.Draft202012Validator(committed(game_id))
@@ -99,7 +106,8 @@ def test_every_observation_of_a_game_validates_chance_nodes_and_the_end_included
                 observation = state.observation(seat)
                 if not validator.is_valid(observation):
                     error = jsonschema.exceptions.best_match(validator.iter_errors(observation))
-                    pytest.fail(f"{players}p state {n} ({state.kind.value}) seat {seat}: {error.message} at {list(error.path)}")
+                    pytest.fail(f"{players}p state {n} ({state.kind.value}) seat {seat}: {error.message} "
+                                f"at {list(error.path)}")
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -120,7 +128,8 @@ def test_pettingzoos_last_engine_observations_validate(game_id: str) -> None:
 
 
 def test_named_values_have_their_enum() -> None:
-    riviera, gang, lcr, riga = (committed(g)["properties"] for g in ("riviera", "gang_of_dice", "lost_cities_rivals", "riga"))
+    riviera, gang, lcr, riga = (committed(g)["properties"]
+                                for g in ("riviera", "gang_of_dice", "lost_cities_rivals", "riga"))
     assert "game_over" in riviera["phase"]["enum"] and riviera["colours"]["items"]["enum"] == ["B", "G", "O", "P", "R"]
     assert riviera["events"]["items"]["properties"]["type"]["enum"][0] == "adjust"
     assert gang["status"]["items"]["enum"] == ["busted", "out", "rolling", "valid", "waiting"]
@@ -131,7 +140,8 @@ def test_named_values_have_their_enum() -> None:
     # a name the engine sends that the list lacks stops the generation
     shape = Shape()
     shape.add({"phase": "nowhere"})
-    with pytest.raises(ValueError, match=r"phase: the engine sent \['nowhere'\], which the game's observation_names do not list"):
+    with pytest.raises(ValueError,
+                       match=r"phase: the engine sent \['nowhere'\], which the game's observation_names do not list"):
         shape.schema({"phase": ("deal", "turn")})
 
 

@@ -31,12 +31,14 @@ def test_the_bot_kits_stubs_match_the_proto(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_proto.py"), "--out", str(tmp_path)],
                    check=True, capture_output=True)
     kit = Path("bots") / "sdk" / "arena_sdk" / "v1"
-    committed = sorted(p.name for p in (ROOT / kit).iterdir() if p.suffix in (".py", ".pyi") and p.name != "__init__.py")
+    committed = sorted(p.name for p in (ROOT / kit).iterdir()
+                       if p.suffix in (".py", ".pyi") and p.name != "__init__.py")
     assert committed == ["authors_pb2.py", "authors_pb2.pyi", "authors_pb2_grpc.py",
                          "bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py"]
     for name in committed:
         fresh = (tmp_path / kit / name).read_text()
-        assert "from arena.v1" not in fresh and not re.search(r"'arena\.v1\.\w+_pb2'", fresh), "the kit never imports the arena's package"
+        assert "from arena.v1" not in fresh and not re.search(r"'arena\.v1\.\w+_pb2'", fresh), (
+            "the kit never imports the arena's package")
         assert (ROOT / kit / name).read_text() == fresh, (
             f"{kit / name} drifted from proto/: run `.venv/bin/python scripts/gen_proto.py` and commit it"
         )

@@ -28,7 +28,8 @@ def test_generated_stubs_are_top_level_modules_that_keep_the_wire_names(tmp_path
     generate_stubs(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bot_pb2.py", "bot_pb2.pyi", "bot_pb2_grpc.py"]
     grpc_module = (tmp_path / "bot_pb2_grpc.py").read_text()
-    assert "\nimport bot_pb2 as arena_dot_v1_dot_bot__pb2\n" in grpc_module, "the grpc module imports its sibling, not arena.v1"
+    assert "\nimport bot_pb2 as arena_dot_v1_dot_bot__pb2\n" in grpc_module, (
+        "the grpc module imports its sibling, not arena.v1")
     assert "from arena" not in grpc_module + (tmp_path / "bot_pb2.py").read_text()
     assert "# source: arena/v1/bot.proto" in (tmp_path / "bot_pb2.py").read_text(), "the file the kit's stubs describe"
     assert "/arena.v1.BotGateway/Play" in grpc_module, "the wire names stay arena.v1"

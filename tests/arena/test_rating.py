@@ -151,7 +151,8 @@ def test_intervals_shrink_as_one_over_sqrt_games() -> None:
 def test_a_bot_that_never_wins_is_bounded_sharply_from_above_only() -> None:
     """100 of 100 for `h` against `r`: `r`'s interval must end far below `h`'s, even though
     nothing bounds how bad `r` is except the prior."""
-    entries = by_name(rate_matches([match(i, "h r" if i % 2 else "r h", (1, 2) if i % 2 else (2, 1)) for i in range(100)]))
+    entries = by_name(rate_matches([match(i, "h r" if i % 2 else "r h", (1, 2) if i % 2 else (2, 1))
+                                    for i in range(100)]))
     h, r = entries["h"], entries["r"]
     assert r.high < h.low
     assert r.high - r.elo < r.elo - r.low, "one-sided data, one-sided interval"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from arena import rating
+from arena.rating_fit import LIVE_TOLERANCE, TOLERANCE
 from arena.store import MatchResult, RatedMatch, RatingEntry, SeatResult, Store
 from arena.tournament.driver import LiveRerate, rated_match
-from arena.rating_fit import LIVE_TOLERANCE, TOLERANCE
 from tests.arena import rating_reference as reference
 
 AGREE = 0.5  # Elo points

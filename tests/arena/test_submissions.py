@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import io
-import shutil
 import os
+import shutil
 import stat
 import tarfile
 import zipfile
@@ -119,7 +119,8 @@ def test_a_hostile_tar_is_refused_and_leaves_nothing(
 
 
 def test_a_hard_link_inside_the_archive_is_stored_as_a_copy(tmp_path: Path) -> None:
-    archive = make_tar(tmp_path / "bot.tar.gz", [(entry("bot.js"), b"ok"), (entry("copy.js", tarfile.LNKTYPE, "bot.js"), None)])
+    archive = make_tar(tmp_path / "bot.tar.gz", [(entry("bot.js"), b"ok"),
+                                                 (entry("copy.js", tarfile.LNKTYPE, "bot.js"), None)])
     stored = store_submission(archive, tmp_path / "submissions", SMALL)
     assert (stored.folder / "copy.js").read_bytes() == b"ok"
 

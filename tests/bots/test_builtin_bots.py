@@ -113,7 +113,8 @@ def test_heuristic_beats_random(game_id: str) -> None:
         for specs in (["heuristic", "random"], ["random", "heuristic"]):
             record = run_match(game_id, specs, seed)
             me, other = specs.index("heuristic"), specs.index("random")
-            wins.append(1.0 if record.ranks[me] < record.ranks[other] else 0.5 if record.ranks[me] == record.ranks[other] else 0.0)
+            wins.append(1.0 if record.ranks[me] < record.ranks[other]
+                        else 0.5 if record.ranks[me] == record.ranks[other] else 0.0)
     assert statistics.mean(wins) >= 0.75, f"heuristic scored only {statistics.mean(wins):.2f} against random"
 
 

@@ -77,7 +77,8 @@ def test_cpp_bot_plays_over_tls(cpp_bot: Path, tls_gateway: GatewayThread, store
                                 tls_files: TLSFiles) -> None:
     """--ca FILE: grpc::SslCredentials with the CA's certificates (docs/tls.md)."""
     token = store.register_bot("cpptls")
-    wrong = bots.start([str(cpp_bot), "--address", tls_gateway.address, "--token", token, "--ca", str(tls_files.other_ca)])
+    wrong = bots.start([str(cpp_bot), "--address", tls_gateway.address, "--token", token,
+                        "--ca", str(tls_files.other_ca)])
     process = bots.start([str(cpp_bot), "--address", tls_gateway.address, "--token", token, "--ca", str(tls_files.ca)])
     wait_connected(tls_gateway, "cpptls", process=process)
     with GatewayClient(tls_gateway.address, key=HOST_KEY, ca_file=str(tls_files.ca)) as client:

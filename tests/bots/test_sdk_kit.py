@@ -76,7 +76,8 @@ def readme_minimal_bot() -> str:
 
 def test_the_kit_installs_alone_with_only_grpcio_and_protobuf(kit_python: Path, tmp_path: Path) -> None:
     probe = "import arena_sdk, arena_sdk.v1.bot_pb2_grpc, grpc, google.protobuf; print(arena_sdk.__file__)"
-    found = subprocess.run([str(kit_python), "-c", probe], cwd=tmp_path, capture_output=True, text=True, env=clean_env())
+    found = subprocess.run([str(kit_python), "-c", probe], cwd=tmp_path, capture_output=True, text=True,
+                           env=clean_env())
     assert found.returncode == 0, found.stderr
     assert str(kit_python.parents[1]) in found.stdout, "imported from the venv, not the checkout"
     for absent in ("arena", "bots", "engine"):

@@ -46,7 +46,8 @@ def store_match(store: Store, game_id: str, bots: Sequence[str], seed: int,
 
 
 @contextmanager
-def served(path: Path, matches: Sequence[tuple[str, Sequence[str], int, dict[str, Any] | None]]) -> Iterator[tuple[str, list[Stored]]]:
+def served(path: Path, matches: Sequence[tuple[str, Sequence[str], int, dict[str, Any] | None]]
+           ) -> Iterator[tuple[str, list[Stored]]]:
     """A new database at `path` holding `matches` (game, bots, seed, options), served on
     loopback; yields the base URL and the stored matches."""
     store = Store(f"sqlite:///{path}")

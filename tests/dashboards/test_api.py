@@ -251,7 +251,8 @@ def test_a_running_tournament_shows_its_progress_and_refreshes(tmp_path) -> None
     tournament_id = start_tournament(store, LCR, "still going")
     with TestClient(create_app(store)) as fresh:
         data = get(fresh, f"/api/tournaments/{tournament_id}")
-        assert (data["status"], data["done_matches"], data["total_matches"], data["progress"]) == ("running", 0, 12, 0.0)
+        assert ((data["status"], data["done_matches"], data["total_matches"], data["progress"])
+                == ("running", 0, 12, 0.0))
         assert data["standings"] == []
         assert 'data-refresh="5"' in fresh.get(f"/tournaments/{tournament_id}").text
         assert get(fresh, "/api/leaderboard?game=riga")["rows"] == []

@@ -13,9 +13,9 @@ from starlette.testclient import TestClient
 from arena.link.tls import is_loopback
 from arena.store.live import LiveMatch
 from arena.tournament.schedule import TournamentConfig
-from dashboards.author_sessions import COOKIE, IDLE_S, LIFETIME_S, Sessions
 from dashboards.app import create_app
 from dashboards.author_client import AuthorsClient
+from dashboards.author_sessions import COOKIE, IDLE_S, LIFETIME_S, Sessions
 from dashboards.authors import AuthorPages, signin_allowed
 from dashboards.screenshot import free_port
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
@@ -33,7 +33,8 @@ def test_sign_in_upload_read_rotate_and_sign_out(author_arena: AuthorArena) -> N
     client = author_arena.client()
     assert client.get("/my").headers["location"] == "/signin"
     form = client.get("/signin")
-    assert form.status_code == 200 and 'type="password"' in form.text and "arena_author" not in form.text.split("placeholder")[0]
+    assert form.status_code == 200 and 'type="password"' in form.text
+    assert "arena_author" not in form.text.split("placeholder")[0]
     refused = client.post("/signin", data={"key": "arena_author_wrong", "csrf": CSRF.search(form.text).group(1)})
     assert refused.status_code == 401 and "unknown author key" in refused.text
 
@@ -76,8 +77,10 @@ def test_the_session_cookie_is_httponly_samesite_expiring_and_secure_over_https(
     for https in (False, True):
         client = author_arena.client(https=https)
         form = client.get("/signin")
-        answer = client.post("/signin", data={"key": author_arena.keys["alice"], "csrf": CSRF.search(form.text).group(1)})
-        header = next(v for k, v in answer.headers.multi_items() if k == "set-cookie" and v.startswith("arena_session="))
+        answer = client.post("/signin",
+                             data={"key": author_arena.keys["alice"], "csrf": CSRF.search(form.text).group(1)})
+        header = next(v for k, v in answer.headers.multi_items()
+                      if k == "set-cookie" and v.startswith("arena_session="))
         attributes = {part.strip().split("=")[0].lower() for part in header.split(";")}
         assert {"httponly", "max-age", "path"} <= attributes and "samesite=lax" in header.lower()
         assert ("secure" in attributes) == https, header
@@ -86,7 +89,8 @@ def test_the_session_cookie_is_httponly_samesite_expiring_and_secure_over_https(
 def test_a_post_without_the_sessions_token_is_refused_and_changes_nothing(author_arena: AuthorArena) -> None:
     client = author_arena.client()
     csrf = author_arena.sign_in(client, "alice")
-    assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py", bot="pybot").status_code == 303
+    assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py",
+                  bot="pybot").status_code == 303
     before, tokens = dump(author_arena.store), author_arena.store.bot("pybot")
     for token in ({}, {"csrf": ""}, {"csrf": "forged"}, {"csrf": csrf[:-1]}):
         for url, data in [("/my/bots/pybot/token", {}), ("/my/bots/pybot/state", {"disabled": "1"}),
@@ -104,17 +108,20 @@ def test_a_post_without_the_sessions_token_is_refused_and_changes_nothing(author
 def test_another_authors_bot_is_no_such_page_everywhere(author_arena: AuthorArena) -> None:
     mallory, alice = author_arena.client(), author_arena.client()
     m_csrf = author_arena.sign_in(mallory, "mallory")
-    assert upload(mallory, m_csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py", bot="mbot").status_code == 303
+    assert upload(mallory, m_csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py",
+                  bot="mbot").status_code == 303
     author_arena.store.register_bot("house")  # the operator's
     match = store_match_with_logs(author_arena.store, [("mbot", "mbot@1", "MALLORY-SECRET\n"), ("x", "random", "")])
     csrf = author_arena.sign_in(alice, "alice")
     before = dump(author_arena.store)
 
     def answers(name: str) -> list[tuple[int, str]]:
-        gets = [f"/my/bots/{name}", f"/my/bots/{name}/upload", f"/my/bots/{name}/logs/{match}", f"/my/bots/{name}/recent"]
+        gets = [f"/my/bots/{name}", f"/my/bots/{name}/upload", f"/my/bots/{name}/logs/{match}",
+                f"/my/bots/{name}/recent"]
         posts = [(f"/my/bots/{name}/token", {}), (f"/my/bots/{name}/state", {"disabled": "1"})]
         out = [(r.status_code, r.text.replace(name, "NAME")) for r in map(alice.get, gets)]
-        out += [(r.status_code, r.text.replace(name, "NAME")) for r in (alice.post(u, data={**d, "csrf": csrf}) for u, d in posts)]
+        out += [(r.status_code, r.text.replace(name, "NAME"))
+                for r in (alice.post(u, data={**d, "csrf": csrf}) for u, d in posts)]
         sent = upload(alice, csrf, f"/my/bots/{name}/upload", pack(PYTHON_EXAMPLE), "python3 random_bot.py")
         return [*out, (sent.status_code, sent.text.replace(name, "NAME"))]
 
@@ -131,7 +138,8 @@ def test_another_authors_bot_is_no_such_page_everywhere(author_arena: AuthorAren
 def test_a_cookie_from_before_sign_out_is_worth_nothing(author_arena: AuthorArena) -> None:
     client = author_arena.client()
     csrf = author_arena.sign_in(client, "alice")
-    assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py", bot="pybot").status_code == 303
+    assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py",
+                  bot="pybot").status_code == 303
     old = client.cookies.get("arena_session")
     assert client.post("/signout", data={"csrf": csrf}).status_code == 303
     replay = author_arena.client()
@@ -200,7 +208,8 @@ def test_the_bot_page_shows_suspended_provisional_and_disabled_and_the_matches_p
     client = author_arena.client()
     csrf = author_arena.sign_in(client, "alice")
     for _ in range(2):
-        assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py", bot="pybot").status_code == 303
+        assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py",
+                      bot="pybot").status_code == 303
     page = client.get("/my/bots/pybot").text
     assert 'data-state="provisional"' in page and "not rated yet" in page
     author_arena.store.suspend_version("pybot", 2, "its last 3 matches all ended in its own crash")
@@ -208,7 +217,8 @@ def test_the_bot_page_shows_suspended_provisional_and_disabled_and_the_matches_p
     assert 'data-state="suspended"' in page and "suspended: its last 3 matches all ended in its own crash" in page
     assert 'data-state="suspended"' in client.get("/my").text
     author_arena.store.set_disabled("pybot", True)
-    assert 'data-state="disabled"' in client.get("/my/bots/pybot").text and 'id="enable"' in client.get("/my/bots/pybot").text
+    page = client.get("/my/bots/pybot").text
+    assert 'data-state="disabled"' in page and 'id="enable"' in page
 
     config = TournamentConfig("gang_of_dice", 2, ("random", "pybot"))
     running = author_arena.store.create_tournament("gang_of_dice", "gang_of_dice@1", "round_robin", config.to_json(), 4)

@@ -24,7 +24,8 @@ SAMPLE = 15  # the views not stepped through every position are checked at every
 # Every drawn seat area at one position: its score, whether it acts, its hand and column, and the table's dice.
 DRAWN = """async (positions) => {
   const viewer = window.replayViewer, out = [];
-  const cards = (area, zone) => [...area.querySelectorAll(`.${zone} .card`)].map((c) => c.classList.contains("back") ? null : c.dataset.card);
+  const cards = (area, zone) => [...area.querySelectorAll(`.${zone} .card`)]
+    .map((c) => c.classList.contains("back") ? null : c.dataset.card);
   for (const n of positions) {
     await viewer.show(n);
     const board = document.getElementById("board");
@@ -32,7 +33,8 @@ DRAWN = """async (positions) => {
       seats: [...board.querySelectorAll("[data-seat]")].map((a) => ({
         seat: Number(a.dataset.seat), score: a.dataset.score, acting: a.classList.contains("acting"),
         hand: cards(a, "hand"), column: cards(a, "column") })),
-      dice: Object.fromEntries([...board.querySelectorAll(".rv-dice .die[data-face]")].map((d) => [d.dataset.die, Number(d.dataset.face)])),
+      dice: Object.fromEntries([...board.querySelectorAll(".rv-dice .die[data-face]")]
+        .map((d) => [d.dataset.die, Number(d.dataset.face)])),
       shown: document.getElementById("replay").dataset.shown,
     });
   }

@@ -77,7 +77,8 @@ def test_top_bots_chart_draws_every_rating_point(page: Any, server: str, filled:
 
 
 def test_replay_steps_to_the_end_and_shows_the_final_scores(page: Any, server: str, filled: Filled) -> None:
-    match = next(m for m in filled.store.matches(tournament_id=filled.lcr) if "random#2" in {s.entrant for s in m.seats})
+    match = next(m for m in filled.store.matches(tournament_id=filled.lcr)
+                 if "random#2" in {s.entrant for s in m.seats})
     record = MatchRecord.from_json(filled.store.match_record(match.id))
     page.goto(f"{server}/matches/{match.id}")
     last = len(record.steps)
@@ -119,7 +120,8 @@ def test_a_seat_view_hides_the_other_hands(page: Any, server: str, filled: Fille
 
 def _dealt_to(page: Any) -> set[int]:
     """The seats whose dealt cards the page's step log names ("dealt green 11 to seat 0")."""
-    return {int(seat) for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", page.inner_text("#log"))}
+    return {int(seat)
+            for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", page.inner_text("#log"))}
 
 
 def _lists(page: Any) -> list[list[str]]:

@@ -1,7 +1,7 @@
 """An author in a real browser (Debian's headless Chromium, driven by Playwright), against a real
 gateway whose authors' service the dashboard uses: sign in, upload the Python example as a new
-bot and then as its new version, see it listed, watch its first matches arrive (a real tournament, the bot launched in its
-sandbox), read its log, rotate its token, sign out. And `<script>` in a command and a log runs
+bot and then as its new version, see it listed, watch its first matches arrive (a real tournament,
+the bot launched in its sandbox), read its log, rotate its token, sign out. And `<script>` in a command and a log runs
 nowhere."""
 
 from __future__ import annotations

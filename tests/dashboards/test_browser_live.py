@@ -72,7 +72,8 @@ def test_the_step_reads_in_words_and_the_acting_seats_are_marked(page: Any, serv
     page.goto(f"{server}/matches/{match.id}?position={n}")
     _wait_shown(page, n, "public")
     seat = decision["actions"][0]
-    assert page.inner_text("#step-now").startswith(f"After step {n}: seat {seat['seat']} · {seat['bot']}: {seat['label']}")
+    assert page.inner_text("#step-now").startswith(
+        f"After step {n}: seat {seat['seat']} · {seat['bot']}: {seat['label']}")
     assert f"seat {seat['seat']} · {seat['bot']}: " in page.inner_text(f"#log li[data-pos='{n}']")
     for position in (n - 1, n, n + 1):
         page.evaluate(f"window.replayViewer.show({position})")

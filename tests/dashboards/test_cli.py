@@ -31,7 +31,8 @@ def test_the_command_serves_the_database_until_stopped(filled: Filled) -> None:
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         games = _get_when_up(f"http://127.0.0.1:{port}/api/leaderboard?game=lost_cities_rivals", process)
-        assert [r["bot"] for r in games["rows"]] == [r.entrant for r in filled.store.leaderboard("lost_cities_rivals@1")]
+        assert ([r["bot"] for r in games["rows"]]
+                == [r.entrant for r in filled.store.leaderboard("lost_cities_rivals@1")])
     finally:
         process.terminate()
         output, _ = process.communicate(timeout=20)

@@ -93,10 +93,12 @@ LCR_DRAWN = """() => {
     const seats = [...document.querySelectorAll('#board [data-seat]')].map(s => ({
         seat: Number(s.dataset.seat), score: Number(s.querySelector('[data-score]').dataset.score),
         coins: Number(s.querySelector('[data-coins]').dataset.coins), acting: s.classList.contains('acting'),
-        expeditions: Object.fromEntries([...s.querySelectorAll('[data-colour]')].map(e => [e.dataset.colour, cards(e)])),
+        expeditions: Object.fromEntries([...s.querySelectorAll('[data-colour]')]
+          .map(e => [e.dataset.colour, cards(e)])),
         starting: [...s.querySelectorAll('.card.starting')].map(c => c.dataset.card[0]).sort(),
     }));
-    const row = (title) => [...document.querySelectorAll('#board .lcr-row')].find(r => r.querySelector('h4').textContent === title);
+    const row = (title) => [...document.querySelectorAll('#board .lcr-row')]
+      .find(r => r.querySelector('h4').textContent === title);
     const auction = document.querySelector('#board .lcr-auction');
     return {
         seats, display: cards(row('Display')), box: cards(row('Box')),
@@ -152,7 +154,8 @@ RIGA_DRAWN = """() => {
     }));
     return {
         seats, rows: [...document.querySelectorAll('#board .rg-row')].map(r => cards(r)),
-        tiles: [...document.querySelectorAll('#board [data-tile]')].map(t => [t.dataset.tile, t.dataset.side, Number(t.dataset.holder)]),
+        tiles: [...document.querySelectorAll('#board [data-tile]')]
+          .map(t => [t.dataset.tile, t.dataset.side, Number(t.dataset.holder)]),
         decks: [...document.querySelectorAll('#board .rg-deck')].map(d => Number(d.dataset.count)),
         year: Number(document.querySelector('#board [data-year]').dataset.year),
         season: document.querySelector('#board [data-season]').dataset.season,
@@ -167,7 +170,8 @@ def _goods(counts: dict[str, int]) -> list[str]:
 
 def _riga_seat(state: dict[str, Any], frame: dict[str, Any], p: int) -> dict[str, Any]:
     info, own = state["players"][p], frame["view"] == p
-    hand = _goods(state["hand_goods"]) + state["hand_buildings"] if own else _goods(info["known_goods"]) + info["known_buildings"]
+    hand = (_goods(state["hand_goods"]) + state["hand_buildings"] if own
+            else _goods(info["known_goods"]) + info["known_buildings"])
     choosing = state["start_choice_size"] and state["active"] == p
     choice = state.get("start_choice", []) if choosing else []
     return {
@@ -226,8 +230,10 @@ def test_riga_card_table_matches_the_engine(page: Any, played: Played) -> None:
     _open(page, played, ("riga", 2))
     drawn = page.evaluate("() => window.ArenaGames.renderers.riga.cards")
     engine = {
-        c.code: {"name": c.name, "cost": c.cost, "vp": c.vp, "symbol": None if c.symbol == tables.NONE else tables.SYMBOL_NAMES[c.symbol],
+        c.code: {"name": c.name, "cost": c.cost, "vp": c.vp,
+                 "symbol": None if c.symbol == tables.NONE else tables.SYMBOL_NAMES[c.symbol],
                  "credit": c.arg if c.benefit == tables.CREDIT else 0}
         for c in tables.CARDS
     }
-    assert {code: {k: card[k] for k in ("name", "cost", "vp", "symbol", "credit")} for code, card in drawn.items()} == engine
+    assert {code: {k: card[k] for k in ("name", "cost", "vp", "symbol", "credit")}
+            for code, card in drawn.items()} == engine

@@ -97,7 +97,8 @@ def test_a_riviera_seat_reads_only_its_own_dealt_cards(client: TestClient, store
     for view in VIEWS:
         log = client.get(f"/api/matches/{match.id}?view={view}").json()["log"]
         page = client.get(f"/matches/{match.id}?view={view}").text
-        named = {int(seat) for text in (str(log), page) for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", text)}
+        named = {int(seat) for text in (str(log), page)
+                 for seat in re.findall(r"dealt (?:red|green|purple|blue|orange) \d+ to seat (\d)", text)}
         assert named == (set() if view == "public" else {view})
         hidden_deals = sum(e["kind"] == "chance" and e["label"].startswith("dealt a card to seat") for e in log)
         assert hidden_deals >= 10 * (3 if view == "public" else 2)  # every other hand of the first deal
@@ -109,7 +110,8 @@ def test_no_page_or_api_answer_shows_a_seed(client: TestClient, store: Store) ->
     match = store.matches(game_id="riviera")[0]
     record = store.match_record(match.id)
     answers = [client.get(url) for url in (f"/api/matches/{match.id}", f"/matches/{match.id}",
-                                            f"/api/tournaments/{match.tournament_id}", f"/tournaments/{match.tournament_id}")]
+                                            f"/api/tournaments/{match.tournament_id}",
+                                            f"/tournaments/{match.tournament_id}")]
     assert all(answer.status_code == 200 for answer in answers)
     assert "seed" not in answers[0].json() and "seed" not in answers[2].json()["config"]
     assert all(str(record["seed"]) not in answer.text for answer in answers)

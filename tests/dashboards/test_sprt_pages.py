@@ -137,14 +137,16 @@ def test_a_running_test_updates_its_page_in_place_until_its_verdict(
         running = store.sprt(test_id)
         assert running is not None and running.tournament.status == "running"
         page.goto(f"{base}/tests/{test_id}")
-        assert page.inner_text("#verdict-text") == "Running" and "live: updates every 2 s" in page.inner_text("#verdict")
+        assert page.inner_text("#verdict-text") == "Running"
+        assert "live: updates every 2 s" in page.inner_text("#verdict")
         assert page.inner_text("#pairs").startswith(f"{running.state.pairs} ")
         page.evaluate("window.loadedOnce = true")  # gone if the page reloaded instead of updating
         go.set()
         player.join(120)
         done = store.sprt(test_id, history=True)
         assert done is not None and done.tournament.status == "finished" and done.state.pairs > running.state.pairs
-        page.wait_for_function("() => document.querySelector('#verdict-text').textContent !== 'Running'", timeout=20_000)
+        page.wait_for_function("() => document.querySelector('#verdict-text').textContent !== 'Running'",
+                               timeout=20_000)
     assert page.evaluate("window.loadedOnce") is True
     assert page.inner_text("#pairs").startswith(f"{done.state.pairs} ")
     assert page.inner_text("#llr").startswith(f"{done.state.llr:.2f} ")

@@ -65,7 +65,7 @@ def test_the_leaderboard_shows_each_bots_latest_version_unless_asked_for_all(cli
     every = get(client, f"/api/leaderboard?game={GAME}&all_versions=1")
     assert sorted(r["bot"] for r in every["rows"]) == ["random", "vbot@1", "vbot@2"]
     assert {r["bot"]: r["games"] for r in every["rows"]} == {"vbot@1": 6, "vbot@2": 6, "random": 6}
-    assert "all_versions must be 1 or 0" in get(client, f"/api/leaderboard?all_versions=maybe", 400)["error"]
+    assert "all_versions must be 1 or 0" in get(client, "/api/leaderboard?all_versions=maybe", 400)["error"]
 
 
 def test_a_submitted_bots_page_lists_its_versions_with_their_ratings(client: TestClient, versioned: Store) -> None:

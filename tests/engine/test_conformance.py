@@ -391,7 +391,8 @@ def test_a_seat_is_told_of_a_chance_outcome_exactly_when_it_sees_it(game: Game) 
         same = [states[-1].observation(s) == others[-1].observation(s) for s in range(game.num_players)]
         for seat in range(game.num_players):
             if same[seat]:
-                assert sorted(mine[seat]) == sorted(theirs[seat]), f"seat {seat} reads outcomes it cannot see: {mine[seat]} / {theirs[seat]}"
+                assert sorted(mine[seat]) == sorted(theirs[seat]), (
+                    f"seat {seat} reads outcomes it cannot see: {mine[seat]} / {theirs[seat]}")
             else:
                 assert mine[seat] != theirs[seat], f"seat {seat} sees a difference its log hides: {mine[seat]}"
         if any(same):

@@ -108,7 +108,8 @@ def test_the_field_lists_are_disjoint_and_the_annotations_declare_exactly_them(g
     assert annotations(cls) == set(every), (
         f"annotated, not listed: {sorted(annotations(cls) - set(every))}; "
         f"listed, not annotated: {sorted(set(every) - annotations(cls))}")
-    slots = [n for n in cls.body if isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__slots__"]]
+    slots = [n for n in cls.body
+             if isinstance(n, ast.Assign) and [getattr(t, "id", "") for t in n.targets] == ["__slots__"]]
     if slots:
         assert ast.unparse(slots[0].value) == "FIELDS + DERIVED + MEMOS"
 

@@ -97,7 +97,8 @@ class ToyState(State):
         return replace(self, choices=tuple(actions[s] for s in range(self.num_players)))
 
     def _observation(self, seat: int) -> dict[str, Any]:
-        obs: dict[str, Any] = {"seat": seat, "dealt": len(self.cards), "my_card": self.cards[seat] if seat < len(self.cards) else None}
+        obs: dict[str, Any] = {"seat": seat, "dealt": len(self.cards),
+                               "my_card": self.cards[seat] if seat < len(self.cards) else None}
         if self.choices:
             obs["choices"] = list(self.choices)
             obs["shown"] = [c if a == SHOW else None for c, a in zip(self.cards, self.choices)]

@@ -66,7 +66,8 @@ def upgrade(engine: Engine) -> None:
             command.upgrade(config, "head")
     except CommandError as error:  # e.g. a revision from a newer arena than this one
         database = engine.url.render_as_string(hide_password=True)
-        raise UsageError(f"cannot upgrade the schema of {database!r} ({error}); was it made by a newer arena?") from None
+        raise UsageError(f"cannot upgrade the schema of {database!r} ({error}); "
+                         "was it made by a newer arena?") from None
     finally:
         if locking is not engine:
             locking.dispose()

@@ -104,7 +104,8 @@ def main() -> None:
     if not args.token:
         parser.error("give --token TOKEN (from `arena bot register NAME`) or set ARENA_TOKEN")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    played = run(args.address, args.token, AgentBot(args.seed), max_matches=args.matches, client_name="pettingzoo-example/1.0")
+    played = run(args.address, args.token, AgentBot(args.seed), max_matches=args.matches,
+                 client_name="pettingzoo-example/1.0")
     print(f"played {played} matches")
 
 

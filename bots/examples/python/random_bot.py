@@ -37,7 +37,8 @@ def main() -> None:
     parser.add_argument("--version", default="", help="this bot's version, recorded with every seat it plays")
     parser.add_argument("--tls", action="store_true", default=None,
                         help="dial over TLS, verified against the system's roots (default: $ARENA_TLS=1)")
-    parser.add_argument("--ca", metavar="FILE", help="dial over TLS, verified against this CA file (default $ARENA_TLS_CA)")
+    parser.add_argument("--ca", metavar="FILE",
+                        help="dial over TLS, verified against this CA file (default $ARENA_TLS_CA)")
     args = parser.parse_args()
     if not args.token:
         parser.error("give --token TOKEN (from `arena bot register NAME`) or set ARENA_TOKEN")

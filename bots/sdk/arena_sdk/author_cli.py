@@ -104,7 +104,8 @@ def read_key(path: Path | None) -> str:
                            f"make it yours only with `chmod 600 {path}`")
         key = path.read_text().strip()
     except OSError as error:
-        raise CliError(f"cannot read the key file {path} ({error.strerror}); give the file holding your author key") from None
+        raise CliError(f"cannot read the key file {path} ({error.strerror}); "
+                       "give the file holding your author key") from None
     if not key:
         raise CliError(f"the key file {path} is empty; put the author key the arena's operator gave you in it")
     return key
@@ -150,7 +151,8 @@ class Caller:
 
 def submit_command(call: Caller, args: argparse.Namespace) -> int:
     if not args.command.strip():
-        raise CliError("--command is empty: give the command line that starts the bot in its folder, e.g. 'python3 bot.py'")
+        raise CliError("--command is empty: give the command line that starts the bot in its folder, "
+                       "e.g. 'python3 bot.py'")
     with archive_of(args.path) as (archive, archive_format):
         header = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
                                  size=archive.stat().st_size)

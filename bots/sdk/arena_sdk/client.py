@@ -247,7 +247,8 @@ class Connection:
         try:
             action: int | None = int(await choice)
         except Exception:  # noqa: BLE001 - as in _decide
-            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            log.exception("the bot failed on request %d (match %s); not answering",
+                          request.request_id, request.match_id)
             action = None
         self._send(request, action, outbox)
 
@@ -263,7 +264,8 @@ class Connection:
             choice = self.bot.decide(Decision.from_message(request))
             return choice if inspect.isawaitable(choice) else int(choice)
         except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
-            log.exception("the bot failed on request %d (match %s); not answering", request.request_id, request.match_id)
+            log.exception("the bot failed on request %d (match %s); not answering",
+                          request.request_id, request.match_id)
             return None
 
     @staticmethod

@@ -103,9 +103,14 @@ def trace(args: argparse.Namespace, stream: int, message: pb.ArenaMessage) -> No
                                    "time_left_ms": getattr(body, "time_left_ms", 0), "at": time.monotonic()}) + "\n")
 
 
-def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: random.Random, args: argparse.Namespace) -> None:
+def misbehave(mode: str, request: pb.DecisionRequest, outbox: queue.Queue, rng: random.Random,
+              args: argparse.Namespace) -> None:
     legal = [a.id for a in request.legal_actions]
-    answer = lambda action_id: outbox.put(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=action_id)).SerializeToString())  # noqa: E731
+
+    def answer(action_id: int) -> None:
+        outbox.put(pb.BotMessage(action=pb.Action(request_id=request.request_id, action_id=action_id))
+                   .SerializeToString())
+
     if mode == "ok":
         answer(rng.choice(legal))
     elif mode == "slow":

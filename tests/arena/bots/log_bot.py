@@ -5,9 +5,9 @@
 On every decision it prints `WORD match=<match id> step=<n> hand=<its observation>` to stdout and
 `WORD-err match=<match id>` to stderr (flushed: a launched bot's stdout is a pipe), then plays a
 random legal action. WORD is given hex-encoded, so that the command line (which the dashboard
-shows with the bot) does not carry it: only the bot's output does. --spam BYTES: on its first decision of a match, also print BYTES bytes of
-numbered filler lines first. --crash-at-start: print the marker and exit with status 3 before
-dialling in (a launched bot that never connects).
+shows with the bot) does not carry it: only the bot's output does. --spam BYTES: on its first
+decision of a match, also print BYTES bytes of numbered filler lines first. --crash-at-start:
+print the marker and exit with status 3 before dialling in (a launched bot that never connects).
 """
 
 from __future__ import annotations

@@ -16,7 +16,15 @@ from arena.store import Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from tests.arena.cli.test_serve import env, served  # noqa: F401 - fixtures
-from tests.arena.gateway_fixtures import ROOT, SDK_BOT, bots, gateway, store, toy_registered, wait_connected  # noqa: F401
+from tests.arena.gateway_fixtures import (  # noqa: F401
+    ROOT,
+    SDK_BOT,
+    bots,
+    gateway,
+    store,
+    toy_registered,
+    wait_connected,
+)
 
 NODE_EXAMPLE = ROOT / "bots" / "examples" / "node"
 GAME = "gang_of_dice"  # two players and short: the cheapest game to play through the gateway
@@ -63,7 +71,8 @@ def test_two_submitted_versions_play_and_are_rated_apart(cli, served: str, env: 
 
     store = Store(env["ARENA_DB"])
     pinned = start_tournament(store, TournamentConfig(GAME, 2, ("nodebot", "random#pinned"), gateway=served))
-    assert "stored nodebot@2" in cli("bot", "submit", "nodebot", str(second_version(tmp_path)), "--command", "node bot.js")
+    assert "stored nodebot@2" in cli("bot", "submit", "nodebot", str(second_version(tmp_path)),
+                                     "--command", "node bot.js")
     cli(*run, "--bots", "nodebot,nodebot@1,random")  # v2 and v1 at one table: two processes
 
     latest, every = board(cli), board(cli, "--all-versions")
@@ -140,7 +149,8 @@ def test_a_gauntlet_of_a_bots_latest_version_names_it_either_way(cli, tmp_path: 
     for challenger, field in (("tiny", "tiny@1"), ("tiny@1", "tiny")):
         config = TournamentConfig(GAME, 2, (field, "random"), kind="gauntlet", challenger=challenger)
         info = store.tournament(start_tournament(store, config))
-        assert info is not None and (info.config["challenger"], info.config["entrants"]) == ("tiny@1", ["tiny@1", "random"])
+        assert info is not None
+        assert (info.config["challenger"], info.config["entrants"]) == ("tiny@1", ["tiny@1", "random"])
 
 
 def test_a_submission_with_the_same_files_is_a_new_version_that_shares_them(cli, tmp_path: Path) -> None:  # noqa: ANN001

@@ -48,7 +48,8 @@ def test_bad_input_is_a_one_line_error(capsys: pytest.CaptureFixture[str], args:
     assert message in err and len(err.strip().splitlines()) == 1, err
 
 
-def test_a_folder_the_sandbox_cannot_read_is_a_one_line_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_folder_the_sandbox_cannot_read_is_a_one_line_error(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: Path) -> None:
     folder = tmp_path / "private"
     folder.mkdir(mode=0o700)
     folder.chmod(0o700)

@@ -59,5 +59,6 @@ def test_an_unknown_bot_does_not_create_a_database_to_look_itself_up(tmp_path: o
     game_id = registry.game_ids()[0]
     result = arena("play", game_id, "--bots", "random,genius", "--db", f"sqlite:///{missing}")
     assert result.returncode == 2
-    assert f"unknown bot 'genius'; built-in bots: heuristic, ismcts, random; registered bots: none (no database at {missing}" in result.stderr
+    assert ("unknown bot 'genius'; built-in bots: heuristic, ismcts, random; "
+            f"registered bots: none (no database at {missing}") in result.stderr
     assert not missing.exists()

@@ -39,7 +39,8 @@ def test_play_gives_the_bot_the_time_per_move_asked_for(gateway: GatewayThread, 
 
 
 @pytest.mark.parametrize("value", ["0", "-5"])
-def test_a_bad_time_per_move_is_a_one_line_error(store: Store, toy_registered: None, capsys: pytest.CaptureFixture[str], value: str) -> None:
+def test_a_bad_time_per_move_is_a_one_line_error(store: Store, toy_registered: None, capsys: pytest.CaptureFixture[str],
+                                                  value: str) -> None:
     status = main(["play", "toy", "--time-per-move-ms", value, "--db", store.url])
     err = capsys.readouterr().err
     assert status == 2

@@ -125,7 +125,8 @@ def test_play_starts_a_gateway_and_launches_a_registered_command(in_process) -> 
     [
         (["bot", "register", "random"], "'random' is the name of a built-in bot"),
         (["bot", "register", "9lives"], "bad bot name '9lives'"),
-        (["bot", "register", "nofolder", "--command", "x", "--files", "/nonexistent"], "--files /nonexistent: no such folder"),
+        (["bot", "register", "nofolder", "--command", "x", "--files", "/nonexistent"],
+         "--files /nonexistent: no such folder"),
         (["bot", "register", "nocommand", "--files", "."], "--files goes with --command"),
         (["check-bot", "--token", "arena_nope", "--game", "{game}"], "no registered bot has this token"),
         (["play", "{game}", "--bots", "ghost,random,random"], "unknown bot 'ghost'; built-in bots: "),
@@ -140,7 +141,8 @@ def test_bad_input_gives_a_one_line_error(in_process, args: list[str], message: 
 
 def test_a_bad_gateway_address_is_a_one_line_error(in_process) -> None:  # noqa: ANN001
     assert in_process("bot", "register", "somebot")[0] == 0
-    status, _, err = in_process("play", GAME, "--players", "3", "--bots", "somebot,random,random", "--gateway", "nowhere")
+    status, _, err = in_process("play", GAME, "--players", "3", "--bots", "somebot,random,random",
+                                "--gateway", "nowhere")
     assert status == 2
     assert "bad gateway address 'nowhere': write HOST:PORT" in err
 
@@ -180,7 +182,8 @@ def test_serve_takes_any_free_host_leg_port_when_the_next_port_is_taken(env: dic
 
 def test_serve_says_the_watchdog_applies_when_forced(env: dict[str, str]) -> None:
     server = subprocess.Popen([sys.executable, "-m", "arena.cli", "serve", "--port", "0", "--whole-bot-limits",
-                               "watchdog"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                               "watchdog"], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True)
     try:
         assert server.stdout is not None
         server.stdout.readline()

@@ -95,14 +95,16 @@ def test_demo_rates_every_built_in_bot_that_plays_the_game(tmp_path: Path, capsy
     entrants = demo_entrants(game, registry.info(game).min_players)
     assert {e.split(":")[0].split("#")[0] for e in entrants} <= set(bot_names())
     assert len(entrants) >= 4 and len(set(entrants)) == len(entrants)
-    status = main(["demo", "--games", game, "--rounds", "1", "--local", "--quiet", "--db", f"sqlite:///{tmp_path / 'demo.db'}"])
+    status = main(["demo", "--games", game, "--rounds", "1", "--local", "--quiet",
+                   "--db", f"sqlite:///{tmp_path / 'demo.db'}"])
     out = capsys.readouterr().out
     assert status == 0
     assert f"{game}@" in out and "Elo" in out
     assert all(entrant in out for entrant in entrants), out
 
 
-def test_the_table_after_a_run_counts_the_matches_its_summary_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_after_a_run_counts_the_matches_its_summary_counts(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """Another writer's matches of the same ruleset (an earlier or a concurrent tournament) are not
     in the table printed after a run: its header and its games add up to the run's summary."""
     game = quick_game()
@@ -114,8 +116,8 @@ def test_the_table_after_a_run_counts_the_matches_its_summary_counts(tmp_path: P
     out = capsys.readouterr().out
     assert "tournament 2 " in out and "finished: 6 matches, 0 aborted" in out
     assert ": 3 bots, 6 rated matches" in out, out
-    games = {bot: int(line.split()[6]) for line in out.splitlines() for bot in ("random#1", "random#2", "random#3", "random#4")
-             if f" {bot} " in line}
+    games = {bot: int(line.split()[6]) for line in out.splitlines()
+             for bot in ("random#1", "random#2", "random#3", "random#4") if f" {bot} " in line}
     assert games == {"random#1": 4, "random#2": 4, "random#4": 4}, out
     assert "arena leaderboard --ruleset" in out, "it says where the ruleset's table of every match is"
 

@@ -18,6 +18,7 @@ from arena.envs.encoding import ObservationEncoder
 from engine import registry
 from engine.core import NodeKind, sample_chance
 
+
 # OpenSpiel's random simulation checks every player's observation and information state at every
 # node, through Python: seconds per game. The default suite plays each game at its smallest table
 # and Riviera (the simultaneous game) at 3 too, where a seat may sit out a simultaneous node; the
@@ -134,7 +135,8 @@ def finished(returns: list[float]) -> bool:
 def test_openspiels_mcts_bot_plays_a_match_against_our_heuristic_bot() -> None:
     game = load("gang_of_dice", 2)
     mcts_bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 1), 2.0, 5, 1000, False, 1, False)
-    returns = pyspiel.evaluate_bots(game.new_initial_state(), [mcts_bot, openspiel.ArenaBot(game, 1, "heuristic", 3)], 4)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(),
+                                    [mcts_bot, openspiel.ArenaBot(game, 1, "heuristic", 3)], 4)
     assert finished(returns)
 
 
@@ -167,7 +169,8 @@ def test_the_engine_state_of_a_finished_match_is_terminal() -> None:
         state.apply_action(sample_chance(state.engine_state, rng) if state.is_chance_node()
                            else rng.choice(state.legal_actions()))
     assert state.engine_state.kind is NodeKind.TERMINAL and state.returns() == pytest.approx(
-        [1.0, -1.0] if state.engine_state.ranks() == [1, 2] else [-1.0, 1.0] if state.engine_state.ranks() == [2, 1] else [0.0, 0.0])
+        [1.0, -1.0] if state.engine_state.ranks() == [1, 2]
+        else [-1.0, 1.0] if state.engine_state.ranks() == [2, 1] else [0.0, 0.0])
 
 
 @pytest.mark.parametrize("params", [{"turn_based": True}, {"playMode": "sequential"}], ids=["turn_based", "rulebook"])

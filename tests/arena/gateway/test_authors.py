@@ -151,7 +151,8 @@ def test_a_missing_unknown_or_disabled_key_is_unauthenticated(arena: Arena) -> N
 def test_store_calls_run_off_the_gateways_event_loop(arena: Arena, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
     lookup = arena.store.author_for_key
-    monkeypatch.setattr(arena.store, "author_for_key", lambda key: threads.append(threading.current_thread().name) or lookup(key))
+    monkeypatch.setattr(arena.store, "author_for_key",
+                        lambda key: threads.append(threading.current_thread().name) or lookup(key))
     arena.call("alice", "RegisterBot", pb.RegisterBotRequest(bot="alpha"))
     arena.submit("alice", "alpha", BOT)
     assert len(threads) == 2 and "arena-gateway" not in threads, threads
@@ -263,6 +264,7 @@ def test_a_key_guessed_wrong_100_times_from_one_peer_is_slowed_down(arena: Arena
     assert codes[:10] == [grpc.StatusCode.UNAUTHENTICATED] * 10
     assert codes[10:] == [EXHAUSTED] * 90, "after 10 failures a minute the peer is refused, key unread"
     refused = arena.refused("alice", "ListBots", pb.ListBotsRequest())
-    assert refused.code() == EXHAUSTED and "10 failed author keys" in refused.details() and "try again in" in refused.details()
+    assert refused.code() == EXHAUSTED
+    assert "10 failed author keys" in refused.details() and "try again in" in refused.details()
     arena.clock.now += 61
     assert arena.call("alice", "ListBots", pb.ListBotsRequest()).bots == []

@@ -57,7 +57,7 @@ def play(client: GatewayClient, name: str, match_id: str, seed: int = 1):  # noq
 
 def test_each_match_keeps_what_the_bot_printed_while_it_was_open(gateway: GatewayThread, client: GatewayClient,
                                                                  store: Store, tmp_path: Path) -> None:
-    register_log_bot(store, tmp_path, "logger", "--marker-hex", "QX7-MARK".encode().hex())
+    register_log_bot(store, tmp_path, "logger", "--marker-hex", b"QX7-MARK".hex())
     first = play(client, "logger", "first-match")
     pid = gateway.gateway.launcher.bots["logger"].process.pid
     second = play(client, "logger", "second-match", seed=2)
@@ -76,7 +76,7 @@ def test_each_match_keeps_what_the_bot_printed_while_it_was_open(gateway: Gatewa
 
 
 def test_a_match_keeps_only_the_last_64_kib(client: GatewayClient, store: Store, tmp_path: Path) -> None:
-    register_log_bot(store, tmp_path, "chatty", "--marker-hex", "QX7-MARK".encode().hex(), "--spam", str(200_000))
+    register_log_bot(store, tmp_path, "chatty", "--marker-hex", b"QX7-MARK".hex(), "--spam", str(200_000))
     seat = play(client, "chatty", "chatty-match").seats[0]
     assert seat.log is not None
     assert len(seat.log.encode()) == LIMITS.output_bytes, "the tail is exactly the launcher's output_bytes"
@@ -86,7 +86,7 @@ def test_a_match_keeps_only_the_last_64_kib(client: GatewayClient, store: Store,
 
 def test_a_bot_that_dies_before_connecting_still_leaves_its_output(client: GatewayClient, store: Store,
                                                                    tmp_path: Path) -> None:
-    register_log_bot(store, tmp_path, "crasher", "--marker-hex", "QX7-MARK".encode().hex(), "--crash-at-start")
+    register_log_bot(store, tmp_path, "crasher", "--marker-hex", b"QX7-MARK".hex(), "--crash-at-start")
     seat = play(client, "crasher", "crash-match").seats[0]
     assert seat.termination is Termination.CRASH, seat.reason
     assert "exited with status 3" in seat.reason and "before connecting" in seat.reason

@@ -29,7 +29,8 @@ def test_an_arena_side_error_becomes_its_status_on_every_leg(
 
 
 @pytest.mark.parametrize("leg", LEGS)
-def test_any_other_error_is_the_gateway_s_bug(gateway: GatewayThread, monkeypatch: pytest.MonkeyPatch, leg: str) -> None:
+def test_any_other_error_is_the_gateway_s_bug(gateway: GatewayThread, monkeypatch: pytest.MonkeyPatch,
+                                              leg: str) -> None:
     async def failing(self: Gateway, request: object) -> None:
         raise KeyError("a bug")
 

@@ -180,8 +180,8 @@ def test_a_match_the_gateways_stop_cut_short_is_played_again_not_stored_aborted(
     ladder_id = open_ladder(store, LadderConfig(GAME, 2, ("random", "heuristic"), gateway=None))
     executor = GatewayStopsOnce()
     ladder = Ladder(store, ladder_id, executor)
-    thread = threading.Thread(target=ladder.run, kwargs={"until": lambda: store.count_matches(tournament_id=ladder_id) >= 6},
-                              daemon=True)
+    thread = threading.Thread(target=ladder.run,
+                              kwargs={"until": lambda: store.count_matches(tournament_id=ladder_id) >= 6}, daemon=True)
     thread.start()
     thread.join(120)
     assert not thread.is_alive()

@@ -9,7 +9,8 @@ from arena.ladder.matchmaking import Candidate, Pool, Table, longest_wait, next_
 from arena.store.records import PROVISIONAL_HALF_WIDTH
 
 
-def rated(name: str, elo: float, half: float = 50.0, games: int = 100, owner: str | None = None, **more: int) -> Candidate:
+def rated(name: str, elo: float, half: float = 50.0, games: int = 100, owner: str | None = None,
+          **more: int) -> Candidate:
     return Candidate(name, owner or name, elo, elo - half, elo + half, games, **more)
 
 
@@ -31,7 +32,8 @@ def test_planned_matches_lower_a_bots_urgency() -> None:
 
 
 def test_opponents_are_close_in_rating() -> None:
-    candidates = [rated(f"b{i}", 1000 + 100 * i, half=40) for i in range(10)] + [rated("focus", 1450, half=300, games=5)]
+    candidates = ([rated(f"b{i}", 1000 + 100 * i, half=40) for i in range(10)]
+                  + [rated("focus", 1450, half=300, games=5)])
     opponents = Counter()
     for seed in range(200):
         table = next_table(candidates, 2, random.Random(seed))

@@ -276,5 +276,6 @@ def test_a_socket_path_too_long_is_a_one_line_error(store: Store, tmp_path: Path
     with pytest.raises(UsageError) as error:
         thread.start()
     thread.stop()
-    assert "cannot serve the Unix socket" in str(error.value) and "set TMPDIR to a short, local folder" in str(error.value)
+    assert "cannot serve the Unix socket" in str(error.value)
+    assert "set TMPDIR to a short, local folder" in str(error.value)
     assert "\n" not in str(error.value) and list(long_folder.iterdir()) == [], "nothing left behind"

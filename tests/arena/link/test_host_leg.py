@@ -277,7 +277,8 @@ def fake_gateway(answer_after_s: dict[int, float]) -> socket.socket:
             call = host_pb2.HostCall.FromString(data)
             first = first or time.monotonic()
             if (delay := answer_after_s.get(call.call_id)) is not None:
-                reply = frame(host_pb2.HostReply(call_id=call.call_id, seat=host_pb2.SeatReply(reason=str(call.call_id))))
+                reply = frame(host_pb2.HostReply(call_id=call.call_id,
+                                                 seat=host_pb2.SeatReply(reason=str(call.call_id))))
                 threading.Timer(max(0.0, first + delay - time.monotonic()), peer.sendall, (reply,)).start()
 
     threading.Thread(target=serve, daemon=True).start()

@@ -54,7 +54,8 @@ def test_observations_on_the_wire_are_the_seats_own(gateway: GatewayThread, clie
                                                     bots: BotProcesses, tmp_path: Path) -> None:
     token = store.register_bot("recorder")
     wire = tmp_path / "wire.jsonl"
-    process = bots.python(FAULT_BOT, "--mode", "ok", "--record", str(wire), "--address", gateway.address, "--token", token)
+    process = bots.python(FAULT_BOT, "--mode", "ok", "--record", str(wire),
+                          "--address", gateway.address, "--token", token)
     wait_connected(gateway, "recorder", process=process)
     for game_id in all_games():
         record = run_match(game_id, seats_for(game_id, "recorder"), 5, gateway=client, match_id=f"wire-{game_id}")
@@ -109,7 +110,8 @@ def test_simultaneous_seats_are_asked_concurrently(gateway: GatewayThread, clien
                                                    bots: BotProcesses, tmp_path: Path) -> None:
     for name in ("ponder1", "ponder2", "ponder3"):
         token = store.register_bot(name)
-        process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "1", "--address", gateway.address, "--token", token,
+        process = bots.python(FAULT_BOT, "--mode", "slow", "--sleep", "1",
+                              "--address", gateway.address, "--token", token,
                               "--trace", str(tmp_path / f"{name}.jsonl"))
         wait_connected(gateway, name, process=process)
     record = run_match("toy", ["ponder1", "ponder2", "ponder3"], 1, gateway=client)  # one decision, all seats at once

@@ -199,7 +199,8 @@ def test_ratings_with_one_faults_count_are_dropped_and_rated_again_with_strikes_
         command.downgrade(config, "0004")
         crash_faults = "SELECT faults FROM seat WHERE termination = 'crash'"
         assert connection.execute(text(crash_faults)).scalar() == 1, "0004 counted the crash as a fault"
-        for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, updated_at) "
+        for statement in ["INSERT INTO rating (ruleset, entrant, game_id, elo, low, high, games, wins, faults, "
+                          "updated_at) "
                           "VALUES ('toy@1', 'b', 'toy', 1400, 1300, 1500, 1, 0, 1, '2026-01-01')",
                           "INSERT INTO rating_history (id, ruleset, entrant, position, match_id, elo) "
                           f"VALUES (1, 'toy@1', 'b', 0, {match_id}, 1400)"]:

@@ -43,9 +43,11 @@ def test_real_records_are_kept_in_columns_and_read_back_exactly(records: list[di
 
 
 def test_steps_of_several_seats_at_once_are_kept_in_columns() -> None:
-    both = {"game_id": "x", "steps": [{"chance": 4, "actions": None, "elapsed_ms": None},
-                                      {"chance": None, "actions": {"0": 1, "1": 2}, "elapsed_ms": {"0": 0.5, "1": 1.25}},
-                                      {"chance": None, "actions": {"1": 3}, "elapsed_ms": {"1": 2.0}}], "ranks": [1, 2]}
+    both = {"game_id": "x",
+            "steps": [{"chance": 4, "actions": None, "elapsed_ms": None},
+                      {"chance": None, "actions": {"0": 1, "1": 2}, "elapsed_ms": {"0": 0.5, "1": 1.25}},
+                      {"chance": None, "actions": {"1": 3}, "elapsed_ms": {"1": 2.0}}],
+            "ranks": [1, 2]}
     stored = encode_record(both)
     assert stored[:1] == COLUMNS and record_text(stored) == json.dumps(both) and decode_record(stored) == both
     one = {**both, "steps": [both["steps"][0], both["steps"][2]]}

@@ -76,4 +76,5 @@ def test_the_migration_keeps_every_replay_identical(url: str) -> None:
         assert replay(store.match_record(summaries[n].id)) == expected  # type: ignore[arg-type]
     with store.engine.connect() as connection:
         stored = connection.execute(text('SELECT MAX(LENGTH(record)) FROM "match"')).scalar()
-    assert stored is not None and stored * 5 < max(len(json.dumps(r)) for r in records), "the records are stored compressed"
+    assert stored is not None and stored * 5 < max(len(json.dumps(r)) for r in records), (
+        "the records are stored compressed")

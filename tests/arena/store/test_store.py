@@ -204,7 +204,8 @@ def test_versions_are_numbered_per_bot_and_never_change(store: Store) -> None:
         store.add_version("ghost", "x", None, "")
 
 
-def test_the_leaderboard_header_counts_the_matches_its_table_rates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_leaderboard_header_counts_the_matches_its_table_rates(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """Another writer stores matches after the last rerate: the header still counts the matches
     the stored ratings were fitted to, so that it and the table's games agree."""
     url = f"sqlite:///{tmp_path / 'arena.db'}"

@@ -54,7 +54,8 @@ def test_suspending_a_missing_version_is_a_one_line_error(store: Store) -> None:
     (float("-inf"), 1600.0, True),  # one-sided: a bot that lost every game
     (1450.0, 1550.0, False),
 ])
-def test_a_rating_is_provisional_while_its_interval_is_wider_than_the_bound(low: float, high: float, provisional: bool) -> None:
+def test_a_rating_is_provisional_while_its_interval_is_wider_than_the_bound(low: float, high: float,
+                                                                            provisional: bool) -> None:
     assert PROVISIONAL_HALF_WIDTH == 100.0
     entry = RatingEntry("a", 1500.0, low, high, games=10, wins=5, strikes=0, forfeits=0)
     row = LeaderboardRow(1, "a", "toy", "toy@1", 1500.0, low, high, games=10, wins=5, strikes=0, forfeits=0)

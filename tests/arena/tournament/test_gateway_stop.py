@@ -13,7 +13,14 @@ from arena.match.executor import JobOutcome, LocalExecutor, MatchJob
 from arena.store import Store
 from arena.tournament.driver import GatewayGone, play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
-from tests.arena.gateway_fixtures import HOST_KEY, SDK_BOT, BotProcesses, bots, toy_registered, wait_connected  # noqa: F401
+from tests.arena.gateway_fixtures import (  # noqa: F401
+    HOST_KEY,
+    SDK_BOT,
+    BotProcesses,
+    bots,
+    toy_registered,
+    wait_connected,
+)
 from tests.bots.test_sdk import free_port
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from engine import registry
 from engine.gang_of_dice import actions as act_ids
-from engine.gang_of_dice.components import CARDS, CARD_BY_ID, counts
-
+from engine.gang_of_dice.components import CARD_BY_ID, CARDS, counts
 
 G = 0
 

@@ -9,11 +9,22 @@ import pytest
 from engine import registry
 from engine.core import IllegalActionError
 from engine.gang_of_dice import actions as act_ids
-from engine.gang_of_dice.components import CARDS, CARD_BY_ID, counts, score, triggered
+from engine.gang_of_dice.components import CARD_BY_ID, CARDS, counts, score, triggered
 from tests.engine.gang_of_dice.helpers import (
-    A, B, G, act, actor, faces_of, obs, reroll, reveal, roll, stake, start, stop,
+    A,
+    B,
+    G,
+    act,
+    actor,
+    faces_of,
+    obs,
+    reroll,
+    reveal,
+    roll,
+    stake,
+    start,
+    stop,
 )
-
 
 # -- warning cards --------------------------------------------------------------------------
 

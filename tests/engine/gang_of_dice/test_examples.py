@@ -6,9 +6,21 @@ from __future__ import annotations
 from engine.core import NodeKind
 from engine.gang_of_dice.components import counts, score
 from tests.engine.gang_of_dice.helpers import (
-    A, B, C, G, actor, faces_of, obs, reroll, reveal, roll, setup, stake, start, stop,
+    A,
+    B,
+    C,
+    G,
+    actor,
+    faces_of,
+    obs,
+    reroll,
+    reveal,
+    roll,
+    setup,
+    stake,
+    start,
+    stop,
 )
-
 
 # -- rules §7 worked examples ---------------------------------------------------------------
 

@@ -12,9 +12,22 @@ from engine import registry
 from engine.core import IllegalActionError, NodeKind
 from engine.gang_of_dice.components import counts, score
 from tests.engine.gang_of_dice.helpers import (
-    A, B, C, G, act, actor, obs, reroll, reveal, roll, setup, setup_round, stake, start, stop,
+    A,
+    B,
+    C,
+    G,
+    act,
+    actor,
+    obs,
+    reroll,
+    reveal,
+    roll,
+    setup,
+    setup_round,
+    stake,
+    start,
+    stop,
 )
-
 
 # -- rounds: pot, elimination, start player ---------------------------------------------------
 

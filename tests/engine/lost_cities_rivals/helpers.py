@@ -14,7 +14,6 @@ from engine.core import NodeKind
 from engine.lost_cities_rivals import actions, components
 from engine.lost_cities_rivals.contract import RivalsState
 
-
 A, B, C, D = 0, 1, 2, 3
 
 

@@ -6,10 +6,31 @@ from __future__ import annotations
 
 from engine.lost_cities_rivals import components, queries, scoring
 from tests.engine.lost_cities_rivals.helpers import (
-    A, B, C, D, END_TAKE, PASS, SKIP_BOX, UNCOVER, act, bid, bids, box, buy, example_2_position,
-    finish, game, legal, obs, place, reveal, spare, tableau, take_sets, uncover,
+    END_TAKE,
+    PASS,
+    SKIP_BOX,
+    UNCOVER,
+    A,
+    B,
+    C,
+    D,
+    act,
+    bid,
+    bids,
+    box,
+    buy,
+    example_2_position,
+    finish,
+    game,
+    legal,
+    obs,
+    place,
+    reveal,
+    spare,
+    tableau,
+    take_sets,
+    uncover,
 )
-
 
 # -- Example 1: setup (3 players) and first-turn legal actions --------------------------------
 

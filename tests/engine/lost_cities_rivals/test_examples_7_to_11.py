@@ -8,10 +8,26 @@ from engine.core import NodeKind
 from engine.lost_cities_rivals import scoring
 from engine.lost_cities_rivals.contract import RivalsState
 from tests.engine.lost_cities_rivals.helpers import (
-    A, B, C, D, PASS, UNCOVER, act, bid, bids, buy, finish, game, legal, obs, place, reveal, spare,
-    tableau, uncover,
+    PASS,
+    UNCOVER,
+    A,
+    B,
+    C,
+    D,
+    act,
+    bid,
+    bids,
+    buy,
+    finish,
+    game,
+    legal,
+    obs,
+    place,
+    reveal,
+    spare,
+    tableau,
+    uncover,
 )
-
 
 # -- Example 7: bidding limits and a 0-coin player (3 players) ---------------------------------
 

@@ -11,10 +11,26 @@ import pytest
 from engine.core import IllegalActionError, NodeKind, sample_chance
 from engine.lost_cities_rivals import actions, components, scoring
 from tests.engine.lost_cities_rivals.helpers import (
-    B, D, END_TAKE, PASS, SKIP_BOX, UNCOVER, act, bid, bids, box, check_coins, example_2_position,
-    game, legal, obs, place, reveal, tableau, uncover,
+    END_TAKE,
+    PASS,
+    SKIP_BOX,
+    UNCOVER,
+    B,
+    D,
+    act,
+    bid,
+    bids,
+    box,
+    check_coins,
+    example_2_position,
+    game,
+    legal,
+    obs,
+    place,
+    reveal,
+    tableau,
+    uncover,
 )
-
 
 # -- the coin conservation and other rule details --------------------------------------
 
@@ -118,7 +134,8 @@ def test_action_labels() -> None:
     assert len(set(labels)) == actions.NUM_ACTIONS
     assert labels[:3] == ["uncover a card", "pass", "bid 1"] and labels[37] == "bid 36"
     assert actions.action_label(place("R7")) == "place red 7" and actions.action_label(box("W*")) == "box white wager"
-    assert actions.action_label(place("Y10")) == "place yellow 10" and actions.action_label(place("B2")) == "place blue 2"
+    assert actions.action_label(place("Y10")) == "place yellow 10"
+    assert actions.action_label(place("B2")) == "place blue 2"
     assert labels[END_TAKE] == "take no more cards" and labels[SKIP_BOX] == "box nothing"
 
 

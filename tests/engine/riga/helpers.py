@@ -15,7 +15,6 @@ from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga.phases import BUILD, SPRING_ROWS, TAKE
 
-
 CLOTH, GLASS, WINE, GRAIN = t.CLOTH, t.GLASS, t.WINE, t.GRAIN
 
 

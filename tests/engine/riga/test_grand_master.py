@@ -12,10 +12,26 @@ from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import BUILD
 from tests.engine.riga.helpers import (
-    A, B, C, CLOTH, D, GLASS, GRAIN, WINE, act, build, build_position, card, chance, goods, holder,
-    placed, set_up, spring, turn,
+    CLOTH,
+    GLASS,
+    GRAIN,
+    WINE,
+    A,
+    B,
+    C,
+    D,
+    act,
+    build,
+    build_position,
+    card,
+    chance,
+    goods,
+    holder,
+    placed,
+    set_up,
+    spring,
+    turn,
 )
-
 
 # -- E6, E7, E8: the Grand Master check ----------------------------------------------------------
 

@@ -11,10 +11,21 @@ from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
 from tests.engine.riga.helpers import (
-    A, B, CLOTH, GLASS, GRAIN, WINE, act, build, build_position, card, goods, payments, set_up,
+    CLOTH,
+    GLASS,
+    GRAIN,
+    WINE,
+    A,
+    B,
+    act,
+    build,
+    build_position,
+    card,
+    goods,
+    payments,
+    set_up,
     spring,
 )
-
 
 # -- E1 ---------------------------------------------------------------------------------------
 

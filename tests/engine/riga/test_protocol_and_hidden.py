@@ -15,10 +15,24 @@ from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga.phases import BUILD, TAKE
 from tests.engine.riga.helpers import (
-    A, B, CLOTH, E4_DECK, GLASS, GRAIN, WINE, act, build, build_position, card, chance,
-    deal_any_rows, goods, placed, set_up, spring,
+    CLOTH,
+    E4_DECK,
+    GLASS,
+    GRAIN,
+    WINE,
+    A,
+    B,
+    act,
+    build,
+    build_position,
+    card,
+    chance,
+    deal_any_rows,
+    goods,
+    placed,
+    set_up,
+    spring,
 )
-
 
 # -- flow and protocol ---------------------------------------------------------------------------
 

@@ -9,9 +9,19 @@ from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import OVER
 from tests.engine.riga.helpers import (
-    A, B, C, CLOTH, GLASS, GRAIN, WINE, build_position, card, goods, holder, placed,
+    CLOTH,
+    GLASS,
+    GRAIN,
+    WINE,
+    A,
+    B,
+    C,
+    build_position,
+    card,
+    goods,
+    holder,
+    placed,
 )
-
 
 # -- E11, E12: scoring --------------------------------------------------------------------------
 

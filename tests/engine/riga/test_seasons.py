@@ -16,8 +16,27 @@ from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import BUILD, DISCARD, TAKE
 from tests.engine.riga.helpers import (
-    A, B, C, CLOTH, E4_DECK, GLASS, GRAIN, WINE, act, build, card, chance, deal_any_rows, holder,
-    passive_turn, placed, play_until_chance, set_up, spring, summer_turn_position, turn,
+    CLOTH,
+    E4_DECK,
+    GLASS,
+    GRAIN,
+    WINE,
+    A,
+    B,
+    C,
+    act,
+    build,
+    card,
+    chance,
+    deal_any_rows,
+    holder,
+    passive_turn,
+    placed,
+    play_until_chance,
+    set_up,
+    spring,
+    summer_turn_position,
+    turn,
 )
 
 

@@ -16,7 +16,6 @@ from engine.riviera import Riviera
 from engine.riviera.actions import ACTIVATE, MORE, PASS
 from engine.riviera.components import parse_card
 
-
 A, B, C, D = 0, 1, 2, 3
 
 

@@ -9,13 +9,32 @@ import pytest
 
 from engine.core import IllegalActionError, NodeKind
 from engine.riviera.actions import (
-    ACTIVATE, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, PASS, STOP, SWAP_WITH, adjust_action,
-)  # fmt: skip
+    ACTIVATE,
+    CRASH,
+    DISCARD,
+    GIVE,
+    LAST_CHANCE,
+    MORE,
+    PASS,
+    STOP,
+    SWAP_WITH,
+    adjust_action,
+)
 from engine.riviera.components import STARS, parse_card
 from tests.engine.riviera.helpers import (
-    A, B, C, D, ex2_turn2, act, cards, deal, everyone, new_state, plays, roll,
+    A,
+    B,
+    C,
+    D,
+    act,
+    cards,
+    deal,
+    everyone,
+    ex2_turn2,
+    new_state,
+    plays,
+    roll,
 )
-
 
 # -- EX-1 -------------------------------------------------------------------------------------
 

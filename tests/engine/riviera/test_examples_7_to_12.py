@@ -12,10 +12,21 @@ from engine.riviera.actions import ACTIVATE, CRASH, LAST_CHANCE, MORE, PASS, STO
 from engine.riviera.components import parse_card
 from engine.visibility import chance_views
 from tests.engine.riviera.helpers import (
-    A, B, C, D, EX10_HANDS, act, cards, deal, everyone, finish_deal, inject, new_state, plays,
+    EX10_HANDS,
+    A,
+    B,
+    C,
+    D,
+    act,
+    cards,
+    deal,
+    everyone,
+    finish_deal,
+    inject,
+    new_state,
+    plays,
     roll,
 )
-
 
 # -- EX-7 -------------------------------------------------------------------------------------
 

@@ -15,7 +15,6 @@ from engine.riviera.phases import DRAW
 from engine.riviera.state import KIND_BY_PHASE
 from tests.engine.riviera.helpers import A, B, C, act, cards, deal, new_state, roll
 
-
 # -- invariants over random games; hidden information ---------------------------------------------
 
 

@@ -9,14 +9,32 @@ import pytest
 from engine import registry
 from engine.riviera import Riviera
 from engine.riviera.actions import (
-    ACTIVATE, DISCARD, GIVE, LAST_CHANCE, NUM_ACTIONS, STOP, SWAP_WITH, action_label,
+    ACTIVATE,
+    DISCARD,
+    GIVE,
+    LAST_CHANCE,
+    NUM_ACTIONS,
+    STOP,
+    SWAP_WITH,
+    action_label,
     adjust_action,
-)  # fmt: skip
+)
 from engine.riviera.components import parse_card
 from tests.engine.riviera.helpers import (
-    A, B, C, EX10_HANDS, EX2_A, ex2_turn2, act, cards, deal, finish_deal, new_state, plays, roll,
+    EX2_A,
+    EX10_HANDS,
+    A,
+    B,
+    C,
+    act,
+    cards,
+    deal,
+    ex2_turn2,
+    finish_deal,
+    new_state,
+    plays,
+    roll,
 )
-
 
 # -- set-up, options, information ---------------------------------------------------------------
 

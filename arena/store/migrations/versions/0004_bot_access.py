@@ -13,6 +13,9 @@ tables.py already has them; they are added only where missing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -22,7 +25,7 @@ branch_labels = None
 depends_on = None
 
 
-COLUMNS = {
+COLUMNS: dict[str, Callable[[], sa.Column[Any]]] = {
     "disabled": lambda: sa.Column("disabled", sa.Boolean(), server_default=sa.false(), nullable=False),
     "removed_at": lambda: sa.Column("removed_at", sa.DateTime(timezone=True), nullable=True),
 }
