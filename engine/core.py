@@ -34,17 +34,26 @@ from abc import ABC, abstractmethod
 from bisect import bisect_right
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate, repeat
 from typing import Any, ClassVar, Protocol
 
 # Part of this contract, defined in engine.info (static facts, options and the engine's errors)
 # and re-exported here: every game and caller imports them from engine.core.
-from engine.info import (  # noqa: F401 (re-exported: part of the contract)
-    EngineError, GameInfo, IllegalActionError, IllegalChanceOutcomeError, InvalidOptionError,
-    InvalidSeatError, OptionSpec, PlayerCountError, UnknownActionError, UnknownGameError,
-    WrongNodeError, check_player_count, mypyc_attr, resolve_options,
-)  # fmt: skip
+from engine.info import EngineError as EngineError
+from engine.info import GameInfo as GameInfo
+from engine.info import IllegalActionError as IllegalActionError
+from engine.info import IllegalChanceOutcomeError as IllegalChanceOutcomeError
+from engine.info import InvalidOptionError as InvalidOptionError
+from engine.info import InvalidSeatError as InvalidSeatError
+from engine.info import OptionSpec as OptionSpec
+from engine.info import PlayerCountError as PlayerCountError
+from engine.info import UnknownActionError as UnknownActionError
+from engine.info import UnknownGameError as UnknownGameError
+from engine.info import WrongNodeError as WrongNodeError
+from engine.info import check_player_count as check_player_count
+from engine.info import mypyc_attr as mypyc_attr
+from engine.info import resolve_options as resolve_options
 
 
 class NodeKind(enum.Enum):
@@ -436,7 +445,7 @@ def sample_chance(state: State, rng: random.Random) -> int:
     return outcomes[bisect_right(cumulative, rng.random() * cumulative[-1], 0, len(outcomes) - 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def uniform_sums(n: int) -> tuple[float, ...]:
     """The running sums of n equally likely outcomes (`1.0 / n` each): the cumulative half of
     `_chance_distribution` for a uniform draw, computed once per n."""

@@ -92,7 +92,7 @@ Returns: each seat's final dice count. Ranks: by count, equal counts share the r
 """
 
 from engine.gang_of_dice.components import CARD_TABLE, CARDS, triggered
-from engine.gang_of_dice.game import DESCRIPTION, GangOfDice
 from engine.gang_of_dice.contract import GangOfDiceState
+from engine.gang_of_dice.game import DESCRIPTION, GangOfDice
 
 __all__ = ["DESCRIPTION", "CARD_TABLE", "CARDS", "GangOfDice", "GangOfDiceState", "triggered"]

@@ -12,16 +12,24 @@ from typing import Any
 
 from engine.core import uniform_sums
 from engine.gang_of_dice import actions as A
+from engine.gang_of_dice import flow, queries
 from engine.gang_of_dice.components import (
     NO_FACES,
 )  # fmt: skip
-from engine.gang_of_dice.phases import (
-    CARD, DECIDE, PHASE_KINDS, PICK, ROLL, STAKE,
-)  # fmt: skip
-from engine.gang_of_dice import flow, queries
 from engine.gang_of_dice.hidden import resample
 from engine.gang_of_dice.observe import (
-    chance_label, chance_visibility, hidden_chance_label, observation,
+    chance_label,
+    chance_visibility,
+    hidden_chance_label,
+    observation,
+)  # fmt: skip
+from engine.gang_of_dice.phases import (
+    CARD,
+    DECIDE,
+    PHASE_KINDS,
+    PICK,
+    ROLL,
+    STAKE,
 )  # fmt: skip
 from engine.gang_of_dice.state import Config, GangOfDiceData
 

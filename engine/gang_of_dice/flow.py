@@ -9,17 +9,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.gang_of_dice import queries
 from engine.gang_of_dice.components import (
-    BLACK, BONUS, FACES, NO_FACES, ROUNDS,
-    YELLOW, triggered,
+    BLACK,
+    BONUS,
+    FACES,
+    NO_FACES,
+    ROUNDS,
+    YELLOW,
+    triggered,
 )  # fmt: skip
 from engine.gang_of_dice.phases import (
-    BUSTED, CARD, DECIDE, OUT, OVER, ROLL, STAKE, STATUS_NAMES,
-    VALID, WAITING,
+    BUSTED,
+    CARD,
+    DECIDE,
+    OUT,
+    OVER,
+    ROLL,
+    STAKE,
+    STATUS_NAMES,
+    VALID,
+    WAITING,
 )  # fmt: skip
-from engine.gang_of_dice import queries
 from engine.gang_of_dice.state import GangOfDiceData
-
 
 # -- the flow (methods below mutate a fresh copy) ----------------------------------------
 
@@ -97,7 +109,7 @@ def resolve_round(s: GangOfDiceData) -> None:
     begin_round(s, s.round + 1)
 
 
-def summary(s: GangOfDiceData, winner: int | None, table: int, out: list[int], discarded: int) -> tuple:
+def summary(s: GangOfDiceData, winner: int | None, table: int, out: list[int], discarded: int) -> tuple[Any, ...]:
     """The public record of the round just resolved, as (field, value) pairs."""
     return (
         ("round", s.round), ("card", queries.card(s).id), ("start_player", s.start_seat),  # type: ignore[union-attr]
@@ -133,5 +145,5 @@ def begin_round(s: GangOfDiceData, r: int) -> None:
     s.log, s.phase = (), CARD
 
 
-def _put(values: tuple, index: int, value: Any) -> tuple:
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1:]

@@ -9,8 +9,8 @@ from engine.core import Game, GameInfo, OptionSpec, State
 from engine.description import GameDescription
 from engine.gang_of_dice import actions, phases
 from engine.gang_of_dice.components import CARDS, ROUNDS
-from engine.gang_of_dice.hidden import sample_state
 from engine.gang_of_dice.contract import GangOfDiceState
+from engine.gang_of_dice.hidden import sample_state
 from engine.gang_of_dice.state import Config
 
 START_POOL = {2: 48, 3: 48, 4: 36}  # dice (or dice-equivalents) each (rules §1.1, §1.2)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.gang_of_dice import actions as A
+from engine.gang_of_dice import queries
 from engine.gang_of_dice.components import CARDS, ROUNDS, YELLOW, score
 from engine.gang_of_dice.phases import CARD, OVER, PHASE_NAMES, PICK, ROLL, STAKE, STATUS_NAMES
-from engine.gang_of_dice import queries
 from engine.gang_of_dice.state import GangOfDiceData
 
 

@@ -4,10 +4,20 @@ the card pile, dice faces, the round's winner (rules §2)."""
 from __future__ import annotations
 
 from engine.gang_of_dice.components import (
-    BRIGHT_CARDS, BRIGHT_ROUNDS, CARDS, Card, DARK_CARDS, FACES, score,
+    BRIGHT_CARDS,
+    BRIGHT_ROUNDS,
+    CARDS,
+    DARK_CARDS,
+    FACES,
+    Card,
+    score,
 )  # fmt: skip
 from engine.gang_of_dice.phases import (
-    DECIDE, PICK, ROLL, STAKE, VALID,
+    DECIDE,
+    PICK,
+    ROLL,
+    STAKE,
+    VALID,
 )  # fmt: skip
 from engine.gang_of_dice.state import GangOfDiceData
 

@@ -90,7 +90,7 @@ display_limit (0, 4 or 8, default 0 = none)  rules A2's optional cap: when the d
                                  (uncover is illegal for it); a seat with 0 coins still uncovers.
 """
 
-from engine.lost_cities_rivals.game import DESCRIPTION, LostCitiesRivals
 from engine.lost_cities_rivals.contract import RivalsState
+from engine.lost_cities_rivals.game import DESCRIPTION, LostCitiesRivals
 
 __all__ = ["DESCRIPTION", "LostCitiesRivals", "RivalsState"]

@@ -11,13 +11,20 @@ from typing import Any
 
 from engine.lost_cities_rivals import actions as A
 from engine.lost_cities_rivals import components as C
-from engine.lost_cities_rivals.phases import (
-    BID, DEAL, REVEAL, TAKE, TURN,
-)  # fmt: skip
 from engine.lost_cities_rivals import flow, queries
 from engine.lost_cities_rivals.hidden import resample
 from engine.lost_cities_rivals.observe import (
-    chance_label, chance_visibility, hidden_chance_label, observation,
+    chance_label,
+    chance_visibility,
+    hidden_chance_label,
+    observation,
+)  # fmt: skip
+from engine.lost_cities_rivals.phases import (
+    BID,
+    DEAL,
+    REVEAL,
+    TAKE,
+    TURN,
 )  # fmt: skip
 from engine.lost_cities_rivals.state import RivalsData
 

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 from engine.lost_cities_rivals import actions as A
 from engine.lost_cities_rivals import components as C
-from engine.lost_cities_rivals.phases import (
-    BID, BOX, NO_SEAT, OVER, REVEAL, TAKE, TURN,
-)  # fmt: skip
 from engine.lost_cities_rivals import queries
+from engine.lost_cities_rivals.phases import (
+    BID,
+    BOX,
+    NO_SEAT,
+    OVER,
+    REVEAL,
+    TAKE,
+    TURN,
+)  # fmt: skip
 from engine.lost_cities_rivals.scoring import expedition_score
 from engine.lost_cities_rivals.state import RivalsData
 

@@ -11,8 +11,8 @@ from engine.description import GameDescription
 from engine.lost_cities_rivals import phases
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
 from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE, LABELS
-from engine.lost_cities_rivals.hidden import sample_state
 from engine.lost_cities_rivals.contract import RivalsState
+from engine.lost_cities_rivals.hidden import sample_state
 
 # Per turn at most: the opening bid and raises (bids rise from 1 to at most 36), 3 passes,
 # END_TAKE and the box decision; plus at most one PLACE per deck card over the whole game.

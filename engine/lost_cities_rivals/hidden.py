@@ -14,8 +14,8 @@ import random
 from typing import Any
 
 from engine.lost_cities_rivals import components as C
-from engine.lost_cities_rivals.phases import BID, NO_SEAT, PHASE_NAMES
 from engine.lost_cities_rivals import flow
+from engine.lost_cities_rivals.phases import BID, NO_SEAT, PHASE_NAMES
 from engine.lost_cities_rivals.state import RivalsData
 
 

@@ -11,10 +11,9 @@ from typing import Any
 
 from engine.core import NodeKind
 from engine.lost_cities_rivals import components as C
-from engine.lost_cities_rivals.phases import DEAL, NO_SEAT, OVER, PHASE_NAMES
 from engine.lost_cities_rivals import queries
+from engine.lost_cities_rivals.phases import DEAL, NO_SEAT, OVER, PHASE_NAMES
 from engine.lost_cities_rivals.state import RivalsData
-
 
 _LABELS = C.LABELS
 _COLOURS = C.COLOURS

@@ -8,7 +8,11 @@ from functools import lru_cache
 from engine.lost_cities_rivals import actions as A
 from engine.lost_cities_rivals import components as C
 from engine.lost_cities_rivals.phases import (
-    BID, BOX, NO_SEAT, TAKE, TURN,
+    BID,
+    BOX,
+    NO_SEAT,
+    TAKE,
+    TURN,
 )  # fmt: skip
 from engine.lost_cities_rivals.scoring import expedition_score
 from engine.lost_cities_rivals.state import RivalsData

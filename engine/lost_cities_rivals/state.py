@@ -20,7 +20,10 @@ from typing import Any
 from engine.core import NodeKind, OneSeatLegalMemo
 from engine.lost_cities_rivals import components as C
 from engine.lost_cities_rivals.phases import (
-    DEAL, KIND_OF_PHASE, NO_SEAT, PHASE_NAMES,
+    DEAL,
+    KIND_OF_PHASE,
+    NO_SEAT,
+    PHASE_NAMES,
 )  # fmt: skip
 
 # The state's fields, once: equality and hashing go by FIELDS, `_copy` copies FIELDS and DERIVED
@@ -46,7 +49,8 @@ MEMOS = ("_acting", "_legal", "_outcomes")
 
 
 class RivalsData(OneSeatLegalMemo):
-    """The fields of one position (the State, contract.py's RivalsState, subclasses it). Fields are public for the observation code and tests; treat them as read-only.
+    """The fields of one position (the State, contract.py's RivalsState, subclasses it). Fields are
+    public for the observation code and tests; treat them as read-only.
 
     wagers[p * 5 + c] and numbers[p * 5 + c] hold seat p's expedition of colour c (starting wagers
     included in the count); `still_in` lists, in seat order, who has not passed in the auction.
@@ -111,7 +115,7 @@ class RivalsData(OneSeatLegalMemo):
     # -- value semantics --------------------------------------------------------------------
 
     def _key(self) -> tuple[Any, ...]:
-        return _get_all(self)  # type: ignore[no-any-return]
+        return _get_all(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RivalsData) and self._key() == other._key()

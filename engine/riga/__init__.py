@@ -88,7 +88,7 @@ all hands and money.
 Returns are the final VP totals; ranks break ties by money, then buildings built (rules §4.4).
 """
 
-from engine.riga.game import DESCRIPTION, Riga
 from engine.riga.contract import RigaState
+from engine.riga.game import DESCRIPTION, Riga
 
 __all__ = ["DESCRIPTION", "Riga", "RigaState"]

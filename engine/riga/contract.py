@@ -12,7 +12,11 @@ from typing import Any
 from engine.riga import flow, queries
 from engine.riga.hidden import resample
 from engine.riga.observe import (
-    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
+    action_visibility,
+    chance_label,
+    chance_visibility,
+    hidden_action_label,
+    hidden_chance_label,
     observation,
 )  # fmt: skip
 from engine.riga.phases import GOODS_DRAW_PHASES, SETUP_BUILDINGS, SPRING_DISPLAY

@@ -14,19 +14,37 @@ from typing import Any
 
 from engine.riga import actions as a
 from engine.riga import components as t
+from engine.riga import queries
 from engine.riga import scoring as sc
 from engine.riga.phases import (
-    AUTUMN, BUILD, DISCARD, DRAW_TILE, EXTRA, FLIP, GAME_OVER, GOODS_DRAW_PHASES, KEEP,
-    KIND_OF_PHASE, OVER, SETUP, SETUP_BUILDINGS, SETUP_GOODS, SPRING, SPRING_DISPLAY, SPRING_ROWS,
-    START, SUMMER, TAKE, WINTER,
+    AUTUMN,
+    BUILD,
+    DISCARD,
+    DRAW_TILE,
+    EXTRA,
+    FLIP,
+    GAME_OVER,
+    GOODS_DRAW_PHASES,
+    KEEP,
+    KIND_OF_PHASE,
+    OVER,
+    SETUP,
+    SETUP_BUILDINGS,
+    SETUP_GOODS,
+    SPRING,
+    SPRING_DISPLAY,
+    SPRING_ROWS,
+    START,
+    SUMMER,
+    TAKE,
+    WINTER,
 )  # fmt: skip
-from engine.riga import queries
 from engine.riga.state import RigaData
 
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
 
-def _put(values: tuple, index: int, value: Any) -> tuple:
+def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return values[:index] + (value,) + values[index + 1 :]
 
 
@@ -359,5 +377,5 @@ def end_winter(s: RigaData) -> None:
         begin_spring(s)
 
 
-def log(s: RigaData, event: tuple) -> None:
+def log(s: RigaData, event: tuple[Any, ...]) -> None:
     s.log = (s.log + (event,))[-LOG_KEEP:]

@@ -9,8 +9,8 @@ from typing import Any
 from engine.core import Game, GameInfo, OptionSpec, State
 from engine.description import GameDescription
 from engine.riga import actions, components, phases
-from engine.riga.hidden import sample_state
 from engine.riga.contract import RigaState
+from engine.riga.hidden import sample_state
 
 
 class Riga(Game):

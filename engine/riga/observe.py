@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.riga import components as t
+from engine.riga import queries
 from engine.riga import scoring as sc
 from engine.riga.actions import card_words
 from engine.riga.phases import DISCARD, KEEP, OVER, PHASE_NAMES, SEASON_NAMES
-from engine.riga import queries
 from engine.riga.state import RigaData
 
 # Observations are built once per decision by the match runner, so the helpers below index
@@ -92,7 +92,8 @@ def observation(s: RigaData, seat: int) -> dict[str, Any]:
         active = s.queue[0]
         obs["discards_left"] = queries.hand_size(s, active) - sc.hand_limit(s.tableau[active])
     if over:
-        obs["final"] = {"totals": queries.totals(s), "money": [queries.money(s, p) for p in range(s.num_players)], "ranks": queries.ranks(s)}
+        money = [queries.money(s, p) for p in range(s.num_players)]
+        obs["final"] = {"totals": queries.totals(s), "money": money, "ranks": queries.ranks(s)}
     return obs
 
 

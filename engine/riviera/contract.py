@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import accumulate, repeat
 from typing import Any
 
@@ -18,8 +18,13 @@ from engine.riviera import flow, queries
 from engine.riviera.components import bits
 from engine.riviera.hidden import resample
 from engine.riviera.observe import (
-    action_visibility, chance_label, chance_visibility, hidden_action_label, hidden_chance_label,
-    observation, voided_chance_steps,
+    action_visibility,
+    chance_label,
+    chance_visibility,
+    hidden_action_label,
+    hidden_chance_label,
+    observation,
+    voided_chance_steps,
 )  # fmt: skip
 from engine.riviera.phases import ADJUST_DICE, BONUS, CHOOSE, DEAL, IN, ROLL, STOP_OR_MORE
 from engine.riviera.state import KIND_BY_PHASE, RivieraData, Rules
@@ -31,7 +36,7 @@ _DIE_FACES = tuple(face for face, _ in _DIE_OUTCOMES)
 _DIE_DISTRIBUTION = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _in_seats(status: tuple[int, ...]) -> tuple[int, ...]:
     """The seats still IN: the acting seats of a simultaneous phase (asked several times a node)."""
     return tuple(p for p, x in enumerate(status) if x == IN)

@@ -10,8 +10,8 @@ from engine.description import GameDescription
 from engine.riviera import phases
 from engine.riviera.actions import NUM_ACTIONS, action_label
 from engine.riviera.components import COLOURS, DIE_NAMES, MAX_SEATS
-from engine.riviera.hidden import sample_state
 from engine.riviera.contract import RivieraState
+from engine.riviera.hidden import sample_state
 from engine.riviera.state import Rules
 
 # A game has no round limit in the rules (§5.6), but the contract needs a finite

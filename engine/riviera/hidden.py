@@ -31,14 +31,21 @@ import random
 from typing import Any
 
 from engine.riviera import queries
-from engine.riviera.components import COLOURS, DIE_NAMES, HAND_SIZE, NUM_COLOURS, bits, mask_of
+from engine.riviera.components import COLOURS, DIE_NAMES, NUM_COLOURS, bits, mask_of
 from engine.riviera.phases import (
-    DEAL, FALLBACK_DISCARD, HOLDER_DRAW, PHASE_NAMES, REMOVED_DRAW, ROLL, STATUS_NAMES, SWAP_PICK,
+    DEAL,
+    FALLBACK_DISCARD,
+    HOLDER_DRAW,
+    PHASE_NAMES,
+    REMOVED_DRAW,
+    ROLL,
+    STATUS_NAMES,
+    SWAP_PICK,
 )  # fmt: skip
 from engine.riviera.state import RivieraData
 
 
-def resample(state: RivieraData, known_to: frozenset[int], rng: random.Random):
+def resample(state: RivieraData, known_to: frozenset[int], rng: random.Random) -> RivieraData:
     if state.phase in (REMOVED_DRAW, HOLDER_DRAW):
         return state
     s = state.copy()
@@ -188,7 +195,7 @@ def _phase(obs: dict[str, Any]) -> int:
     return PHASE_NAMES.index(obs["phase"], 2)
 
 
-def _event(e: dict[str, Any]) -> tuple:
+def _event(e: dict[str, Any]) -> tuple[Any, ...]:
     kind, seat = e["type"], e["seat"]
     if kind in ("play", "bonus"):
         return (kind, seat, e["card"])
@@ -206,7 +213,7 @@ def _event(e: dict[str, Any]) -> tuple:
     return (kind, seat)
 
 
-def _deal_hidden(s: RivieraData, obs: dict[str, Any], rng: random.Random) -> tuple:
+def _deal_hidden(s: RivieraData, obs: dict[str, Any], rng: random.Random) -> tuple[Any, ...]:
     """Deal the cards the seat cannot place into the other hands and the discard pile."""
     seat, n = obs["seat"], s.num_players
     known = [mask_of(cards) for cards in obs["known_hands"]]

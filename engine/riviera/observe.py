@@ -11,12 +11,29 @@ from typing import Any
 from engine.riviera import queries
 from engine.riviera.actions import GIVE
 from engine.riviera.components import (
-    COLOURS, COLOUR_NAMES, DIE_LONG_NAMES, DIE_NAMES, GOLD, HAND_SIZE, STARS, VALUES, bits,
+    COLOUR_NAMES,
+    COLOURS,
+    DIE_LONG_NAMES,
+    DIE_NAMES,
+    GOLD,
+    HAND_SIZE,
+    STARS,
+    VALUES,
+    bits,
     card_words,
 )  # fmt: skip
 from engine.riviera.phases import (
-    DEAL, DRAW, FALLBACK_DISCARD, HOLDER_DRAW, PHASE_NAMES, POWERS, REMOVED_DRAW, ROLL,
-    STATUS_NAMES, SWAP_GIVE, SWAP_PICK,
+    DEAL,
+    DRAW,
+    FALLBACK_DISCARD,
+    HOLDER_DRAW,
+    PHASE_NAMES,
+    POWERS,
+    REMOVED_DRAW,
+    ROLL,
+    STATUS_NAMES,
+    SWAP_GIVE,
+    SWAP_PICK,
 )  # fmt: skip
 from engine.riviera.state import RivieraData
 
@@ -104,7 +121,7 @@ def _power(s: RivieraData, seat: int) -> dict[str, Any] | None:
     }
 
 
-def _event(event: tuple, seat: int) -> dict[str, Any]:
+def _event(event: tuple[Any, ...], seat: int) -> dict[str, Any]:
     kind, who = event[0], event[1]
     out: dict[str, Any] = {"type": kind, "seat": who}
     if kind in ("play", "bonus"):
@@ -181,7 +198,7 @@ def hidden_action_label(s: RivieraData, seat: int) -> str:
     return f"seat {seat} discards a card"
 
 
-def voided_chance_steps(before, after) -> int:
+def voided_chance_steps(before: RivieraData, after: RivieraData) -> int:
     """How many chance steps the outcome that led from `before` to `after` threw away unseen:
     a whole roll redone because it bust (§6.2), or a whole deal redone for its colour spread."""
     if before.phase == ROLL and after.phase == ROLL and after.rerolls > before.rerolls:

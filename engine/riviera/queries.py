@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from engine.riviera.actions import (
-    ACTIVATE, ADJUST, CRASH, DISCARD, GIVE, LAST_CHANCE, MORE, PASS, PLAY, STOP, SWAP_WITH,
+    ACTIVATE,
+    ADJUST,
+    CRASH,
+    DISCARD,
+    GIVE,
+    LAST_CHANCE,
+    MORE,
+    PASS,
+    PLAY,
+    STOP,
+    SWAP_WITH,
 )  # fmt: skip
 from engine.riviera.components import GOLD, HAND_SIZE, NUM_COLOURS, VALUES, value_of
 from engine.riviera.phases import (
-    ADJUST_DICE, BONUS, CHOOSE, FALLBACK_DISCARD, IN, POWERS, STOP_OR_MORE, SWAP_GIVE,
+    ADJUST_DICE,
+    BONUS,
+    CHOOSE,
+    FALLBACK_DISCARD,
+    IN,
+    POWERS,
+    STOP_OR_MORE,
+    SWAP_GIVE,
 )  # fmt: skip
 from engine.riviera.state import RivieraData
 

@@ -13,8 +13,17 @@ import pytest
 import engine
 from engine import registry
 from engine.core import (
-    EngineError, IllegalActionError, IllegalChanceOutcomeError, InvalidOptionError, InvalidSeatError,
-    NodeKind, PlayerCountError, UnknownActionError, UnknownGameError, WrongNodeError, sample_chance,
+    EngineError,
+    IllegalActionError,
+    IllegalChanceOutcomeError,
+    InvalidOptionError,
+    InvalidSeatError,
+    NodeKind,
+    PlayerCountError,
+    UnknownActionError,
+    UnknownGameError,
+    WrongNodeError,
+    sample_chance,
 )  # fmt: skip
 
 ENGINE = Path(engine.__file__).resolve().parent

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from engine.riga import queries
 from engine.riga import actions as a
 from engine.riga import components as t
+from engine.riga import queries
 from engine.riga import scoring as sc
 from tests.engine.riga.helpers import (
     CLOTH,

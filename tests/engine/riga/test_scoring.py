@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from engine.riga import queries
-from engine.riga import RigaState
+from engine.riga import RigaState, queries
 from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import OVER

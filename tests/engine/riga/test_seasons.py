@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from engine.riga import queries
 from engine.core import IllegalActionError, NodeKind, sample_chance
-from engine.riga import Riga
+from engine.riga import Riga, queries
 from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
