@@ -16,7 +16,11 @@ from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
-from tests.arena.store.test_full_disk import ROOM, assert_stopped_as_said, fill_up, small_disk  # noqa: F401
+from tests.arena.store.test_full_disk import (  # noqa: F401
+    assert_stopped_as_said,
+    fill_up_beyond_an_empty_database,
+    small_disk,
+)
 from tests.arena.tournament.test_resume import arena, wait_for_matches
 
 # a bot against itself at the default bounds: no verdict within the cap, so every pair is played
@@ -79,7 +83,8 @@ def test_a_full_disk_interrupts_the_test_and_resume_ends_it_with_the_whole_runs_
     small_disk: Path, tmp_path: Path  # noqa: F811
 ) -> None:
     url = f"sqlite:///{small_disk / 'arena.db'}"
-    ballast = fill_up(small_disk, ROOM)  # room for about 25 games of the 80
+    # the 80 games take about 90 kB (records compressed): room for about 30 of them
+    ballast = fill_up_beyond_an_empty_database(small_disk, tmp_path, room=35 * 1024)
     run = arena(*RUN, "--local", "--quiet", "--db", url)
     assert run.returncode == 2, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "full" in run.stderr, run.stderr

@@ -50,6 +50,13 @@ def fill_up(disk: Path, leave: int) -> Path:
     return ballast
 
 
+def fill_up_beyond_an_empty_database(disk: Path, scratch: Path, room: int = ROOM) -> Path:
+    """A ballast that leaves `room` bytes for matches beyond twice an empty database's size."""
+    empty = scratch / "empty.db"
+    Store(f"sqlite:///{empty}").engine.dispose()
+    return fill_up(disk, 2 * empty.stat().st_size + room)
+
+
 def assert_stopped_as_said(status: str, stderr: str, what: str) -> None:
     """Stopped by a full disk: marked `interrupted`, or, when even that write did not fit (the
     disk filled at a page boundary), left `running` and the error line says so."""
@@ -67,8 +74,7 @@ def outcomes(url: str) -> list[tuple[int, int, str, tuple[int | None, ...]]]:
 def test_a_full_disk_interrupts_the_tournament_and_resume_completes_it_exactly(small_disk: Path,
                                                                               tmp_path: Path) -> None:
     url = f"sqlite:///{small_disk / 'arena.db'}"
-    Store(f"sqlite:///{tmp_path / 'empty.db'}").engine.dispose()
-    ballast = fill_up(small_disk, 2 * (tmp_path / "empty.db").stat().st_size + ROOM)
+    ballast = fill_up_beyond_an_empty_database(small_disk, tmp_path)
     run = arena("tournament", "run", *GAME, "--local", "--quiet", "--db", url)
     assert run.returncode == 2, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1, run.stderr
