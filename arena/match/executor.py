@@ -80,8 +80,11 @@ from arena.match.runner import run_match  # noqa: E402
 from arena.submissions import pack_tree  # noqa: E402
 from engine import registry  # noqa: E402
 
+log = logging.getLogger(__name__)
 ADDRESS = re.compile(r"^(ray://)?[A-Za-z0-9.-]+:\d{1,5}$")
 OBJECT_STORE_BYTES = 200 * 1024**2  # records are small; the default would reserve 30 % of RAM
+GCS_PORT_WAIT_SECONDS = 120  # Ray's own 30 s has run out on a loaded 2-core machine (_start_local)
+LOCAL_START_ATTEMPTS = 2
 DEFAULT_ATTEMPTS = 3
 PROBE_SECONDS = 3.0
 DRAIN_WAIT_SECONDS = 0.2  # how long the driver's live thread waits for the live actor per drain
@@ -437,8 +440,7 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
         return False
     quiet: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
     if address is None:
-        ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
-                 object_store_memory=OBJECT_STORE_BYTES, **quiet)
+        _start_local(num_cpus, quiet)
         return True
     check_address(address)
     try:
@@ -447,6 +449,27 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
         raise UsageError(f"cannot join the Ray cluster at {address!r}: {_first_line(error)}; "
                          "start one with `ray start --head --port=6390` and pass 127.0.0.1:6390") from None
     return True
+
+
+def _start_local(num_cpus: int | None, quiet: dict[str, Any]) -> None:
+    """Start a local Ray, once more if its head did not come up (a busy machine, a crashed GCS).
+
+    Ray waits 30 s for its GCS server to write its port, which a loaded 2-core machine can exceed;
+    the wait is raised (an operator's RAY_gcs_server_port_wait_time_s still wins), and a head that
+    still fails to start is shut down and started again once, with a warning, before the error
+    reaches the caller.
+    """
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(GCS_PORT_WAIT_SECONDS))
+    for attempt in range(1, LOCAL_START_ATTEMPTS + 1):
+        try:
+            ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
+                     object_store_memory=OBJECT_STORE_BYTES, **quiet)
+            return
+        except RuntimeError as error:
+            ray.shutdown()
+            if attempt == LOCAL_START_ATTEMPTS:
+                raise
+            log.warning("local Ray did not start (%s); starting it again", _first_line(error))
 
 
 def disconnect() -> None:
