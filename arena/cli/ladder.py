@@ -154,4 +154,5 @@ def format_report(report: dict[str, Any]) -> str:
         marks = (" provisional" if bot["provisional"] else "") + (" anchor" if bot["anchor"] else "")
         lines.append(f"  {bot['bot']:<24}{elo}  games {bot['games']:>5}  last hour {bot['last_hour']:>4}{marks}")
     lines += [f"  suspended: {s['bot']}: {s['reason']}" for s in report["suspended"]]
+    lines += [f"  last incident: {report['note']}"] if report.get("note") else []
     return "\n".join(lines)

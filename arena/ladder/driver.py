@@ -31,6 +31,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from arena.errors import UsageError
+from arena.ladder.account import Account
 from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder, ladder_field
 from arena.ladder.matchmaking import Candidate, next_table
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
@@ -126,6 +127,7 @@ class Ladder:
         self.rerating = LiveRerate(store, info.ruleset)
         self.played = 0
         self.last_abort = 0.0  # when a match last came back aborted
+        self.account = Account(store, info)  # the one-line accounts of the arena's faults
         self.rng = random.Random(derive_seed(self.config.seed, "ladder", self.next_index))
         sink = getattr(executor, "live_sink", None)
         self.live = LiveWriter(store, self.planned, executor.drain_live) if sink is not None else None  # type: ignore[attr-defined]
@@ -174,6 +176,8 @@ class Ladder:
         seated = {m.entrant for m in self._refresh_field()}
         dropped = [m.index for m in pending if not set(m.seats) <= seated]
         self.store.drop_ladder_matches(self.info.id, dropped)
+        if pending:
+            self.account.took_over(len(pending) - len(dropped), len(dropped))
         for match in (m for m in pending if m.index not in dropped):
             yield self._job(match)
 
@@ -260,7 +264,11 @@ class Ladder:
         if outcome.gateway_gone:  # the arena's stop, not a result: stored by nobody, played again
             self.last_abort = time.monotonic()
             self.replay.append(planned)
+            self.account.gateway_gone(outcome.error or "")
             return
+        self.account.played()
+        if outcome.attempts > 1:
+            self.account.worker_lost(index, outcome.attempts)
         for entrant in planned.seats:
             self.versions.setdefault(entrant, played_as(bot_spec(entrant), self.store))
         result = match_result(self.info, planned, outcome, self.versions)

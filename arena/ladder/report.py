@@ -33,4 +33,4 @@ def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
             "status": info.status + (" (no sign of life for 30 s: not running?)" if stale else ""),
             "matches": info.done_matches, "aborted": info.aborted_matches, "anchors": list(config.anchors),
             "field": sorted(field, key=lambda f: -(f["elo"] or 0)), "suspended": suspended, "queue": queue,
-            "live": live}
+            "live": live, "note": info.note}

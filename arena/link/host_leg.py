@@ -45,6 +45,9 @@ NONCE_BYTES = 32
 HANDSHAKE_FRAME_BYTES = 1024  # no frame before the handshake passed may be larger: strangers get no buffers
 MAX_FRAME_BYTES = TRANSPORT_MESSAGE_BYTES  # as the gRPC MatchHost accepts
 AUTH_DEADLINE_S = 5.0  # a connection that has not proved the key by then is closed (slow-loris)
+# the broken connection's code, as gRPC says it of a gateway gone: GatewayError.gone sees it, and the
+# ladder or tournament plays the match again instead of storing it aborted (a gateway's kill -9)
+GONE = "UNAVAILABLE"
 FRAMING = "a frame is a 4-byte big-endian length, then a protobuf message (proto/arena/v1/host.proto)"
 
 M = TypeVar("M", bound=Message)
@@ -147,7 +150,7 @@ class HostLegConnection:
             with self._send_lock:
                 self._socket.sendall(data)
         except OSError as error:  # a partial frame may be out: the connection is of no more use
-            self._break(f"could not send to the gateway: {error.strerror or error}")
+            self._break(f"{GONE}: could not send to the gateway: {error.strerror or error}")
         reply = self._wait(waiter, deadline)
         if reply.HasField("error"):
             raise RunnerStreamError(f"{reply.error.code}: {reply.error.message}")
@@ -200,8 +203,8 @@ class HostLegConnection:
             return  # `_wait` sees the deadline passed
         except FrameError as error:
             self._break(str(error), reader=True)
-        except OSError as error:
-            self._break(error.strerror or str(error), reader=True)
+        except OSError as error:  # the gateway closed it or died (kill -9): the arena's, played again
+            self._break(f"{GONE}: {error.strerror or error}", reader=True)
 
     def _hand_over(self) -> None:
         """(Under the lock) the reader is done: a call still waiting reads next."""
@@ -241,7 +244,7 @@ class HostLegConnection:
         try:
             raw = socket.create_connection((host, port), timeout_s)
         except OSError as error:
-            raise RunnerStreamError(f"cannot connect to the gateway's host leg at {self.where}: "
+            raise RunnerStreamError(f"{GONE}: cannot connect to the gateway's host leg at {self.where}: "
                                     f"{error.strerror or error}") from None
         sock: socket.socket | TLSSocket = raw
         try:
@@ -281,8 +284,8 @@ class HostLegConnection:
             raise RunnerStreamError(f"the host leg at {self.where} did not finish the handshake "
                                     f"within {timeout_s:g} s") from None
         except OSError as error:
-            raise RunnerStreamError(f"the host leg at {self.where} closed the connection during the handshake: "
-                                    f"{error.strerror or error}") from None
+            raise RunnerStreamError(f"{GONE}: the host leg at {self.where} closed the connection during the "
+                                    f"handshake: {error.strerror or error}") from None
         if reply.HasField("error"):  # not authenticated yet: what it says is shown, in one short line
             said = " ".join(f"{reply.error.code}: {reply.error.message}".split())[:300]
             raise RunnerStreamError(f"the host leg at {self.where} refused this runner: {said}")

@@ -160,6 +160,13 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                             .values(updated_at=now()))
             session.commit()
 
+    def set_tournament_note(self, tournament_id: int, note: str) -> None:
+        """What last happened to a tournament, one line (the ladder page and `arena ladder status` show it)."""
+        with self._writing() as session:
+            session.execute(update(TournamentRow).where(col(TournamentRow.id) == tournament_id)
+                            .values(note=note[:500], updated_at=now()))
+            session.commit()
+
     def stored_indexes(self, tournament_id: int) -> set[int]:
         """The match indexes of a tournament that are already stored (finished or aborted)."""
         with Session(self.engine) as session:

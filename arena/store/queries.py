@@ -295,7 +295,7 @@ def _tournament_info(row: TournamentRow, counts: dict[tuple[int, str], int]) -> 
     finished, aborted = counts.get((row.id, MatchStatus.FINISHED), 0), counts.get((row.id, MatchStatus.ABORTED), 0)
     return TournamentInfo(
         row.id, row.name, row.game_id, row.ruleset, row.kind, json.loads(row.config), row.status,
-        row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at,
+        row.total_matches, finished + aborted, aborted, row.created_at, row.finished_at, row.updated_at, row.note,
     )
 
 

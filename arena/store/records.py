@@ -146,6 +146,7 @@ class TournamentInfo:
     created_at: datetime
     finished_at: datetime | None
     updated_at: datetime | None = None  # a running driver touches it every few seconds
+    note: str = ""  # what last happened to it, one line (a ladder's account of a fault)
 
     def seems_stopped(self, now: datetime, after_s: float = 60.0) -> bool:
         """Status `running` but no sign of life for `after_s`: its driver was probably killed."""

@@ -111,6 +111,8 @@ class TournamentRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
     updated_at: datetime = Field(default_factory=now)
     finished_at: datetime | None = None
+    # what last happened to it, one line (a ladder's account of a fault: docs/operations.md)
+    note: str = Field(default="", sa_column=Column(Text, nullable=False, server_default=""))
 
 
 class MatchRow(SQLModel, table=True):
