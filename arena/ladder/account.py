@@ -26,7 +26,7 @@ class Account:
     def __init__(self, store: Store, info: TournamentInfo) -> None:
         self.store, self.info = store, info
         self.gone_since: float | None = None  # when the gateway was first found gone, while it is
-        self.replayed = 0  # matches the gateway's absence sent back to be played again
+        self.replayed: set[int] = set()  # the matches (indexes) its absence sent back to be played again
         self.last_worker_note = 0.0
 
     def say(self, line: str) -> None:
@@ -38,8 +38,8 @@ class Account:
         except StoreError as error:
             log.warning("could not store the ladder's note: %s", error)
 
-    def gateway_gone(self, why: str) -> None:
-        self.replayed += 1
+    def gateway_gone(self, index: int, why: str) -> None:
+        self.replayed.add(index)
         if self.gone_since is None:
             self.gone_since = time.monotonic()
             self.say(f"the gateway stopped or cannot be reached ({why[:200]}); the matches it cut short are not "
@@ -49,9 +49,9 @@ class Account:
         """A match came back played: the gateway, if it was gone, is back."""
         if self.gone_since is not None:
             self.say(f"the gateway answers again after {time.monotonic() - self.gone_since:.0f} s; "
-                     f"{self.replayed} matches it cut short or could not start were played again, none lost, "
-                     "no bot blamed")
-            self.gone_since, self.replayed = None, 0
+                     f"{len(self.replayed)} matches it cut short or could not start are played again, none "
+                     "lost, no bot blamed")
+            self.gone_since, self.replayed = None, set()
 
     def worker_lost(self, index: int, attempts: int) -> None:
         """A match the executor had to submit again (its worker or node died)."""

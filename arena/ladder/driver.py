@@ -264,7 +264,7 @@ class Ladder:
         if outcome.gateway_gone:  # the arena's stop, not a result: stored by nobody, played again
             self.last_abort = time.monotonic()
             self.replay.append(planned)
-            self.account.gateway_gone(outcome.error or "")
+            self.account.gateway_gone(index, outcome.error or "")
             return
         self.account.played()
         if outcome.attempts > 1:

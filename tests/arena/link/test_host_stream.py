@@ -87,6 +87,7 @@ def test_a_connection_that_breaks_mid_match_aborts_the_match_at_once(store: Stor
             thread.stop()
     assert time.monotonic() - started < 8, "the match waited for the answer or the deadline instead of aborting"
     assert f"the {leg.replace('-', ' ')} to the gateway broke" in aborted.value.record.aborted
+    assert aborted.value.gateway_gone, "a broken connection is the gateway gone: played again later, not a result"
 
 
 def test_a_runner_that_dies_releases_its_seats(gateway: GatewayThread, store: Store, leg: str) -> None:

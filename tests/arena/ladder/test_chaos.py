@@ -1,0 +1,201 @@
+"""Chaos in a running ladder: every part of the arena killed while matches are in flight, as an
+operator runs them (real processes: `arena serve`, `arena ladder run` on a local Ray, `arena
+dashboard`, the kit's bots launched by the gateway in their sandbox, one kit bot that dials in).
+
+One ladder run takes, in turn: the gateway's kill -9 (then a restart), the gateway's orderly stop
+for an upgrade (SIGTERM, then a restart), the dashboard's kill -9 (then a restart), the kill -9 of
+a Ray worker playing a match, and the ladder's own kill -9 (then a restart). After each the ladder
+plays on, and at the end: every match key once, indexes without a gap, every planned match played,
+nothing stored aborted, no seat blamed (every termination normal, no strike), the dialling bot
+reconnected by itself, and each fault told in one line in the ladder's log and on its page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.gateway_access import gateway_answers
+from arena.store import Store
+from tests.arena.gateway_fixtures import HOST_KEY, ROOT, SDK_BOT
+from tests.bots.test_sdk import free_port
+from tests.bots.test_sdk_kill9 import CONNECTED, serve, wait_for_lines
+
+GAME = "gang_of_dice"
+STEP = 15  # matches stored after each fault before the next one
+
+
+class Arena:
+    """The processes of one arena on loopback, started and killed as an operator would."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp = tmp_path
+        self.url = f"sqlite:///{tmp_path / 'arena.db'}"
+        self.env = {**os.environ, "ARENA_DB": self.url, "ARENA_HOST_KEY": HOST_KEY}
+        self.store = Store(self.url)
+        self.port, self.web = free_port(), free_port()
+        self.gateway = f"127.0.0.1:{self.port}"
+        self.started: list[subprocess.Popen[str]] = []
+
+    def start(self, *args: str, log: str) -> subprocess.Popen[str]:
+        with (self.tmp / log).open("a") as out:
+            process = subprocess.Popen([sys.executable, *args], env=self.env, cwd=ROOT, stdout=out,
+                                       stderr=subprocess.STDOUT, text=True)
+        self.started.append(process)
+        return process
+
+    def serve(self) -> subprocess.Popen[str]:
+        process = serve(self.env, self.port)
+        self.started.append(process)
+        return process
+
+    def ladder(self) -> subprocess.Popen[str]:
+        return self.start("-m", "arena.cli", "ladder", "run", "--game", GAME, "--anchor", "random", "--gateway",
+                          self.gateway, "--workers", "2", log="ladder.log")
+
+    def dashboard(self) -> subprocess.Popen[str]:
+        process = self.start("-m", "arena.cli", "dashboard", "--port", str(self.web), log="dashboard.log")
+        wait(lambda: self.page() is not None, "the dashboard answers", process)
+        return process
+
+    def page(self) -> dict | None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.web}/api/ladder", timeout=5) as reply:
+                return json.loads(reply.read())
+        except OSError:
+            return None
+
+    def log(self, name: str) -> str:
+        return (self.tmp / name).read_text()
+
+    def stop_all(self) -> None:
+        for process in self.started:
+            if process.poll() is None:
+                process.kill()
+                process.wait(30)
+
+
+def wait(check, what: str, process: subprocess.Popen[str] | None = None, timeout_s: float = 180) -> None:  # noqa: ANN001
+    deadline = time.monotonic() + timeout_s
+    while not check():
+        assert process is None or process.poll() is None, f"{what}: the process ended ({process.returncode})"
+        assert time.monotonic() < deadline, f"timed out waiting until {what}"
+        time.sleep(0.1)
+
+
+def kill_9(process: subprocess.Popen[str]) -> None:
+    process.send_signal(signal.SIGKILL)
+    assert process.wait(30) == -signal.SIGKILL
+
+
+def ray_worker_playing(ancestor: int) -> int | None:
+    """The pid of a Ray worker under `ancestor` that plays matches now (not an idle one, nor one of
+    Ray's agents, whose death takes the raylet with it), if any."""
+    parents: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit():
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                names[int(entry.name)] = (entry / "cmdline").read_text().split("\0")[0]
+        except (OSError, IndexError, ValueError):
+            continue
+
+    def under(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == ancestor:
+                return True
+        return False
+
+    busy = [pid for pid, name in names.items() if name.startswith("ray::play_matches") and under(pid)]
+    return busy[0] if busy else None
+
+
+@pytest.fixture
+def arena(tmp_path: Path) -> Iterator[Arena]:
+    running = Arena(tmp_path)
+    yield running
+    running.stop_all()
+
+
+@pytest.mark.slow
+def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Arena) -> None:
+    store = arena.store
+    for name in ("alpha", "beta"):  # launched by the gateway, in their sandbox: their seats go through it
+        store.register_bot(name, command=f"python3 {SDK_BOT.name}", files=str(SDK_BOT.parent))
+    token = store.register_bot("dialer")  # dials in by hand: not seated, but held by the gateway
+    gateway = arena.serve()
+    dialer = arena.start(str(SDK_BOT), "--address", arena.gateway, "--token", token, log="dialer.log")
+    wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 1, dialer)
+    dashboard = arena.dashboard()
+    ladder = arena.ladder()
+
+    def played(more: int, process: subprocess.Popen[str] | None = None) -> None:
+        target = store.count_matches() + more
+        wait(lambda: store.count_matches() >= target, f"{target} matches are stored", process or ladder)
+
+    played(STEP)
+    kill_9(gateway)  # 1. the gateway dies under the matches it hosts
+    wait(lambda: "the gateway stopped or cannot be reached" in arena.log("ladder.log"), "the ladder says so", ladder)
+    gateway = arena.serve()
+    wait(lambda: "the gateway answers again" in arena.log("ladder.log"), "the ladder says it is back", ladder)
+    wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 2, dialer)
+    played(STEP)
+
+    gateway.send_signal(signal.SIGTERM)  # 2. an upgrade: the orderly stop, then the new version starts
+    assert gateway.wait(60) == 0 and not gateway_answers(arena.gateway, 0.5)
+    gateway = arena.serve()
+    wait(lambda: arena.log("ladder.log").count("the gateway answers again") >= 2, "the ladder says it is back", ladder)
+    wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 3, dialer)
+    played(STEP)
+
+    kill_9(dashboard)  # 3. the dashboard only reads: the ladder does not notice
+    played(STEP)
+    dashboard = arena.dashboard()
+
+    wait(lambda: ray_worker_playing(ladder.pid) is not None, "a Ray worker plays", ladder)  # 4. a Ray worker dies
+    worker = ray_worker_playing(ladder.pid)
+    if worker is not None:  # (it may have finished its task just now: then it is killed between two)
+        os.kill(worker, signal.SIGKILL)
+    played(STEP)
+
+    kill_9(ladder)  # 5. the ladder itself, with matches planned and in flight
+    planned = {m.index: (m.seed, m.seats) for m in store.pending_ladder_matches(store.ladders()[0].id)}
+    ladder = arena.ladder()
+    wait(lambda: "taken over from a run that ended without stopping" in arena.log("ladder.log"), "the takeover", ladder)
+    played(STEP)
+
+    page = arena.page()
+    assert page is not None and "taken over" in page["ladders"][0]["note"], page
+    status = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "status"], env=arena.env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert "last incident:" in status.stdout and "taken over" in status.stdout, status.stdout
+    stop = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "stop", "--game", GAME], env=arena.env,
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert stop.returncode == 0, stop.stderr
+    assert ladder.wait(180) == 0, arena.log("ladder.log")
+
+    [info] = store.ladders()
+    matches = store.matches(tournament_id=info.id, limit=100_000)
+    keys = [m.key for m in matches]
+    assert len(keys) == len(set(keys)) == store.count_matches(), "no match stored twice"
+    assert [m.match_index for m in matches] == list(range(len(matches))), "every planned match played, no gap"
+    assert not store.pending_ladder_matches(info.id)
+    for match in matches:
+        if match.match_index in planned:  # planned before the ladder's kill, played after it as planned
+            assert (match.seed, tuple(s.entrant for s in match.seats)) == planned[match.match_index]
+    assert info.aborted_matches == 0 and all(m.aborted_reason is None for m in matches), "nothing stored aborted"
+    blamed = [(m.key, s.entrant, s.termination, s.reason) for m in matches for s in m.seats
+              if s.termination != "normal" or s.faults]
+    assert blamed == [], "no bot blamed for the arena's faults"
+    assert dialer.poll() is None, "the dialling bot was never restarted"
