@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from arena.gateway.core import Gateway, GatewayStopping
 from arena.gateway.sessions import BotFault
 from arena.launch.sandbox import SandboxUnavailable
+from arena.store import OUTAGE_ERRORS
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
@@ -33,6 +34,8 @@ SeatKey = tuple[str, str, int]  # bot name, match id, seat
 HOST_ERRORS: dict[type[Exception], str] = {
     SandboxUnavailable: "FAILED_PRECONDITION",  # the arena's problem, not the bot's: the match aborts
     GatewayStopping: "UNAVAILABLE",  # the arena's stop: the match aborts, unrated
+    # the gateway's database is down or full: the arena's, not the bot's; a ladder plays the match again
+    **dict.fromkeys(OUTAGE_ERRORS, "UNAVAILABLE"),
 }
 
 

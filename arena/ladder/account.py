@@ -13,10 +13,10 @@ import sys
 import time
 from datetime import UTC, datetime
 
-from arena.errors import StoreError
-from arena.store import Store, TournamentInfo
+from arena.store import OUTAGE_ERRORS, Store, TournamentInfo
 
 log = logging.getLogger("arena.ladder")
+STILL_DOWN_SECONDS = 30.0  # while the database stays down, the log says so this often
 WORKER_NOTE_SECONDS = 10.0  # a worker's lost batch comes back as several outcomes: one line for them
 
 
@@ -28,6 +28,8 @@ class Account:
         self.gone_since: float | None = None  # when the gateway was first found gone, while it is
         self.replayed: set[int] = set()  # the matches (indexes) its absence sent back to be played again
         self.last_worker_note = 0.0
+        self.down_since: float | None = None  # when the database was found down
+        self.last_still_down = 0.0
 
     def say(self, line: str) -> None:
         """Log the line and store it as the ladder's note (a database that is down keeps the log's)."""
@@ -35,8 +37,8 @@ class Account:
         print(f"ladder {self.info.id} of {self.info.game_id}: {text}", file=sys.stderr, flush=True)
         try:
             self.store.set_tournament_note(self.info.id, text)
-        except StoreError as error:
-            log.warning("could not store the ladder's note: %s", error)
+        except OUTAGE_ERRORS as error:
+            log.warning("could not store the ladder's note: %s", " ".join(str(error).split())[:300])
 
     def gateway_gone(self, index: int, why: str) -> None:
         self.replayed.add(index)
@@ -52,6 +54,27 @@ class Account:
                      f"{len(self.replayed)} matches it cut short or could not start are played again, none "
                      "lost, no bot blamed")
             self.gone_since, self.replayed = None, set()
+
+    def database_down(self, error: Exception, kept: int) -> None:
+        """Said in the log only: the note cannot be stored while the database is down."""
+        self.down_since = time.monotonic()
+        why = " ".join(str(error).split())[:200]
+        self.say(f"the database cannot be written or read ({type(error).__name__}: {why}); the ladder waits and "
+                 f"tries again every few seconds, {kept} results kept in memory, no bot blamed")
+
+    def still_down(self, error: Exception) -> None:
+        """Said in the log about every STILL_DOWN_SECONDS while the database stays down."""
+        if time.monotonic() - self.last_still_down >= STILL_DOWN_SECONDS:
+            self.last_still_down = time.monotonic()
+            why = " ".join(str(error).split())[:200]
+            print(f"ladder {self.info.id} of {self.info.game_id}: the database is still down "
+                  f"({type(error).__name__}: {why}); waiting", file=sys.stderr, flush=True)
+
+    def database_back(self, kept: int) -> None:
+        waited = time.monotonic() - (self.down_since or time.monotonic())
+        self.say(f"the database answers again after {waited:.0f} s; the {kept} results kept in memory are "
+                 "written and the matches that were under way are played again as planned: none lost, none "
+                 "twice, no bot blamed")
 
     def worker_lost(self, index: int, attempts: int) -> None:
         """A match the executor had to submit again (its worker or node died)."""

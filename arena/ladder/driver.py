@@ -38,7 +38,7 @@ from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
 from arena.outcomes import Termination, TournamentStatus
 from arena.rating import Results, fit, rating_table, rerate
-from arena.store import LADDER_KIND, LadderMatch, MatchResult, RatingEntry, Store, TournamentInfo
+from arena.store import LADDER_KIND, OUTAGE_ERRORS, LadderMatch, MatchResult, RatingEntry, Store, TournamentInfo
 from arena.tournament.driver import (
     FLUSH_SECONDS,
     HEARTBEAT_SECONDS,
@@ -55,6 +55,7 @@ from arena.tournament.schedule import PlannedMatch, bot_spec
 
 POLL_SECONDS = 1.0  # how often the driver reads its status and the field
 REFIT_SECONDS = 0.5  # the matchmaker's ratings are refitted at most this often
+DATABASE_RETRY_SECONDS = 2.0  # the database is down or full: try it again this often
 IDLE_SECONDS = 1.0  # paused, or too few bots to fill a table: look again after this long
 RUNNING = (TournamentStatus.RUNNING, TournamentStatus.PAUSED, TournamentStatus.STOPPING)  # a process runs it
 
@@ -128,6 +129,7 @@ class Ladder:
         self.played = 0
         self.last_abort = 0.0  # when a match last came back aborted
         self.account = Account(store, info)  # the one-line accounts of the arena's faults
+        self.replayed_once = False  # whether this run looked for the planned matches left unplayed
         self.rng = random.Random(derive_seed(self.config.seed, "ladder", self.next_index))
         sink = getattr(executor, "live_sink", None)
         self.live = LiveWriter(store, self.planned, executor.drain_live) if sink is not None else None  # type: ignore[attr-defined]
@@ -139,13 +141,13 @@ class Ladder:
         if self.live:
             self.live.start()
         try:
-            while not self._poll(force=True) == TournamentStatus.STOPPING and not (until and until()):
-                if self.status == TournamentStatus.RUNNING:
-                    for outcome in self.executor.run(self._jobs(until)):
-                        self._add(outcome)
-                    self._flush()
-                if self.status != TournamentStatus.RUNNING or not self._can_fill():
-                    self._idle()
+            while True:
+                try:
+                    if self._poll(force=True) == TournamentStatus.STOPPING or (until and until()):
+                        break
+                    self._play_round(until)
+                except OUTAGE_ERRORS as error:  # the database is down or full: wait for it, then go on
+                    self._wait_for_database(error, until)
             self._flush()
         except BaseException:
             self._stop_live()
@@ -156,6 +158,34 @@ class Ladder:
         self._stop_live()
         rerate(self.store, self.info.ruleset)
         self._set_status(TournamentStatus.STOPPED)
+
+    def _play_round(self, until: Callable[[], bool] | None) -> None:
+        if self.status == TournamentStatus.RUNNING:
+            for outcome in self.executor.run(self._jobs(until)):
+                self._add(outcome)
+            self._flush()
+        if self.status != TournamentStatus.RUNNING or not self._can_fill():
+            self._idle()
+
+    def _wait_for_database(self, error: Exception, until: Callable[[], bool] | None) -> None:
+        """Until the database answers again: the results kept in memory are then written first, and
+        the matches that were under way (their outcomes dropped with the executor's run) are played
+        again from their stored plan (`_replays`), so none is lost and none blamed."""
+        self.account.database_down(error, len(self.buffer))
+        self.planned.clear()  # nothing is under way any more: the executor's run ended with the error
+        self.pending.clear()
+        self.replay.clear()  # these are stored as planned: `_replays` finds them
+        while not (until and until()):
+            time.sleep(DATABASE_RETRY_SECONDS)
+            try:
+                kept = len(self.buffer)
+                self._flush()
+                self.store.tournament(self.info.id)
+            except OUTAGE_ERRORS as still:
+                self.account.still_down(still)
+                continue
+            self.account.database_back(kept)
+            return
 
     def _jobs(self, until: Callable[[], bool] | None) -> Iterator[MatchJob]:
         """The planned matches left from an earlier run, then a new table each time a worker is free,
@@ -176,8 +206,9 @@ class Ladder:
         seated = {m.entrant for m in self._refresh_field()}
         dropped = [m.index for m in pending if not set(m.seats) <= seated]
         self.store.drop_ladder_matches(self.info.id, dropped)
-        if pending:
+        if pending and not self.replayed_once:  # at the start of a run, not on the way back from an outage
             self.account.took_over(len(pending) - len(dropped), len(dropped))
+        self.replayed_once = True
         for match in (m for m in pending if m.index not in dropped):
             yield self._job(match)
 

@@ -22,7 +22,7 @@ one); opening a database brings it to the newest revision.
 
 from arena.store.authors import AuthorInfo
 from arena.store.bots import hash_token
-from arena.store.connect import DEFAULT_DB_URL, default_db_url, open_engine, sqlite_file
+from arena.store.connect import DEFAULT_DB_URL, OUTAGE_ERRORS, default_db_url, open_engine, sqlite_file
 from arena.store.database import Store, check_bot_name
 from arena.store.ladder import LADDER_KIND, LadderMatch, LadderVersion
 from arena.store.live import LiveMatch
@@ -49,6 +49,7 @@ from arena.store.sprt_tests import SPRT_KIND, SprtInfo, SprtState
 
 __all__ = [
     "DEFAULT_DB_URL",
+    "OUTAGE_ERRORS",
     "AuthorInfo",
     "BotInfo",
     "BotLog",

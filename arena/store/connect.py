@@ -17,9 +17,9 @@ from urllib.parse import quote
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 
-from arena.errors import UsageError
+from arena.errors import StoreError, UsageError
 from arena.store import migrations
 
 DEFAULT_DB_URL = "sqlite:///arena.db"
@@ -65,6 +65,11 @@ def open_engine(url: str, *, reader: bool = False, create: bool = True) -> Engin
 def is_read_only(engine: Engine) -> bool:
     """Whether `open_engine` opened this database read-only."""
     return engine.dialect.name == "sqlite" and engine.url.query.get("mode") == "ro"
+
+
+# What a database that is down, unreachable or full raises (reads: SQLAlchemy's errors as they come;
+# writes: StoreError): a caller that outlives an outage (the ladder) waits and tries again on these.
+OUTAGE_ERRORS: tuple[type[Exception], ...] = (StoreError, OperationalError, InterfaceError)
 
 
 def explain(url: str, error: DBAPIError) -> str:

@@ -37,9 +37,9 @@ STEP = 15  # matches stored after each fault before the next one
 class Arena:
     """The processes of one arena on loopback, started and killed as an operator would."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, url: str | None = None) -> None:
         self.tmp = tmp_path
-        self.url = f"sqlite:///{tmp_path / 'arena.db'}"
+        self.url = url or f"sqlite:///{tmp_path / 'arena.db'}"
         self.env = {**os.environ, "ARENA_DB": self.url, "ARENA_HOST_KEY": HOST_KEY}
         self.store = Store(self.url)
         self.port, self.web = free_port(), free_port()
@@ -58,9 +58,25 @@ class Arena:
         self.started.append(process)
         return process
 
-    def ladder(self) -> subprocess.Popen[str]:
+    def ladder(self, *where: str) -> subprocess.Popen[str]:
         return self.start("-m", "arena.cli", "ladder", "run", "--game", GAME, "--anchor", "random", "--gateway",
-                          self.gateway, "--workers", "2", log="ladder.log")
+                          self.gateway, *(where or ("--workers", "2")), log="ladder.log")
+
+    def played(self, more: int, ladder: subprocess.Popen[str]) -> None:
+        """Wait until `more` matches more are stored."""
+        target = self.store.count_matches() + more
+        wait(lambda: self.store.count_matches() >= target, f"{target} matches are stored", ladder)
+
+    def stop_ladder(self, ladder: subprocess.Popen[str]) -> None:
+        stop = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "stop", "--game", GAME], env=self.env,
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert stop.returncode == 0, stop.stderr
+        assert ladder.wait(180) == 0, self.log("ladder.log")
+
+    def launched_bots(self) -> None:
+        """Two kit bots the gateway launches in their sandbox: their seats go through it."""
+        for name in ("alpha", "beta"):
+            self.store.register_bot(name, command=f"python3 {SDK_BOT.name}", files=str(SDK_BOT.parent))
 
     def dashboard(self) -> subprocess.Popen[str]:
         process = self.start("-m", "arena.cli", "dashboard", "--port", str(self.web), log="dashboard.log")
@@ -131,8 +147,7 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
 @pytest.mark.slow
 def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Arena) -> None:
     store = arena.store
-    for name in ("alpha", "beta"):  # launched by the gateway, in their sandbox: their seats go through it
-        store.register_bot(name, command=f"python3 {SDK_BOT.name}", files=str(SDK_BOT.parent))
+    arena.launched_bots()
     token = store.register_bot("dialer")  # dials in by hand: not seated, but held by the gateway
     gateway = arena.serve()
     dialer = arena.start(str(SDK_BOT), "--address", arena.gateway, "--token", token, log="dialer.log")
@@ -140,51 +155,51 @@ def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Ar
     dashboard = arena.dashboard()
     ladder = arena.ladder()
 
-    def played(more: int, process: subprocess.Popen[str] | None = None) -> None:
-        target = store.count_matches() + more
-        wait(lambda: store.count_matches() >= target, f"{target} matches are stored", process or ladder)
-
-    played(STEP)
+    arena.played(STEP, ladder)
     kill_9(gateway)  # 1. the gateway dies under the matches it hosts
     wait(lambda: "the gateway stopped or cannot be reached" in arena.log("ladder.log"), "the ladder says so", ladder)
     gateway = arena.serve()
     wait(lambda: "the gateway answers again" in arena.log("ladder.log"), "the ladder says it is back", ladder)
     wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 2, dialer)
-    played(STEP)
+    arena.played(STEP, ladder)
 
     gateway.send_signal(signal.SIGTERM)  # 2. an upgrade: the orderly stop, then the new version starts
     assert gateway.wait(60) == 0 and not gateway_answers(arena.gateway, 0.5)
     gateway = arena.serve()
     wait(lambda: arena.log("ladder.log").count("the gateway answers again") >= 2, "the ladder says it is back", ladder)
     wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 3, dialer)
-    played(STEP)
+    arena.played(STEP, ladder)
 
     kill_9(dashboard)  # 3. the dashboard only reads: the ladder does not notice
-    played(STEP)
+    arena.played(STEP, ladder)
     dashboard = arena.dashboard()
 
     wait(lambda: ray_worker_playing(ladder.pid) is not None, "a Ray worker plays", ladder)  # 4. a Ray worker dies
     worker = ray_worker_playing(ladder.pid)
     if worker is not None:  # (it may have finished its task just now: then it is killed between two)
         os.kill(worker, signal.SIGKILL)
-    played(STEP)
+    arena.played(STEP, ladder)
 
     kill_9(ladder)  # 5. the ladder itself, with matches planned and in flight
     planned = {m.index: (m.seed, m.seats) for m in store.pending_ladder_matches(store.ladders()[0].id)}
     ladder = arena.ladder()
     wait(lambda: "taken over from a run that ended without stopping" in arena.log("ladder.log"), "the takeover", ladder)
-    played(STEP)
+    arena.played(STEP, ladder)
 
     page = arena.page()
     assert page is not None and "taken over" in page["ladders"][0]["note"], page
     status = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "status"], env=arena.env, cwd=ROOT,
                             capture_output=True, text=True, timeout=120)
     assert "last incident:" in status.stdout and "taken over" in status.stdout, status.stdout
-    stop = subprocess.run([sys.executable, "-m", "arena.cli", "ladder", "stop", "--game", GAME], env=arena.env,
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert stop.returncode == 0, stop.stderr
-    assert ladder.wait(180) == 0, arena.log("ladder.log")
+    arena.stop_ladder(ladder)
 
+    assert_nothing_lost_doubled_or_blamed(store, planned)
+    assert dialer.poll() is None, "the dialling bot was never restarted"
+
+
+def assert_nothing_lost_doubled_or_blamed(store: Store, planned: dict[int, tuple[int, tuple[str, ...]]]) -> None:
+    """The stopped ladder's matches: each key once, indexes 0.. without a gap, nothing planned left
+    unplayed (`planned` ones played with their seeds and seats), none aborted, no seat blamed."""
     [info] = store.ladders()
     matches = store.matches(tournament_id=info.id, limit=100_000)
     keys = [m.key for m in matches]
@@ -192,10 +207,9 @@ def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Ar
     assert [m.match_index for m in matches] == list(range(len(matches))), "every planned match played, no gap"
     assert not store.pending_ladder_matches(info.id)
     for match in matches:
-        if match.match_index in planned:  # planned before the ladder's kill, played after it as planned
+        if match.match_index in planned:  # planned before a kill, played after it as planned
             assert (match.seed, tuple(s.entrant for s in match.seats)) == planned[match.match_index]
     assert info.aborted_matches == 0 and all(m.aborted_reason is None for m in matches), "nothing stored aborted"
     blamed = [(m.key, s.entrant, s.termination, s.reason) for m in matches for s in m.seats
               if s.termination != "normal" or s.faults]
     assert blamed == [], "no bot blamed for the arena's faults"
-    assert dialer.poll() is None, "the dialling bot was never restarted"
