@@ -4,6 +4,8 @@ the faults themselves)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -11,12 +13,14 @@ from starlette.testclient import TestClient
 
 from arena.cli.ladder import format_report
 from arena.errors import StoreError
+from arena.ladder import driver
 from arena.ladder.account import Account
 from arena.ladder.driver import open_ladder
 from arena.ladder.field import LadderConfig
 from arena.ladder.report import ladder_report
 from arena.store import Store
 from dashboards.app import create_app
+from tests.arena.ladder.test_ladder import Running, wait_until
 
 
 @pytest.fixture
@@ -62,3 +66,35 @@ def test_a_database_that_is_down_is_told_in_the_log_without_storing_it(
     monkeypatch.undo()
     account.database_back(7)
     assert "the database answers again" in store.ladders()[0].note
+
+
+def test_a_ladder_waits_out_a_database_that_refuses_writes_and_loses_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    refusing = threading.Event()
+    record_matches = store.record_matches
+
+    def record_or_refuse(results: list) -> int:  # the disk is full while `refusing` is set
+        if refusing.is_set() and results:
+            raise StoreError("no space left for database arena.db (database or disk is full)")
+        return record_matches(results)
+
+    monkeypatch.setattr(store, "record_matches", record_or_refuse)
+    monkeypatch.setattr(driver, "DATABASE_RETRY_SECONDS", 0.1)
+    ladder = Running(store, None)
+    try:
+        wait_until(lambda: store.count_matches() >= 10, "10 matches are stored")
+        refusing.set()
+        wait_until(lambda: ladder.ladder.account.down_since is not None, "the ladder finds the database full")
+        held = store.count_matches()
+        time.sleep(0.5)
+        assert store.count_matches() == held and ladder.thread.is_alive(), "it waits, it does not end"
+        refusing.clear()
+        wait_until(lambda: store.count_matches() >= held + 10, "10 more matches are stored")
+    finally:
+        ladder.stop()
+    [info] = store.ladders()
+    matches = store.matches(tournament_id=info.id, limit=100_000)
+    assert [m.match_index for m in matches] == list(range(len(matches))), "none lost, none twice"
+    assert not store.pending_ladder_matches(info.id) and info.aborted_matches == 0
+    assert "the database answers again" in info.note
