@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,13 +29,6 @@ TOY = "tests.engine.toy_game:ToyGame"
 ROOT = Path(__file__).resolve().parents[3]
 SDK_BOT = ROOT / "bots" / "examples" / "python" / "random_bot.py"
 
-
-@pytest.fixture(scope="session")
-def local_ray() -> Iterator[None]:
-    started = executor.connect(num_cpus=2)
-    yield
-    if started:
-        executor.disconnect()
 
 
 @pytest.fixture(autouse=True)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import ray
 
-from arena.match import executor
 from arena.match.executor import RayExecutor
 from arena.match.record import MatchRecord
 from arena.store import Store
@@ -21,13 +19,6 @@ from tests.arena.match.test_live import Watched
 # that interval in the workers), so a match must outlast a few sends to be seen.
 SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=40", "random"), seed=4)
 
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    started = executor.connect(num_cpus=2)
-    yield
-    if started:
-        executor.disconnect()
 
 
 def watch_tournament(store: Store, ray_executor: RayExecutor) -> tuple[Watched, int]:

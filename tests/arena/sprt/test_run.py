@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from arena.cli import main
-from arena.match import executor
 from arena.match.executor import LocalExecutor, RayExecutor
 from arena.rating import rerate
 from arena.sprt import decide, llr
@@ -93,13 +91,6 @@ def test_sprt_games_stay_off_the_leaderboard(tmp_path: Path) -> None:
     play_tournament(store, tid, LocalExecutor())
     assert {row.entrant for row in store.leaderboard(info.tournament.ruleset)} == {"random#1", "random#2"}
 
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    started = executor.connect(num_cpus=2)
-    yield
-    if started:
-        executor.disconnect()
 
 
 def test_on_ray_the_counts_equal_an_in_process_run(local_ray: None, tmp_path: Path) -> None:
