@@ -7,6 +7,7 @@ stored raises BadRequest with status 404.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +25,8 @@ from dashboards.stats import downsample, los
 from engine import registry
 
 TOP_BOTS = 5
+LEADERBOARD_PER_PAGE = 100  # rows of a leaderboard page (`?page=`, `?per_page=` up to 200)
+BOTS_PER_PAGE = 100  # rows of the bots page, the same way
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -66,30 +69,42 @@ def pick_ruleset(store: Store, game_id: str | None, ruleset: str | None) -> tupl
     return registry.game_ids()[0], None
 
 
-def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: bool = False) -> dict[str, Any]:
-    """The ratings of one ruleset, best first, with what the table shows beside each: each bot's
-    latest rated version (`mybot@2`), or every version with `all_versions`."""
+def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: bool = False, page: int = 1,
+                per_page: int = LEADERBOARD_PER_PAGE) -> dict[str, Any]:
+    """One page of the ratings of one ruleset, best first, with what the table shows beside each:
+    each bot's latest rated version (`mybot@2`), or every version with `all_versions`. Only the
+    page's rows are looked up and shown (a field of thousands costs per row shown, not per bot)."""
     every = store.leaderboard(ruleset) if ruleset else []
-    rows = every if all_versions else latest_versions_only(every)
-    played = dq.last_played(store, ruleset) if ruleset else {}
-    versions = dq.latest_versions(store, ruleset) if ruleset else {}
-    neighbours = [(row.entrant, below.entrant) for row, below in zip(rows, rows[1:], strict=False)]
-    pairs = dq.pair_records(store, ruleset, neighbours) if ruleset else {}
-    entries = []
-    for i, row in enumerate(rows):
-        below = rows[i + 1].entrant if i + 1 < len(rows) else None
-        entries.append({
-            **rating_row(row), "version": _version(versions.get(row.entrant)),
-            "last_played": iso(played.get(row.entrant)),
-            "los_next": _pair_los(pairs, row.entrant, below) if below else None,
-        })
+    ranked = every if all_versions else latest_versions_only(every)
+    pages = check_page_exists(page, per_page, len(ranked))
+    first = (page - 1) * per_page
+    rows = ranked[first:first + per_page]
+    shown = [row.entrant for row in rows]
+    played = dq.last_played(store, ruleset, shown) if ruleset else {}
+    versions = dq.latest_versions(store, ruleset, shown) if ruleset else {}
+    below_of = dict(zip(shown, [row.entrant for row in ranked[first + 1:first + per_page + 1]], strict=False))
+    pairs = dq.pair_records(store, ruleset, list(below_of.items())) if ruleset else {}
+    entries = [{**rating_row(row), "version": _version(versions.get(row.entrant)),
+                "last_played": iso(played.get(row.entrant)),
+                "los_next": _pair_los(pairs, row.entrant, below_of[row.entrant]) if row.entrant in below_of else None}
+               for row in rows]
     return {
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
         "stored_matches": store.count_matches(ruleset=ruleset, status=MatchStatus.FINISHED) if ruleset else 0,
         "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
-        "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
+        "all_versions": all_versions, "hidden_versions": len(every) - len(ranked),
+        "page": page, "pages": pages, "per_page": per_page, "total": len(ranked), "elo_range": _elo_range(ranked),
     }
+
+
+def _elo_range(rows: list[LeaderboardRow]) -> list[float] | None:
+    """[lowest, highest] of every row's finite interval ends (its rating where an end is unknown):
+    the interval bars of every page are drawn on the whole table's scale."""
+    if not rows:
+        return None
+    ends = [end for row in rows for end in (row.low, row.elo, row.high) if math.isfinite(end)]
+    return [min(ends), max(ends)]
 
 
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
@@ -209,7 +224,7 @@ def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
 
 def matches(store: Store, filters: dict[str, Any], number: int, per_page: int) -> dict[str, Any]:
     """One page of matches, newest first, filtered by game, bot, tournament and termination."""
-    if filters.get("bot") and filters["bot"] not in dq.entrant_names(store):
+    if filters.get("bot") and not dq.played(store, [filters["bot"]]):
         raise BadRequest(f"no bot named {filters['bot']!r} has played a stored match", 404)
     found, total = dq.match_page(
         store, game_id=filters.get("game"), entrant=filters.get("bot"), tournament_id=filters.get("tournament"),
@@ -238,14 +253,16 @@ def match_row(match: MatchSummary) -> dict[str, Any]:
 # -- bots ---------------------------------------------------------------------------------------
 
 
-def bots(store: Store) -> dict[str, Any]:
-    """Every entrant that played, with its ratings."""
-    ratings = dq.every_entrant_ratings(store)
-    return {"bots": [
+def bots(store: Store, number: int = 1, per_page: int = BOTS_PER_PAGE) -> dict[str, Any]:
+    """One page of the entrants that played, by name, with their ratings."""
+    found, total = dq.bot_summaries(store, limit=per_page, offset=(number - 1) * per_page)
+    pages = check_page_exists(number, per_page, total)
+    ratings = dq.every_entrant_ratings(store, [s.name for s in found])
+    return {"page": number, "pages": pages, "per_page": per_page, "total": total, "bots": [
         {"bot": s.name, "matches": s.matches, "strikes": s.strikes, "forfeits": s.forfeits,
          "last_played": iso(s.last_played),
          "ratings": [rating_row(r) for r in ratings.get(s.name, [])]}
-        for s in dq.bot_summaries(store)
+        for s in found
     ]}
 
 
@@ -280,12 +297,13 @@ def submitted_versions(store: Store, name: str) -> list[dict[str, Any]]:
     spec = bot_spec(name)
     if is_builtin(spec):
         return []
-    played = set(dq.entrant_names(store))
+    versions = store.versions(bot_name(spec))
+    played = dq.played(store, [v.entrant for v in versions])
     return [
         {"entrant": v.entrant, "version": v.number, "sha256": v.sha256, "submitted_at": iso(v.created_at),
          "command": v.command, "played": v.entrant in played, "suspended": v.suspended,
          "ratings": [rating_row(r) for r in dq.entrant_ratings(store, v.entrant)]}
-        for v in store.versions(bot_name(spec))
+        for v in versions
     ]
 
 
