@@ -27,6 +27,7 @@ from engine import registry
 TOP_BOTS = 5
 LEADERBOARD_PER_PAGE = 100  # rows of a leaderboard page (`?page=`, `?per_page=` up to 200)
 BOTS_PER_PAGE = 100  # rows of the bots page, the same way
+RATED_NAMED = 50  # the rated bots an error about an unrated one names (the top ones)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -130,11 +131,8 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     """Each bot's rating fitted to the matches so far, as they came in (x = matches in rating order).
 
     Without `bots`: the TOP_BOTS best of the leaderboard."""
-    rated = {row.entrant for row in store.leaderboard(ruleset)}
-    for bot in bots or []:
-        if bot not in rated:
-            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
-                             404)
+    if bots:
+        rated_in(store, ruleset, bots)
     names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
     histories = dq.rating_histories(store, ruleset, names)
     series = []
@@ -144,16 +142,25 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     return {"ruleset": ruleset, "series": series}
 
 
+def rated_in(store: Store, ruleset: str, bots: list[str]) -> dict[str, LeaderboardRow]:
+    """The leaderboard rows of `bots` in a ruleset, looked up by name (a field may hold far more
+    bots than one leaderboard read); 404 naming the first one without a rating, and some that have one."""
+    found = {name: row for name, rows in dq.every_entrant_ratings(store, bots).items()
+             for row in rows if row.ruleset == ruleset}
+    for bot in bots:
+        if bot not in found:
+            some = [row.entrant for row in store.leaderboard(ruleset, limit=RATED_NAMED + 1)]
+            named = ", ".join(sorted(some[:RATED_NAMED])) + (", ..." if len(some) > RATED_NAMED else "")
+            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {named or 'none'}", 404)
+    return found
+
+
 # -- head to head -------------------------------------------------------------------------------
 
 
 def head_to_head(store: Store, ruleset: str, a: str, b: str) -> dict[str, Any]:
     """Two bots' record at the tables they shared and the likelihood that `a` is the stronger."""
-    rated = {row.entrant: row for row in store.leaderboard(ruleset)}
-    for bot in (a, b):
-        if bot not in rated:
-            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
-                             404)
+    rated = rated_in(store, ruleset, [a, b])
     if a == b:
         raise BadRequest("choose two different bots to compare")
     record = dq.head_to_head(store, ruleset, a, b)

@@ -91,3 +91,23 @@ def test_the_last_match_page_is_the_oldest_matches(client: TestClient, filled: F
     oldest = filled.store.matches(limit=first["total"])  # the store's own list, oldest first
     assert len(last["matches"]) == first["total"] - 4 * (first["pages"] - 1)
     assert [m["id"] for m in last["matches"]] == [m.id for m in oldest[:len(last["matches"])]][::-1]
+
+
+def test_a_bot_past_the_first_leaderboard_read_has_its_head_to_head_and_chart(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A field larger than one leaderboard read (1,000 rows): its bots further down are looked up by
+    name. Here one read holds 2 rows, as 1,000 would of a field of 1,001."""
+    whole = get(client, "/api/leaderboard?ruleset=riviera@1&all_versions=1")["rows"]
+    a, b = whole[-1]["bot"], whole[-2]["bot"]
+    pair = f"/api/head-to-head?ruleset=riviera@1&a={quote(a, safe='')}&b={quote(b, safe='')}"
+    chart = f"/api/rating-history?ruleset=riviera@1&bot={quote(a, safe='')}"
+    expected = get(client, pair), get(client, chart)
+    from arena.store import Store
+
+    reads = Store.leaderboard
+    monkeypatch.setattr(Store, "leaderboard", lambda self, ruleset, *, limit=2, offset=0: reads(
+        self, ruleset, limit=min(limit, 2), offset=offset))
+    assert (get(client, pair), get(client, chart)) == expected
+    assert client.get(f"/bots/{quote(a, safe='')}").status_code == 200
+    error = get(client, "/api/head-to-head?ruleset=riviera@1&a=nobody&b=random", 404)["error"]
+    assert error.startswith("bot 'nobody' has no rating in riviera@1; rated: ")
