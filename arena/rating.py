@@ -96,8 +96,8 @@ class Results(PairArrays):
             self.wins[total.entrant] += total.wins
             self.strikes[total.entrant] += total.strikes
             self.forfeits[total.entrant] += total.forfeits
-        for pair in pairs:
-            self.add_pair(pair.a, pair.b, pair.weight, pair.score)
+        pairs = list(pairs)  # as arrays: a big field has hundreds of thousands
+        self.add_pairs([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs], [p.score for p in pairs])
 
 
 def expected(rating: float, other: float) -> float:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +87,33 @@ class PairArrays:
             self.a[k], self.b[k], self.pairs = i, j, k + 1
         self.weight[k] += weight
         self.score[k] += score
+        self._arrays = None
+
+    def add_pairs(self, firsts: list[str], seconds: list[str], weights: list[float], scores: list[float]) -> None:
+        """`add_pair` for many distinct pairs at once, as arrays (a ruleset's stored totals: one per
+        pair that met, hundreds of thousands on a big field). Pairs already known go one by one."""
+        for name in dict.fromkeys(chain.from_iterable(zip(firsts, seconds, strict=True))):
+            self.bot(name)  # in the order add_pair would meet them: the same indices, the same sums
+        i = np.fromiter(map(self.index.__getitem__, firsts), np.int64, len(firsts))
+        j = np.fromiter(map(self.index.__getitem__, seconds), np.int64, len(seconds))
+        weight, score = np.asarray(weights, np.float64), np.asarray(scores, np.float64)
+        swap = j < i
+        i, j = np.where(swap, j, i), np.where(swap, i, j)
+        score = np.where(swap, weight - score, score)
+        keys = list(zip(i.tolist(), j.tolist(), strict=True))
+        known = [k in self.pair_index for k in keys] if self.pair_index else []
+        if any(known) or len(set(keys)) != len(keys):
+            for (a, b), w, x in zip(keys, weight.tolist(), score.tolist(), strict=True):
+                self.add_pair(self.names[a], self.names[b], w, x)
+            return
+        start, stop = self.pairs, self.pairs + len(keys)
+        while stop > len(self.a):
+            self._grow()
+        self.a[start:stop], self.b[start:stop] = i, j
+        self.weight[start:stop] += weight
+        self.score[start:stop] += score
+        self.pair_index.update(zip(keys, range(start, stop), strict=True))
+        self.pairs = stop
         self._arrays = None
 
     def by_name(self) -> dict[tuple[str, str], tuple[float, float]]:

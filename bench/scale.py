@@ -17,6 +17,11 @@ then measures through the public interfaces only:
 - `arena leaderboard --ruleset riga@1` in this process (`arena.cli.main`, output discarded);
 - the ladder's choice of the next table (`arena.ladder.matchmaking.next_table`) on the rated field.
 
+`--keep FOLDER` keeps each SQLite history built (FOLDER/sqlite-SIZE.db) with a description beside it
+(FOLDER/sqlite-SIZE.json); `--reuse FILE.json` measures such a kept history again instead of building
+one (the write rate of its build is the kept one; each run adds its 2,000 new matches to it): a
+1M-match history takes most of an hour to build on a loaded machine, its pages a few minutes.
+
 Each measurement runs in a forked child and is stopped at --cap seconds ("> cap" in the table),
 so today's slow parts do not stop the run. A refit that hit the cap leaves no ratings, so the pages
 would show an unrated field: the bench then stores each bot's hidden strength as its rating (marked
@@ -34,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import math
@@ -268,8 +274,14 @@ def label(size: tuple[int, int]) -> str:
 
 
 @contextlib.contextmanager
-def databases(backend: str) -> Iterator[Callable[[], str]]:
-    """A maker of fresh database URLs on this backend (PostgreSQL: a private server on loopback)."""
+def databases(backend: str, kept: Path | None = None) -> Iterator[Callable[[], str]]:
+    """A maker of fresh database URLs on this backend (PostgreSQL: a private server on loopback);
+    SQLite's in `kept` (not removed) when given."""
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        made = iter(range(1, 1000))
+        yield lambda: f"sqlite:///{kept.resolve()}/sqlite-{os.getpid()}-{next(made)}.db"
+        return
     if backend == "sqlite":
         folder = Path(tempfile.mkdtemp(prefix="arena-scale-"))
         try:
@@ -345,6 +357,31 @@ def too_big(matches: int, templates: list[dict[str, Any]]) -> str | None:
     return f"needs ~{need / 1e9:.0f} GB, over half the {free / 1e9:.0f} GB free" if need > free / 2 else None
 
 
+def keep(history: History, templates: int, folder: Path) -> None:
+    """Write beside a kept history what --reuse needs to measure it again."""
+    described = folder / f"{Path(history.url.rsplit('/', 1)[1]).stem}.json"
+    described.write_text(json.dumps({**dataclasses.asdict(history), "templates": templates}))
+    print(f"  kept: {history.url} (--reuse {described})", flush=True)
+
+
+def reuse(described: Path) -> tuple[History, scale_history.Generator]:
+    """A kept history as it is now: its matches counted again (earlier runs added to them)."""
+    fields = json.loads(described.read_text())
+    templates = scale_history.play_templates(fields.pop("templates"))
+    store = Store(fields["url"])
+    fields["matches"] = store.count_matches(tournament_id=fields["tournament_id"])
+    store.engine.dispose()
+    history = History(**fields)
+    return history, scale_history.Generator(templates, history.bots, history.tournament_id)
+
+
+def measure_kept(described: Path, cap: float, repeat: int) -> None:
+    history, generator = reuse(described)
+    print(f"{described}: {history.matches:,} matches / {history.bots:,} bots kept at {history.url}", flush=True)
+    backend = "postgres" if history.url.startswith("postgresql") else "sqlite"
+    print_table(backend, [(history.matches, history.bots)], [measure_all(history, generator, cap, repeat)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100k/1k", help="MATCHES/BOTS, comma-separated (default 100k/1k)")
@@ -353,7 +390,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="requests per page and calls per command (default 7)")
     parser.add_argument("--templates", type=int, default=300, help="real matches played for records (default 300)")
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
+    parser.add_argument("--keep", type=Path, help="build SQLite histories in this folder and keep them (and their "
+                                                   "descriptions, for --reuse)")
+    parser.add_argument("--reuse", type=Path, help="measure a history kept by --keep (its .json) instead of building")
     args = parser.parse_args()
+    if args.reuse:
+        measure_kept(args.reuse, args.cap, args.repeat)
+        return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     try:
         sizes = [parse_size(part) for part in args.sizes.split(",")]
@@ -364,7 +407,9 @@ def main() -> None:
           f"{os.cpu_count()} cores", flush=True)
     for backend in (("sqlite", "postgres") if args.backend == "both" else (args.backend,)):
         results: list[dict[str, Cell]] = []
-        with databases(backend) as fresh:
+        if args.keep and backend != "sqlite":
+            parser.error("--keep keeps SQLite histories only (the PostgreSQL server is the bench's own)")
+        with databases(backend, args.keep) as fresh:
             for matches, bots in sizes:
                 if note := too_big(matches, templates):
                     print(f"{backend} {label((matches, bots))}: skipped, {note}", flush=True)
@@ -374,7 +419,10 @@ def main() -> None:
                 history, generator = scale_history.build(fresh(), matches, bots, templates, args.batch)
                 results.append(measure_all(history, generator, args.cap, args.repeat))
                 print_table(backend, sizes[:len(results)], results)  # so far: a stopped run keeps its figures
-                drop(history.url)
+                if args.keep:
+                    keep(history, args.templates, args.keep)
+                else:
+                    drop(history.url)
 
 
 if __name__ == "__main__":

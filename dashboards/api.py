@@ -32,7 +32,8 @@ def games_data(request: Request) -> dict[str, Any]:
 def leaderboard_data(request: Request) -> dict[str, Any]:
     query = request.query_params
     game_id, ruleset = views.pick_ruleset(store(request), params.game(query.get("game")), query.get("ruleset"))
-    return views.leaderboard(store(request), game_id, ruleset, params.flag(query, "all_versions"))
+    number, per_page = params.page(query, views.LEADERBOARD_PER_PAGE)
+    return views.leaderboard(store(request), game_id, ruleset, params.flag(query, "all_versions"), number, per_page)
 
 
 def history_data(request: Request) -> dict[str, Any]:
@@ -155,7 +156,8 @@ def frame_data(request: Request) -> dict[str, Any]:
 
 
 def bots_data(request: Request) -> dict[str, Any]:
-    return views.bots(store(request))
+    number, per_page = params.page(request.query_params, views.BOTS_PER_PAGE)
+    return views.bots(store(request), number, per_page)
 
 
 def bot_data(request: Request) -> dict[str, Any]:

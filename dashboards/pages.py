@@ -18,6 +18,7 @@ from dashboards import api, views
 from dashboards.params import BadRequest
 from engine import registry
 
+BOT_CHOICES = 200  # the matches page's bot filter is a list of names up to this many bots
 TEMPLATES = Jinja2Templates(directory=Path(__file__).parent / "templates")
 
 
@@ -74,17 +75,17 @@ def leaderboard_page(request: Request) -> Response:
     data = api.leaderboard_data(request)
     shown = [row["bot"] for row in data["rows"][:views.TOP_BOTS]]  # the chart follows the table's versions
     history = views.rating_history(api.store(request), data["ruleset"], shown) if shown else None
-    context = {**data, "history": history, "all_games": views.games(api.store(request)), "scale": _scale(data["rows"])}
+    context = {**data, "history": history, "all_games": views.games(api.store(request)),
+               "scale": _scale(data["elo_range"])}
     return render(request, "leaderboard.html", context, "leaderboard", f"{_game_name(data['game'])} leaderboard")
 
 
-def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
-    """The Elo range the interval bars are drawn on: every finite interval fits, plus a margin."""
-    if not rows:
+def _scale(elo_range: list[float] | None) -> tuple[float, float]:
+    """The Elo range the interval bars are drawn on: every finite interval of the table fits, plus
+    a margin (the same on every page of it)."""
+    if not elo_range:
         return 0.0, 1.0
-    lows = [r["elo"] if r["low95"] is None else r["low95"] for r in rows]
-    highs = [r["elo"] if r["high95"] is None else r["high95"] for r in rows]
-    lo, hi = min(lows), max(highs)
+    lo, hi = elo_range
     margin = max(10.0, 0.05 * (hi - lo))
     return lo - margin, hi + margin
 
@@ -92,7 +93,9 @@ def _scale(rows: list[dict[str, Any]]) -> tuple[float, float]:
 def head_to_head_page(request: Request) -> Response:
     query = request.query_params
     game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
-    board = views.leaderboard(api.store(request), game_id, ruleset, all_versions=True)  # compare v1 with v2
+    # the bots to choose from: every rated version (compare v1 with v2), the leaderboard's order
+    rated = api.store(request).leaderboard(ruleset) if ruleset else []
+    board = {"ruleset": ruleset, "rows": [{"bot": row.entrant} for row in rated]}
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
     context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
                "rulesets": views.dq.rulesets(api.store(request))}
@@ -133,7 +136,9 @@ def test_page(request: Request) -> Response:
 
 def matches_page(request: Request) -> Response:
     data = api.matches_data(request)
-    context = {**data, "bots": views.dq.entrant_names(api.store(request)), "terminations": api.params.TERMINATIONS}
+    # a choice of every bot while they fit a list, a name to type beyond (a field of thousands)
+    names = views.dq.entrant_names(api.store(request), limit=BOT_CHOICES + 1)
+    context = {**data, "bots": names if len(names) <= BOT_CHOICES else None, "terminations": api.params.TERMINATIONS}
     return render(request, "matches.html", context, "matches", "Matches")
 
 

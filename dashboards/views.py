@@ -7,6 +7,7 @@ stored raises BadRequest with status 404.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -24,6 +25,9 @@ from dashboards.stats import downsample, los
 from engine import registry
 
 TOP_BOTS = 5
+LEADERBOARD_PER_PAGE = 100  # rows of a leaderboard page (`?page=`, `?per_page=` up to 200)
+BOTS_PER_PAGE = 100  # rows of the bots page, the same way
+RATED_NAMED = 50  # the rated bots an error about an unrated one names (the top ones)
 
 
 def iso(moment: datetime | None) -> str | None:
@@ -66,30 +70,42 @@ def pick_ruleset(store: Store, game_id: str | None, ruleset: str | None) -> tupl
     return registry.game_ids()[0], None
 
 
-def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: bool = False) -> dict[str, Any]:
-    """The ratings of one ruleset, best first, with what the table shows beside each: each bot's
-    latest rated version (`mybot@2`), or every version with `all_versions`."""
+def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: bool = False, page: int = 1,
+                per_page: int = LEADERBOARD_PER_PAGE) -> dict[str, Any]:
+    """One page of the ratings of one ruleset, best first, with what the table shows beside each:
+    each bot's latest rated version (`mybot@2`), or every version with `all_versions`. Only the
+    page's rows are looked up and shown (a field of thousands costs per row shown, not per bot)."""
     every = store.leaderboard(ruleset) if ruleset else []
-    rows = every if all_versions else latest_versions_only(every)
-    played = dq.last_played(store, ruleset) if ruleset else {}
-    versions = dq.latest_versions(store, ruleset) if ruleset else {}
-    neighbours = [(row.entrant, below.entrant) for row, below in zip(rows, rows[1:], strict=False)]
-    pairs = dq.pair_records(store, ruleset, neighbours) if ruleset else {}
-    entries = []
-    for i, row in enumerate(rows):
-        below = rows[i + 1].entrant if i + 1 < len(rows) else None
-        entries.append({
-            **rating_row(row), "version": _version(versions.get(row.entrant)),
-            "last_played": iso(played.get(row.entrant)),
-            "los_next": _pair_los(pairs, row.entrant, below) if below else None,
-        })
+    ranked = every if all_versions else latest_versions_only(every)
+    pages = check_page_exists(page, per_page, len(ranked))
+    first = (page - 1) * per_page
+    rows = ranked[first:first + per_page]
+    shown = [row.entrant for row in rows]
+    played = dq.last_played(store, ruleset, shown) if ruleset else {}
+    versions = dq.latest_versions(store, ruleset, shown) if ruleset else {}
+    below_of = dict(zip(shown, [row.entrant for row in ranked[first + 1:first + per_page + 1]], strict=False))
+    pairs = dq.pair_records(store, ruleset, list(below_of.items())) if ruleset else {}
+    entries = [{**rating_row(row), "version": _version(versions.get(row.entrant)),
+                "last_played": iso(played.get(row.entrant)),
+                "los_next": _pair_los(pairs, row.entrant, below_of[row.entrant]) if row.entrant in below_of else None}
+               for row in rows]
     return {
         "game": game_id, "ruleset": ruleset, "rulesets": dq.rulesets(store, game_id),
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
         "stored_matches": store.count_matches(ruleset=ruleset, status=MatchStatus.FINISHED) if ruleset else 0,
         "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
-        "all_versions": all_versions, "hidden_versions": len(every) - len(rows),
+        "all_versions": all_versions, "hidden_versions": len(every) - len(ranked),
+        "page": page, "pages": pages, "per_page": per_page, "total": len(ranked), "elo_range": _elo_range(ranked),
     }
+
+
+def _elo_range(rows: list[LeaderboardRow]) -> list[float] | None:
+    """[lowest, highest] of every row's finite interval ends (its rating where an end is unknown):
+    the interval bars of every page are drawn on the whole table's scale."""
+    if not rows:
+        return None
+    ends = [end for row in rows for end in (row.low, row.elo, row.high) if math.isfinite(end)]
+    return [min(ends), max(ends)]
 
 
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
@@ -115,11 +131,8 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     """Each bot's rating fitted to the matches so far, as they came in (x = matches in rating order).
 
     Without `bots`: the TOP_BOTS best of the leaderboard."""
-    rated = {row.entrant for row in store.leaderboard(ruleset)}
-    for bot in bots or []:
-        if bot not in rated:
-            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
-                             404)
+    if bots:
+        rated_in(store, ruleset, bots)
     names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
     histories = dq.rating_histories(store, ruleset, names)
     series = []
@@ -129,16 +142,25 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     return {"ruleset": ruleset, "series": series}
 
 
+def rated_in(store: Store, ruleset: str, bots: list[str]) -> dict[str, LeaderboardRow]:
+    """The leaderboard rows of `bots` in a ruleset, looked up by name (a field may hold far more
+    bots than one leaderboard read); 404 naming the first one without a rating, and some that have one."""
+    found = {name: row for name, rows in dq.every_entrant_ratings(store, bots).items()
+             for row in rows if row.ruleset == ruleset}
+    for bot in bots:
+        if bot not in found:
+            some = [row.entrant for row in store.leaderboard(ruleset, limit=RATED_NAMED + 1)]
+            named = ", ".join(sorted(some[:RATED_NAMED])) + (", ..." if len(some) > RATED_NAMED else "")
+            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {named or 'none'}", 404)
+    return found
+
+
 # -- head to head -------------------------------------------------------------------------------
 
 
 def head_to_head(store: Store, ruleset: str, a: str, b: str) -> dict[str, Any]:
     """Two bots' record at the tables they shared and the likelihood that `a` is the stronger."""
-    rated = {row.entrant: row for row in store.leaderboard(ruleset)}
-    for bot in (a, b):
-        if bot not in rated:
-            raise BadRequest(f"bot {bot!r} has no rating in {ruleset}; rated: {', '.join(sorted(rated)) or 'none'}",
-                             404)
+    rated = rated_in(store, ruleset, [a, b])
     if a == b:
         raise BadRequest("choose two different bots to compare")
     record = dq.head_to_head(store, ruleset, a, b)
@@ -209,7 +231,7 @@ def _standings(store: Store, info: TournamentInfo) -> list[dict[str, Any]]:
 
 def matches(store: Store, filters: dict[str, Any], number: int, per_page: int) -> dict[str, Any]:
     """One page of matches, newest first, filtered by game, bot, tournament and termination."""
-    if filters.get("bot") and filters["bot"] not in dq.entrant_names(store):
+    if filters.get("bot") and not dq.played(store, [filters["bot"]]):
         raise BadRequest(f"no bot named {filters['bot']!r} has played a stored match", 404)
     found, total = dq.match_page(
         store, game_id=filters.get("game"), entrant=filters.get("bot"), tournament_id=filters.get("tournament"),
@@ -238,14 +260,16 @@ def match_row(match: MatchSummary) -> dict[str, Any]:
 # -- bots ---------------------------------------------------------------------------------------
 
 
-def bots(store: Store) -> dict[str, Any]:
-    """Every entrant that played, with its ratings."""
-    ratings = dq.every_entrant_ratings(store)
-    return {"bots": [
+def bots(store: Store, number: int = 1, per_page: int = BOTS_PER_PAGE) -> dict[str, Any]:
+    """One page of the entrants that played, by name, with their ratings."""
+    found, total = dq.bot_summaries(store, limit=per_page, offset=(number - 1) * per_page)
+    pages = check_page_exists(number, per_page, total)
+    ratings = dq.every_entrant_ratings(store, [s.name for s in found])
+    return {"page": number, "pages": pages, "per_page": per_page, "total": total, "bots": [
         {"bot": s.name, "matches": s.matches, "strikes": s.strikes, "forfeits": s.forfeits,
          "last_played": iso(s.last_played),
          "ratings": [rating_row(r) for r in ratings.get(s.name, [])]}
-        for s in dq.bot_summaries(store)
+        for s in found
     ]}
 
 
@@ -280,12 +304,13 @@ def submitted_versions(store: Store, name: str) -> list[dict[str, Any]]:
     spec = bot_spec(name)
     if is_builtin(spec):
         return []
-    played = set(dq.entrant_names(store))
+    versions = store.versions(bot_name(spec))
+    played = dq.played(store, [v.entrant for v in versions])
     return [
         {"entrant": v.entrant, "version": v.number, "sha256": v.sha256, "submitted_at": iso(v.created_at),
          "command": v.command, "played": v.entrant in played, "suspended": v.suspended,
          "ratings": [rating_row(r) for r in dq.entrant_ratings(store, v.entrant)]}
-        for v in store.versions(bot_name(spec))
+        for v in versions
     ]
 
 

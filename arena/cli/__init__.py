@@ -19,10 +19,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arena: error: {error}", file=sys.stderr)
         return 2
     # Only now the commands, which import the engine: a bad ARENA_ENGINE is the one line above.
-    from arena.cli.commands import build_parser
+    from arena.cli.commands import parser
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except UsageError as error:

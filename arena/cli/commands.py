@@ -8,6 +8,7 @@ comes from dashboards/cli.py), since arena/ imports nothing of them.
 from __future__ import annotations
 
 import argparse
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -21,6 +22,15 @@ PLUGIN_GROUP = "arena.commands"
 def plugin_commands() -> list[Any]:
     """The `register(subparsers)` functions of the sub-commands installed under PLUGIN_GROUP."""
     return [point.load() for point in sorted(entry_points(group=PLUGIN_GROUP), key=lambda point: point.name)]
+
+
+@cache
+def parser() -> argparse.ArgumentParser:
+    """The parser, built once per process: building it (every sub-command's arguments, argparse's
+    message lookups, the plugins' entry points) costs far more than `arena leaderboard` reading its
+    table, which a caller running commands in process (tests, bench/scale.py) would pay every time.
+    Parsing leaves a parser as it was, so one serves every call."""
+    return build_parser()
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -100,16 +100,23 @@ def match_page(
                                    termination=termination)
     with Session(store.engine) as session:
         total = _match_total(session, game_id, ruleset, entrant, tournament_id, termination)
+        # a page past the middle is read from the oldest end (its index read the other way) and
+        # turned round: OFFSET walks the rows before a page, so the last page costs what the first does
+        oldest_first = offset > 0 and offset + limit / 2 > total / 2
+        if oldest_first:
+            limit, offset = max(0, min(limit, total - offset)), max(0, total - offset - limit)
         if entrant is not None:
             # newest stored first, read backwards from the entrant's seats (their index) and stopped
             # after a page: sorting its matches by tournament and index would read every one of them
             query = _filtered(select_columns(*SUMMARY_COLUMNS).join(SeatRow, col(SeatRow.match_id) == col(MatchRow.id)),
                               **{**filters, "entrant": None}).where(SeatRow.entrant == entrant)
-            query = query.order_by(col(SeatRow.match_id).desc())
+            order = [col(SeatRow.match_id)]
         else:
-            query = _filtered(select_columns(*SUMMARY_COLUMNS), **filters).order_by(
-                col(MatchRow.tournament_id).desc(), col(MatchRow.match_index).desc())
-        return _summaries(session, query.limit(limit).offset(offset)), total
+            query = _filtered(select_columns(*SUMMARY_COLUMNS), **filters)
+            order = [col(MatchRow.tournament_id), col(MatchRow.match_index)]
+        query = query.order_by(*(order if oldest_first else [column.desc() for column in order]))
+        found = _summaries(session, query.limit(limit).offset(offset))
+        return found[::-1] if oldest_first else found, total
 
 
 def _match_total(session: Session, game_id: str | None, ruleset: str | None, entrant: str | None,
@@ -203,25 +210,37 @@ def count_tournaments(store: Store) -> int:
 # -- entrants -----------------------------------------------------------------------------------
 
 
-def entrant_names(store: Store) -> list[str]:
-    """Every entrant that has played a stored match, by name."""
+def entrant_names(store: Store, limit: int | None = None) -> list[str]:
+    """Every entrant that has played a stored match (the first `limit`), by name."""
+    query = select(BotVersionRow.name).distinct().order_by(BotVersionRow.name).limit(limit)
     with Session(store.engine) as session:
-        return list(session.exec(select(BotVersionRow.name).distinct().order_by(BotVersionRow.name)))
+        return list(session.exec(query))
 
 
-def bot_summaries(store: Store) -> list[BotSummary]:
-    """Every entrant with its match, strike and forfeit counts and its last match, by name."""
+def played(store: Store, names: list[str]) -> set[str]:
+    """Those of `names` that have played a stored match (a key lookup each, not every name)."""
+    query = select(BotVersionRow.name).distinct().where(col(BotVersionRow.name).in_(names))
+    with Session(store.engine) as session:
+        return set(session.exec(query))
+
+
+def bot_summaries(store: Store, *, limit: int | None = None, offset: int = 0) -> tuple[list[BotSummary], int]:
+    """One page of the entrants (every one without `limit`), by name, with their match, strike and
+    forfeit counts and their last match; and how many entrants there are in all. A page reads its
+    names from the aggregates' entrant index, then only its own rows."""
     stats = EntrantStatsRow
+    names = select(stats.entrant).distinct().order_by(col(stats.entrant)).limit(limit).offset(offset)
     query = select_columns(stats.entrant, stats.matches, stats.strikes, stats.forfeits, stats.last_match_id,
-                           stats.last_played)
+                           stats.last_played).where(col(stats.entrant).in_(names.scalar_subquery()))
     totals: dict[str, list[Any]] = {}
     with Session(store.engine) as session:
+        total = int(session.exec(select(func.count(func.distinct(stats.entrant)))).one())
         for name, n, strikes, forfeits, last, when in session.exec(query):
             found = totals.setdefault(name, [0, 0, 0, -1, None])
             found[0], found[1], found[2] = found[0] + n, found[1] + strikes, found[2] + forfeits
             if last > found[3]:  # its newest match over every ruleset: the highest id
                 found[3], found[4] = last, when
-    return [BotSummary(name, n, s, f, when) for name, (n, s, f, _, when) in sorted(totals.items())]
+    return [BotSummary(name, n, s, f, when) for name, (n, s, f, _, when) in sorted(totals.items())], total
 
 
 def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
@@ -231,14 +250,17 @@ def entrant_versions(store: Store, name: str) -> list[VersionInfo]:
         return [VersionInfo(r.spec, r.kind, r.version, r.created_at) for r in session.exec(query)]
 
 
-def latest_versions(store: Store, ruleset: str) -> dict[str, VersionInfo]:
-    """The version each entrant last played a ruleset as (its newest recorded version there)."""
+def latest_versions(store: Store, ruleset: str, entrants: list[str] | None = None) -> dict[str, VersionInfo]:
+    """The version each entrant (of `entrants`, or every one) last played a ruleset as (its newest
+    recorded version there)."""
     query = (
         select_columns(BotVersionRow.name, BotVersionRow.spec, BotVersionRow.kind, BotVersionRow.version,
                        BotVersionRow.created_at)
         .join(EntrantStatsRow, col(EntrantStatsRow.version_id) == col(BotVersionRow.id))
         .where(EntrantStatsRow.ruleset == ruleset)
     )
+    if entrants is not None:  # a page of the leaderboard: its rows by their key, not the whole ruleset
+        query = query.where(col(EntrantStatsRow.entrant).in_(entrants))
     with Session(store.engine) as session:
         return {name: VersionInfo(*info) for name, *info in session.exec(query)}
 
@@ -257,17 +279,25 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
     return [_rated_row(places[r.ruleset], r) for r in rows]
 
 
-def every_entrant_ratings(store: Store) -> dict[str, list[LeaderboardRow]]:
-    """`entrant_ratings` of every rated entrant at once (one read of the ratings, not one per bot)."""
-    query = select(RatingRow).order_by(RatingRow.ruleset, col(RatingRow.elo).desc(), RatingRow.entrant)
+def every_entrant_ratings(store: Store, entrants: list[str] | None = None) -> dict[str, list[LeaderboardRow]]:
+    """`entrant_ratings` of every rated entrant (or of `entrants`) at once: each place counted in
+    the database (a window over each ruleset's ratings), one query, not one per bot."""
+    place = func.row_number().over(partition_by=RatingRow.ruleset,
+                                   order_by=(col(RatingRow.elo).desc(), col(RatingRow.entrant)))
+    ranked = select_columns(place.label("place"), *RATING_COLUMNS).subquery()
+    query = select_columns(*ranked.c).order_by(ranked.c.ruleset, ranked.c.place)
+    if entrants is not None:
+        query = query.where(ranked.c.entrant.in_(entrants))
     found: dict[str, list[LeaderboardRow]] = {}
-    place, ruleset = 0, None
     with Session(store.engine) as session:
-        for r in session.exec(query):
-            place = place + 1 if r.ruleset == ruleset else 1
-            ruleset = r.ruleset
-            found.setdefault(r.entrant, []).append(_rated_row(place, r))
+        for row in session.exec(query):
+            found.setdefault(row[1], []).append(LeaderboardRow(*row))
     return found
+
+
+# A LeaderboardRow's fields after its place, as the rating table has them
+RATING_COLUMNS = (RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, RatingRow.elo, RatingRow.low,
+                  RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
 
 
 def _rated_row(place: int, r: RatingRow) -> LeaderboardRow:
@@ -275,9 +305,11 @@ def _rated_row(place: int, r: RatingRow) -> LeaderboardRow:
                           r.strikes, r.forfeits)
 
 
-def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
-    """When each entrant last finished a match of a ruleset."""
+def last_played(store: Store, ruleset: str, entrants: list[str] | None = None) -> dict[str, datetime]:
+    """When each entrant (of `entrants`, or every one) last finished a match of a ruleset."""
     query = select(EntrantStatsRow.entrant, EntrantStatsRow.last_played).where(EntrantStatsRow.ruleset == ruleset)
+    if entrants is not None:
+        query = query.where(col(EntrantStatsRow.entrant).in_(entrants))
     with Session(store.engine) as session:
         return dict(session.exec(query).all())
 

@@ -78,7 +78,10 @@ def latest_versions_only(rows: Sequence[LeaderboardRow]) -> list[LeaderboardRow]
     """A leaderboard with only the latest rated version of each bot (`mybot@2`, not `mybot@1`),
     placed 1, 2, 3, ... again; entrants without versions are all kept."""
     latest: dict[str, int] = {}
-    for row in rows:
-        latest[family(row.entrant)] = max(latest.get(family(row.entrant), 0), version_number(row.entrant))
-    kept = [row for row in rows if version_number(row.entrant) == latest[family(row.entrant)]]
+    versions = [(family(row.entrant), version_number(row.entrant)) for row in rows]
+    for name, number in versions:
+        latest[name] = max(latest.get(name, 0), number)
+    kept = [row for row, (name, number) in zip(rows, versions, strict=True) if number == latest[name]]
+    if len(kept) == len(rows) and all(row.place == place for place, row in enumerate(rows, start=1)):
+        return kept  # one version of each (a field of thousands): placed as they are already
     return [replace(row, place=place) for place, row in enumerate(kept, start=1)]

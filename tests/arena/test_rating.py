@@ -206,3 +206,28 @@ def test_the_history_keeps_its_newest_point_and_stays_between_the_cap_and_twice_
 def test_a_rerate_with_nothing_new_replaces_its_point() -> None:
     assert history_drops([0, 5, 9], 9) == [9]
     assert history_drops([], 0) == []
+
+
+def test_stored_pair_totals_added_as_arrays_equal_them_added_one_by_one() -> None:
+    """Results.add_totals takes a ruleset's stored pair totals as arrays (a big field has hundreds of
+    thousands): the same pairs, totals and fit as adding each pair, on either side of the name order."""
+    from arena.rating import Results, fit
+    from arena.store import PairTotal
+
+    rng = random.Random(5)
+    names = [f"bot{n:02d}" for n in range(30)]
+    pairs = {tuple(sorted(rng.sample(names, 2))) for _ in range(200)}
+    totals = [PairTotal(a, b, w, rng.uniform(0, w)) for a, b in sorted(pairs) for w in [rng.choice((1.0, 1 / 3, 2.5))]]
+    rng.shuffle(totals)
+    bulk, single = Results(), Results()
+    bulk.add_totals(totals, [])
+    for total in totals:
+        single.add_pair(total.a, total.b, total.weight, total.score)
+    assert bulk.names == single.names and bulk.pair_index == single.pair_index and bulk.pairs == single.pairs
+    for mine, theirs in zip(bulk.arrays(), single.arrays(), strict=True):
+        assert mine.tolist() == theirs.tolist()
+    assert fit(bulk) == fit(single)
+    bulk.add_totals(totals[:10], [])  # pairs it knows: added to one by one
+    for total in totals[:10]:
+        single.add_pair(total.a, total.b, total.weight, total.score)
+    assert bulk.by_name() == single.by_name()
