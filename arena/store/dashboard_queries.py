@@ -254,7 +254,8 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
             )).one())
             for r in rows
         }
-    return [_rated_row(places[r.ruleset], r) for r in rows]
+    suspended = store.suspended_versions()
+    return [_rated_row(places[r.ruleset], r, suspended) for r in rows]
 
 
 def every_entrant_ratings(store: Store) -> dict[str, list[LeaderboardRow]]:
@@ -262,17 +263,18 @@ def every_entrant_ratings(store: Store) -> dict[str, list[LeaderboardRow]]:
     query = select(RatingRow).order_by(RatingRow.ruleset, col(RatingRow.elo).desc(), RatingRow.entrant)
     found: dict[str, list[LeaderboardRow]] = {}
     place, ruleset = 0, None
+    suspended = store.suspended_versions()
     with Session(store.engine) as session:
         for r in session.exec(query):
             place = place + 1 if r.ruleset == ruleset else 1
             ruleset = r.ruleset
-            found.setdefault(r.entrant, []).append(_rated_row(place, r))
+            found.setdefault(r.entrant, []).append(_rated_row(place, r, suspended))
     return found
 
 
-def _rated_row(place: int, r: RatingRow) -> LeaderboardRow:
+def _rated_row(place: int, r: RatingRow, suspended: dict[str, str]) -> LeaderboardRow:
     return LeaderboardRow(place, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                          r.strikes, r.forfeits)
+                          r.strikes, r.forfeits, suspended.get(r.entrant))
 
 
 def last_played(store: Store, ruleset: str) -> dict[str, datetime]:
