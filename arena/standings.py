@@ -20,6 +20,7 @@ def row_json(row: LeaderboardRow) -> dict[str, Any]:
         "elo": row.elo, "low95": finite(row.low), "high95": finite(row.high),
         "games": row.games, "wins": row.wins, "win_rate": round(row.win_rate, 4),
         "strikes": row.strikes, "forfeits": row.forfeits, "provisional": row.provisional,
+        "suspended": row.suspended,  # why the ladder stopped seating this version, or null
     }
 
 

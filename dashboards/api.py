@@ -12,10 +12,10 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from arena.ladder.report import ladder_report
-from arena.outcomes import TournamentStatus
 from arena.store import Store, TournamentInfo
 from arena.store import dashboard_queries as dq
 from arena.store.record_codec import RecordPruned
+from arena.store.release import replay_withheld
 from dashboards import live, params, views
 from dashboards.params import BadRequest
 from dashboards.replay import Replay, ReplayUnavailable
@@ -86,7 +86,7 @@ def live_match_data(request: Request) -> dict[str, Any]:
     """A running match, public view only: no seat's view while it plays (live pages are public)."""
     if request.query_params.get("view", "public") != "public":
         raise BadRequest("a live match shows the public view only; the seats' views open with its replay "
-                         "once the tournament has finished")
+                         "once every rotation of its table has been played")
     text = request.path_params["index"]
     if not text.isdigit():
         raise BadRequest(f"match index must be a whole number, not {text!r}")
@@ -174,7 +174,7 @@ def path_id(request: Request, what: str) -> int:
 
 def replay_of(request: Request, match_id: int) -> Replay:
     """The replay of a stored match; ReplayUnavailable when it cannot, or may not yet, be shown."""
-    check_tournament_finished(request, match_id)
+    check_table_played(request, match_id)
 
     def load() -> tuple[dict[str, Any], list[str]] | None:
         summary = dq.match_summary(store(request), match_id)
@@ -192,14 +192,13 @@ def replay_of(request: Request, match_id: int) -> Replay:
     return replay  # type: ignore[no-any-return]
 
 
-def check_tournament_finished(request: Request, match_id: int) -> None:
-    """Withhold a replay while its tournament may still play: the seat rotations of a table share
-    one chance seed (duplicate play), so a finished rotation names the others' cards and dice."""
-    summary = dq.match_summary(store(request), match_id)
-    tournament = summary and store(request).tournament(summary.tournament_id)
-    if tournament and tournament.status != TournamentStatus.FINISHED:
-        raise ReplayUnavailable(f"the replay is shown once tournament {tournament.id} has finished: "
-                                "its other matches share this match's cards and dice (duplicate play)")
+def check_table_played(request: Request, match_id: int) -> None:
+    """Withhold a replay while a rotation of its table is still to play: the rotations share one
+    chance seed (duplicate play), so a finished rotation names the others' cards and dice
+    (arena/store/release.py)."""
+    withheld = replay_withheld(store(request), match_id)
+    if withheld is not None:
+        raise ReplayUnavailable(withheld.reason())
 
 
 def _json(data: Callable[[Request], dict[str, Any]]) -> Callable[[Request], JSONResponse]:

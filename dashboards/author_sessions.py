@@ -7,8 +7,10 @@ ends: `IDLE` after its last request, `LIFETIME` after sign-in at the latest. Sig
 it, so its cookie is worth nothing afterwards; so does restarting the dashboard (every author signs
 in again). The cookie is HttpOnly and SameSite=Lax, and Secure when the page came over HTTPS.
 
-Failed sign-ins count per client address, as failed keys do at the gateway (arena/gateway/
-authoring.py AuthFailures, the same class and limits): 10 within a minute, then that address waits.
+Failed sign-ins count per client address and the author name the key claims, as failed keys do at
+the gateway (arena/gateway/key_failures.py KeyFailures, the same class and limits): 10 within a
+minute for one name from one address, then that name waits at that address; one stranger's
+guesses do not lock out the other authors behind the same address.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from dataclasses import dataclass, field
 from starlette.requests import Request
 from starlette.responses import Response
 
-from arena.gateway.authoring import AuthFailures, AuthorConfig
+from arena.gateway.authoring import AuthorConfig
+from arena.gateway.key_failures import KeyFailures
 
 COOKIE = "arena_session"
 SIGNIN_COOKIE = "arena_signin"  # the sign-in form's own token (no session yet), double-submitted
@@ -56,7 +59,7 @@ class Sessions:
         self.clock = clock
         self._sessions: dict[str, Session] = {}
         config = AuthorConfig()
-        self.failures = AuthFailures(config.auth_failures, config.auth_window_s, clock)
+        self.failures = KeyFailures(config.auth_failures, config.auth_window_s, clock)
 
     def start(self, author: str, key: str) -> Session:
         """A new session (a fresh id: never one the browser brought along)."""

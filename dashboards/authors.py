@@ -26,6 +26,7 @@ from arena.errors import ArenaError
 from arena.gateway.authoring import AuthorConfig, Authoring, Unauthenticated
 from arena.link.tls import is_loopback
 from arena.store import Store
+from arena.store.authors import key_author
 from dashboards import author_sessions as auth
 from dashboards.author_client import AuthorsClient, ServiceError, Upload
 from dashboards.author_views import bot_url, bot_view, recent_matches
@@ -169,18 +170,20 @@ async def signin(request: Request) -> Response:
     if not auth.signin_token_matches(request, form.get("csrf")):
         return _signin_form(request, "the sign-in form expired or came from another site; sign in again", 403)
     address = request.client.host if request.client else "unknown"
-    if (wait := pages.sessions.failures.refused_for(address)) > 0:
-        return _signin_form(request, f"too many failed sign-ins from your address; try again in {wait:.0f} s", 429)
     key = _text(form, "key")
+    failures, name = pages.sessions.failures, key_author(key)  # counted per address and claimed author
+    if (wait := failures.refused_for(address, name)) > 0:
+        return _signin_form(request, f"too many failed sign-ins ({failures.why(address, name)}); "
+                                     f"try again in {wait:.0f} s", 429)
     try:
         author = await run_in_threadpool(_check_key, request.app.state.store, key)
         await run_in_threadpool(pages.client.list_bots, key)  # the service must take it too
     except Unauthenticated as error:
-        pages.sessions.failures.failed(address)
+        failures.failed(address, name)
         return _signin_form(request, error.detail, 401)
     except ServiceError as error:
         if error.status == 401:
-            pages.sessions.failures.failed(address)
+            failures.failed(address, name)
         return _signin_form(request, error.message, error.status)
     if (previous := pages.sessions.get(request)) is not None:  # one session per browser
         pages.sessions.end(previous)

@@ -21,6 +21,7 @@ from typing import Any
 from arena.outcomes import Termination, TournamentStatus
 from arena.store import LiveMatch, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
+from arena.store.release import replay_withheld
 from dashboards import views
 from dashboards.params import BadRequest
 from dashboards.replay import PUBLIC, Replay
@@ -118,4 +119,5 @@ def _not_live(store: Store, info: TournamentInfo, index: int) -> dict[str, Any]:
                 "message": f"match {index} of tournament {info.id} is not being played now (the tournament is "
                            f"{info.status}; the match has not started, or has not sent its first steps yet)"}
     return {"status": LiveStatus.FINISHED, "tournament": info.id, "index": index, "game": info.game_id,
-            "tournament_status": info.status, "match": views.match_row(summary)}
+            "tournament_status": info.status, "match": views.match_row(summary),
+            "replay_open": replay_withheld(store, match_id) is None}

@@ -148,7 +148,7 @@ def status_command(args: argparse.Namespace) -> int:
 def format_report(report: dict[str, Any]) -> str:
     lines = [f"ladder {report['id']} of {report['game']} ({report['players']} per table): {report['status']}; "
              f"{report['matches']} matches stored ({report['aborted']} aborted), "
-             f"{len(report['queue'])} planned not yet stored"]
+             f"{len(report['live'])} playing now, {len(report['queue'])} queued"]
     for bot in report["field"]:
         elo = "  unrated" if bot["elo"] is None else f"{bot['elo']:9.0f}"
         marks = (" provisional" if bot["provisional"] else "") + (" anchor" if bot["anchor"] else "")

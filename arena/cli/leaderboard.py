@@ -79,15 +79,18 @@ def ratings(store: Store, ruleset: str, rerate_first: bool) -> tuple[list[Leader
     print(f"arena: {ruleset}: ratings computed from the matches, not stored ({store.url} is read-only)",
           file=sys.stderr)
     matches = store.rated_matches(ruleset)
-    return leaderboard_rows(ruleset, rate_matches(matches)), len(matches)
+    return leaderboard_rows(ruleset, rate_matches(matches), store.suspended_versions()), len(matches)
 
 
-def leaderboard_rows(ruleset: str, entries: Sequence[RatingEntry]) -> list[LeaderboardRow]:
-    """A rating table computed here (not read from the store) as leaderboard rows, best first."""
+def leaderboard_rows(ruleset: str, entries: Sequence[RatingEntry],
+                     suspended: dict[str, str] | None = None) -> list[LeaderboardRow]:
+    """A rating table computed here (not read from the store) as leaderboard rows, best first,
+    with the suspended versions' reasons."""
     game_id = ruleset.split("@", 1)[0]
     ranked = sorted(entries, key=lambda e: (-e.elo, e.entrant))
     return [LeaderboardRow(place, e.entrant, game_id, ruleset, e.elo, e.low, e.high, e.games, e.wins,
-                           e.strikes, e.forfeits) for place, e in enumerate(ranked, start=1)]
+                           e.strikes, e.forfeits, (suspended or {}).get(e.entrant))
+            for place, e in enumerate(ranked, start=1)]
 
 
 def format_interval(low: float | None, high: float | None) -> str:
@@ -113,11 +116,14 @@ def format_leaderboard(title: str, rows: Sequence[LeaderboardRow], matches: int,
         lines.append(
             f"  {row.place:>3}  {row.entrant:<{width}}  {row.elo:6.0f}  {format_interval(row.low, row.high)}  "
             f"{row.games:>6}  {100 * row.win_rate:5.1f}  {row.strikes:>7}  {row.forfeits:>8}"
-            + ("  provisional" if row.provisional else "")
+            + ("  provisional" if row.provisional else "") + (f"  suspended: {row.suspended}" if row.suspended else "")
         )
     lines.append(f"  ({COUNTS_LEGEND})")
     if any(row.provisional for row in rows):
         lines.append(f"  (provisional: its 95 % interval is still wider than ±{PROVISIONAL_HALF_WIDTH:.0f} Elo)")
+    if any(row.suspended for row in rows):
+        lines.append("  (suspended: the ladder no longer seats that version, for the reason given; "
+                     "its rating stays listed)")
     if hidden:
         lines.append(f"  ({hidden} earlier version(s) of these bots not shown: --all-versions)")
     return "\n".join(lines)

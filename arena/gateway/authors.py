@@ -1,6 +1,7 @@
 """The thin gRPC servicer of `arena.v1.Authors` (proto/arena/v1/authors.proto, docs/authors.md).
 
-Every call: the peer's failed keys are checked (RESOURCE_EXHAUSTED while it is refused), the key
+Every call: the failed keys of the peer's address claiming the key's author name are checked
+(RESOURCE_EXHAUSTED while refused: arena/gateway/key_failures.py), the key
 in `authorization: Bearer <key>` is looked up (UNAUTHENTICATED), then arena/gateway/authoring.py
 does the work on a worker thread (asyncio.to_thread), so the database and the disk never stall
 the event loop that the bots' streams share. Calls that change an author's bots run one at a time
@@ -23,7 +24,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import grpc
 
 from arena.gateway.authoring import (
-    AuthFailures,
     AuthorConfig,
     AuthorError,
     Authoring,
@@ -37,9 +37,11 @@ from arena.gateway.authoring import (
     Upload,
 )
 from arena.gateway.core import Gateway
+from arena.gateway.key_failures import KeyFailures
 from arena.gateway.service import BadCredentials, bearer_token
 from arena.gateway.throttle import RateLimitedLog
 from arena.store import AuthorInfo, BotVersion
+from arena.store.authors import key_author
 from arena.v1 import authors_pb2 as pb
 from arena.v1 import authors_pb2_grpc
 
@@ -75,7 +77,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
         self.gateway = gateway
         self.config = config or AuthorConfig()
         self.authoring = Authoring(gateway.store, self.config)
-        self.failures = AuthFailures(self.config.auth_failures, self.config.auth_window_s, self.config.clock)
+        self.failures = KeyFailures(self.config.auth_failures, self.config.auth_window_s, self.config.clock)
         self.refusals = RateLimitedLog(log)  # anybody can call: refusals must not flood the log
         self._locks: dict[int, asyncio.Lock] = {}
         self._uploading: set[int] = set()
@@ -163,22 +165,27 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
             raise
 
     async def _author(self, context: Context) -> AuthorInfo:
+        """The caller's author, by its key; failed keys count per address and claimed author name
+        (arena/gateway/key_failures.py), and the log names the author a refused key claimed, never the key."""
         peer = peer_address(context.peer())
-        if (wait := self.failures.refused_for(peer)) > 0:
-            self.refusals.info("authors' call from %s refused: too many failed keys", peer)
-            await self._abort(context, LimitReached(
-                f"limit reached: {self.config.auth_failures} failed author keys from your address within "
-                f"{self.config.auth_window_s:g} s; try again in {wait:.0f} s"))
         try:
             key = bearer_token(context.invocation_metadata())
         except BadCredentials:
-            self.failures.failed(peer)
+            key = None
+        name = key_author(key or "")
+        who = f"author {name!r}" if name else "a key naming no author"
+        if (wait := self.failures.refused_for(peer, name)) > 0:
+            self.refusals.info("authors' call from %s for %s refused: too many failed keys", peer, who)
+            await self._abort(context, LimitReached(
+                f"limit reached: {self.failures.why(peer, name)}; try again in {wait:.0f} s"))
+        if key is None:
+            self.failures.failed(peer, None)
             await self._abort(context, Unauthenticated(MISSING_KEY))
         try:
             return await asyncio.to_thread(self.authoring.author, key)
         except Unauthenticated as error:
-            self.failures.failed(peer)
-            self.refusals.info("authors' call from %s refused: %s", peer, error.detail)
+            self.failures.failed(peer, name)
+            self.refusals.info("authors' call from %s for %s refused: %s", peer, who, error.detail)
             await self._abort(context, error)
         raise AssertionError("unreachable: abort raises")
 

@@ -9,6 +9,20 @@ from arena.ladder.field import LadderConfig, ladder_field
 from arena.ladder.matchmaking import Candidate
 from arena.store import Store, TournamentInfo
 
+# why the matchmaker chose a table (arena/ladder/matchmaking.py, docs/ladder.md "How a table is chosen"),
+# in words; {focus} is the bot the table was built around (seat 0 of its first rotation)
+WHY_WORDS = {
+    "waited": "{focus} had waited longest: a bot left out for a while is seated first",
+    "random": "a random table (1 in 10), so that no corner of the field goes unplayed",
+    "focus": "to place {focus}: its rating is the least certain (the widest 95 % interval; a new version "
+             "first), so it meets the bots closest to it",
+}
+
+
+def why_words(why: str, focus: str) -> str:
+    """What the matchmaker's reason for a table means, for a reader of the ladder page."""
+    return WHY_WORDS.get(why, why).format(focus=focus)
+
 
 def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
     """What `status` and the dashboard's ladder page show of one ladder."""
@@ -24,10 +38,12 @@ def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
                       "provisional": candidate.provisional, "last_hour": hour.get(member.entrant, 0),
                       "anchor": member.entrant in config.anchors})
     suspended = [{"bot": v.entrant, "reason": v.suspended} for v in store.ladder_versions() if v.suspended]
-    queue = [{"index": m.index, "table": m.table, "seats": list(m.seats), "why": m.why}
-             for m in store.pending_ladder_matches(info.id)]
     live = [{"index": m.match_index, "table": m.table_no, "seats": list(m.seats), "steps": len(m.steps)}
             for m in store.live_matches(info.id)]
+    playing = {m["index"] for m in live}
+    queue = [{"index": m.index, "table": m.table, "seats": list(m.seats), "why": m.why,
+              "why_words": why_words(m.why, m.seats[-m.rotation % len(m.seats)])}
+             for m in store.pending_ladder_matches(info.id) if m.index not in playing]
     stale = info.seems_stopped(datetime.now(UTC), after_s=30)
     return {"id": info.id, "game": info.game_id, "ruleset": info.ruleset, "players": config.players_per_match,
             "status": info.status + (" (no sign of life for 30 s: not running?)" if stale else ""),

@@ -41,9 +41,23 @@ class AuthorInfo:
     bots: int = 0  # how many registered bots are theirs
 
 
-def new_author_key() -> str:
-    """A fresh author key (shown once; only its hash is stored)."""
-    return "arena_author_" + secrets.token_urlsafe(32)
+KEY_PREFIX = "arena_author_"
+
+
+def new_author_key(name: str) -> str:
+    """A fresh author key (shown once; only its hash is stored): `arena_author_NAME:<random>`. The
+    name lets the gateway and the dashboard count a failed key against the author it claims to be
+    (`key_author`), so one stranger's guesses do not lock out the other authors at that address."""
+    return f"{KEY_PREFIX}{name}:{secrets.token_urlsafe(32)}"
+
+
+def key_author(key: str) -> str | None:
+    """The author name a key claims (`arena_author_NAME:...`), or None for a key without one (issued
+    before keys carried names, or not a key at all). Only a claim: the key's hash says whose it is."""
+    if not key.startswith(KEY_PREFIX):
+        return None
+    name, colon, _ = key.removeprefix(KEY_PREFIX).partition(":")
+    return name if colon and AUTHOR_NAME.match(name) else None
 
 
 def check_author_name(name: str) -> None:
@@ -69,7 +83,7 @@ class AuthorAccounts:
     def add_author(self, name: str) -> str:
         """Store a new author and return their key; only a hash of it is kept."""
         check_author_name(name)
-        key = new_author_key()
+        key = new_author_key(name)
         with self._writing() as session:
             if session.exec(select(AuthorRow).where(AuthorRow.name == name)).first():
                 raise UsageError(f"an author named {name!r} already exists; choose another name "
@@ -105,7 +119,7 @@ class AuthorAccounts:
 
     def rotate_author_key(self, name: str) -> str:
         """Give the author a new key and return it; the old one stops working at once."""
-        key = new_author_key()
+        key = new_author_key(name)
         self._change_author(name, key_hash=hash_token(key))
         return key
 

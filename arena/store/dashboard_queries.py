@@ -8,7 +8,7 @@ part of the schema (arena/store/tables.py and its migrations).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -276,7 +276,8 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
             )).one())
             for r in rows
         }
-    return [_rated_row(places[r.ruleset], r) for r in rows]
+    suspended = store.suspended_versions()
+    return [_rated_row(places[r.ruleset], r, suspended) for r in rows]
 
 
 def every_entrant_ratings(store: Store, entrants: list[str] | None = None) -> dict[str, list[LeaderboardRow]]:
@@ -289,9 +290,10 @@ def every_entrant_ratings(store: Store, entrants: list[str] | None = None) -> di
     if entrants is not None:
         query = query.where(ranked.c.entrant.in_(entrants))
     found: dict[str, list[LeaderboardRow]] = {}
+    suspended = store.suspended_versions()
     with Session(store.engine) as session:
         for row in session.exec(query):
-            found.setdefault(row[1], []).append(LeaderboardRow(*row))
+            found.setdefault(row[1], []).append(replace(LeaderboardRow(*row), suspended=suspended.get(row[1])))
     return found
 
 
@@ -300,9 +302,9 @@ RATING_COLUMNS = (RatingRow.entrant, RatingRow.game_id, RatingRow.ruleset, Ratin
                   RatingRow.high, RatingRow.games, RatingRow.wins, RatingRow.strikes, RatingRow.forfeits)
 
 
-def _rated_row(place: int, r: RatingRow) -> LeaderboardRow:
+def _rated_row(place: int, r: RatingRow, suspended: dict[str, str]) -> LeaderboardRow:
     return LeaderboardRow(place, r.entrant, r.game_id, r.ruleset, r.elo, r.low, r.high, r.games, r.wins,
-                          r.strikes, r.forfeits)
+                          r.strikes, r.forfeits, suspended.get(r.entrant))
 
 
 def last_played(store: Store, ruleset: str, entrants: list[str] | None = None) -> dict[str, datetime]:

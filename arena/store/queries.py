@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import func
@@ -27,6 +28,7 @@ from arena.store.records import (
     TournamentInfo,
 )
 from arena.store.tables import (
+    BotRow,
     BotVersionRow,
     MatchRow,
     PairStatsRow,
@@ -34,6 +36,7 @@ from arena.store.tables import (
     RatingRow,
     RulesetStatsRow,
     SeatRow,
+    SubmissionRow,
     TournamentRow,
     TournamentStatsRow,
     select_columns,
@@ -195,7 +198,18 @@ class Queries:
                 .order_by(col(RatingRow.elo).desc(), RatingRow.entrant).limit(limit).offset(offset)
             )
             rows = session.exec(query).all()
-        return [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)]
+        suspended = self.suspended_versions()
+        return [replace(LeaderboardRow(offset + i + 1, *row), suspended=suspended.get(row[0]))
+                for i, row in enumerate(rows)]
+
+    def suspended_versions(self) -> dict[str, str]:
+        """Every suspended submitted version, `NAME@N`, with the reason the ladder stopped seating it
+        (few rows: a suspension ends with the bot's next version)."""
+        query = (select(BotRow.name, SubmissionRow.number, SubmissionRow.suspended_reason)
+                 .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
+                 .where(col(SubmissionRow.suspended_reason).is_not(None)))
+        with Session(self.engine) as session:
+            return {f"{name}@{number}": str(reason) for name, number, reason in session.exec(query)}
 
     def rated_count(self, ruleset: str) -> int:
         """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).

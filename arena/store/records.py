@@ -235,6 +235,7 @@ class LeaderboardRow:
     wins: float
     strikes: int  # as in RatingEntry
     forfeits: int
+    suspended: str | None = None  # a submitted version the ladder stopped seating: why (it stays listed)
 
     @property
     def win_rate(self) -> float:

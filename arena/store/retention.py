@@ -12,7 +12,8 @@ An export is one gzip-compressed JSON Lines file per ruleset, `<ruleset>.jsonl.g
 Pruning sets a match's record to NULL: its row and seats stay, so ratings, standings and
 leaderboards (read from the seats) do not change; the dashboard says the record was pruned. A
 match of a tournament that is not finished is refused: a running one may still need it, and its
-replay is not released yet (the dashboard shows a tournament's replays once it has finished).
+replays may not all be released yet (the dashboard shows a replay once its table's rotations are all
+played: arena/store/release.py).
 """
 
 from __future__ import annotations
@@ -153,4 +154,5 @@ def _refuse_unfinished(session: Session, clauses: list[Any], unreleased: bool) -
                              "stop it first, or prune --before an earlier date")
         if not unreleased:
             raise UsageError(f"refusing to prune: the replays of {matches} matches of {what} ({status}) are not "
-                             "released yet (shown once it has finished); add --unreleased to prune them anyway")
+                             "released yet (not all: one is shown once every rotation of its table is played); "
+                             "add --unreleased to prune them anyway")

@@ -316,8 +316,8 @@ class LiveViewer {
     const result = { aborted: match.aborted_reason, seats: match.seats };
     this.root.querySelector("#result").hidden = false;
     this.root.querySelector("#result").innerHTML = renderResult(result);
-    const replay = data.tournament_status === "finished" ? `<a href="/matches/${match.id}">its replay</a>`
-      : `its replay opens on <a href="/matches/${match.id}">its match page</a> once the tournament has finished`;
+    const replay = data.replay_open ? `<a href="/matches/${match.id}">its replay</a>`
+      : `its replay opens on <a href="/matches/${match.id}">its match page</a> once every rotation of its table has been played`;
     this.waiting("");
     this.root.querySelector("#live-status").innerHTML = `The match has ended: ${replay}.`;
     this.root.dataset.status = "finished";
@@ -360,6 +360,24 @@ function liveTest(section) {
   setTimeout(tick, every);
 }
 
+// -- the ladder page updates in place: its ladders are fetched again and swapped in every few seconds
+// (the server formats them, as on first load); without JavaScript it is a plain page to reload.
+function liveLadder(root) {
+  const every = Number(root.dataset.live) * 1000;
+  const tick = async () => {
+    try {
+      const response = await fetch(window.location.pathname, { headers: { Accept: "text/html" } });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("ladders");
+      if (fresh) root.innerHTML = fresh.innerHTML;
+      root.dataset.updates = String(Number(root.dataset.updates || 0) + 1);
+    } catch (error) {  // the dashboard restarting, a network blip: try again next time
+    }
+    setTimeout(tick, every);
+  };
+  setTimeout(tick, every);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("table.sortable").forEach(makeSortable);
   // Charts draw on a canvas, which cannot re-render text once the web font arrives: wait for it.
@@ -374,4 +392,6 @@ document.addEventListener("DOMContentLoaded", () => {
   if (refresh) autoRefresh(refresh);
   const liveSprt = document.querySelector("#verdict[data-live]");
   if (liveSprt) liveTest(liveSprt);
+  const ladders = document.querySelector("#ladders[data-live]");
+  if (ladders) liveLadder(ladders);
 });

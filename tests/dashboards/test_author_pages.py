@@ -169,14 +169,25 @@ def test_script_in_a_command_a_log_and_a_name_is_shown_as_text(author_arena: Aut
     assert client.get("/my/bots/pybot/recent").json()["matches"][0]["seats"][0]["reason"] == f"crashed: {SCRIPT}"
 
 
-def test_guessed_keys_are_limited_per_address_and_never_reach_the_gateway(author_arena: AuthorArena) -> None:
+def test_guessed_keys_are_limited_per_address_and_author_and_never_reach_the_gateway(
+        author_arena: AuthorArena) -> None:
+    """A stranger's guesses at alice lock alice out at that address, not another author behind it."""
     guesser = author_arena.client()
     token = CSRF.search(guesser.get("/signin").text).group(1)
     for n in range(10):
-        assert guesser.post("/signin", data={"key": f"arena_author_guess{n}", "csrf": token}).status_code == 401
+        assert guesser.post("/signin", data={"key": f"arena_author_alice:guess{n}", "csrf": token}).status_code == 401
     late = guesser.post("/signin", data={"key": author_arena.keys["alice"], "csrf": token})
-    assert late.status_code == 429 and "too many failed sign-ins" in late.text
-    # had the 10 wrong keys reached the gateway, it would now refuse its peer (the dashboard) for a minute
+    assert late.status_code == 429
+    assert "too many failed sign-ins (10 failed keys for author &#39;alice&#39;" in late.text
+    other = [name for name in author_arena.keys if name != "alice"][0]
+    assert guesser.post("/signin", data={"key": author_arena.keys[other], "csrf": token}).status_code == 303, \
+        "another author behind the same address signs in"
+    guesser = author_arena.client()  # the same address, no session
+    token = CSRF.search(guesser.get("/signin").text).group(1)
+    for n in range(10):  # keys that name no author count apart too
+        assert guesser.post("/signin", data={"key": f"arena_author_guess{n}", "csrf": token}).status_code == 401
+    assert guesser.post("/signin", data={"key": "arena_author_guess", "csrf": token}).status_code == 429
+    # had the wrong keys reached the gateway, it would now refuse its peer (the dashboard) for a minute
     assert author_arena.app.state.authors.client.list_bots(author_arena.keys["alice"]) == []
 
 

@@ -120,8 +120,13 @@ def test_a_finished_live_match_gives_its_result_and_withholds_its_replay(table: 
     data = client.get(f"/api/tournaments/{table.id}/live/0").json()
     assert data["status"] == "finished" and data["tournament_status"] == "running"
     assert [s["score"] for s in data["match"]["seats"]] == table.records[0].returns
+    assert data["replay_open"] is False, "its table's two other rotations are still to play"
     replay = client.get(f"/api/matches/{data['match']['id']}/frames/0")
-    assert replay.status_code == 409 and "once tournament" in replay.json()["error"]
+    assert replay.status_code == 409 and "once every rotation of its table" in replay.json()["error"]
+    table.store_result(1)
+    table.store_result(2)
+    assert client.get(f"/api/tournaments/{table.id}/live/0").json()["replay_open"] is True
+    assert client.get(f"/api/matches/{data['match']['id']}/frames/0").status_code == 200
 
 
 def test_bad_live_addresses_say_what_is_valid(table: Table, client: TestClient) -> None:

@@ -4,6 +4,7 @@ API and in a real browser."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from arena.cli import main
 from arena.match.runner import run_match
 from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
@@ -93,6 +95,57 @@ def test_a_suspended_version_shows_its_reason_on_the_bot_page(client: TestClient
     finally:
         versioned.set_disabled("vbot", False)  # `arena bot enable` lifts it: the module's store as it was
     assert get(client, "/api/bots/vbot")["submitted_versions"][0]["suspended"] is None
+
+
+SUSPENSION = "its last 3 ladder matches all ended in its own crash"
+
+
+def test_a_suspended_version_stays_listed_marked_with_its_reason_wherever_its_rating_shows(
+    client: TestClient, versioned: Store, capsys: pytest.CaptureFixture[str]
+) -> None:
+    versioned.suspend_version("vbot", 2, SUSPENSION)
+    try:
+        rows = {r["bot"]: r for r in get(client, f"/api/leaderboard?game={GAME}")["rows"]}
+        assert rows["vbot@2"]["suspended"] == SUSPENSION and rows["random"]["suspended"] is None
+        assert rows["vbot@2"]["provisional"] is True  # 6 games: far wider than ±100 Elo
+        page = client.get(f"/leaderboard?game={GAME}").text
+        row = page.split('data-bot="vbot@2"')[1].split("</tr>")[0]
+        assert ">suspended</span>" in row and SUSPENSION in row and ">provisional</span>" in row
+        assert "suspended" not in page.split('data-bot="random"')[1].split("</tr>")[0]
+        [rating] = get(client, "/api/bots/vbot@2")["ratings"]
+        assert rating["suspended"] == SUSPENSION and rating["provisional"] is True
+        bot_page = client.get("/bots/vbot@2").text.split('id="submitted-versions"')[0]  # the Ratings card
+        assert SUSPENSION in bot_page and ">provisional</span>" in bot_page
+        assert main(["leaderboard", "--game", GAME, "--db", versioned.url]) == 0
+        text = capsys.readouterr().out
+        [line] = [line for line in text.splitlines() if "vbot@2" in line]
+        assert line.endswith(f"provisional  suspended: {SUSPENSION}")
+        assert "(suspended: the ladder no longer seats that version" in text
+        assert main(["leaderboard", "--game", GAME, "--db", versioned.url, "--json"]) == 0
+        cli_rows = {r["bot"]: r for rows in json.loads(capsys.readouterr().out).values() for r in rows}
+        assert cli_rows["vbot@2"]["suspended"] == SUSPENSION and cli_rows["vbot@2"]["provisional"] is True
+    finally:
+        versioned.set_disabled("vbot", False)
+    assert get(client, f"/api/leaderboard?game={GAME}")["rows"][0]["suspended"] is None
+
+
+def test_the_leaderboard_says_the_provisional_rule(client: TestClient) -> None:
+    """It read "Ratings with fewer than  games are provisional": a number it never had."""
+    page = client.get(f"/leaderboard?game={GAME}").text
+    assert "fewer than" not in page
+    assert "provisional</span> while its 95 % interval is wider than ±100 Elo" in page
+
+
+def test_match_links_read_the_match_id_the_address_uses(client: TestClient, versioned: Store) -> None:
+    """A match's label was its key (`t1:m0`), one off from its address (`/matches/1`)."""
+    recent = get(client, "/api/bots/vbot@2")["recent_matches"][0]
+    match = next(m for m in versioned.matches(game_id=GAME) if m.id == recent["id"])
+    assert match.key != str(match.id)
+    for url in (f"/matches?game={GAME}", "/bots/vbot@2"):
+        page = client.get(url).text
+        assert f'<a href="/matches/{match.id}">{match.id}</a>' in page, url
+    heading = client.get(f"/matches/{match.id}").text.split("<h1>")[1].split("</h1>")[0]
+    assert heading.startswith(f"Match {match.id} ") and match.key in heading  # the key stays, as secondary text
 
 
 @pytest.mark.browser

@@ -263,8 +263,48 @@ def test_a_key_guessed_wrong_100_times_from_one_peer_is_slowed_down(arena: Arena
              for n in range(100)]
     assert codes[:10] == [grpc.StatusCode.UNAUTHENTICATED] * 10
     assert codes[10:] == [EXHAUSTED] * 90, "after 10 failures a minute the peer is refused, key unread"
-    refused = arena.refused("alice", "ListBots", pb.ListBotsRequest())
+    refused = arena.refused("alice", "ListBots", pb.ListBotsRequest(), key="arena_author_guess")
     assert refused.code() == EXHAUSTED
-    assert "10 failed author keys" in refused.details() and "try again in" in refused.details()
+    assert "10 failed keys for keys that name no author" in refused.details() and "try again in" in refused.details()
+    arena.clock.now += 61
+    assert arena.refused("alice", "ListBots", pb.ListBotsRequest(), key="arena_author_guess").code() != EXHAUSTED
+
+
+def test_a_strangers_guesses_at_one_author_lock_out_no_other_author_at_that_address(
+        arena: Arena, caplog: pytest.LogCaptureFixture) -> None:
+    """Keys name their author (`arena_author_NAME:...`): failures count per address and claimed name."""
+    assert arena.keys["alice"].startswith("arena_author_alice:")
+    caplog.set_level("INFO", logger="arena.gateway.authors")
+    guesses = [arena.refused("alice", "ListBots", pb.ListBotsRequest(), key=f"arena_author_alice:guess{n}").code()
+               for n in range(12)]
+    assert guesses == [grpc.StatusCode.UNAUTHENTICATED] * 10 + [EXHAUSTED] * 2
+    refused = arena.refused("alice", "ListBots", pb.ListBotsRequest())  # her own key, from the guesser's address
+    assert refused.code() == EXHAUSTED and "10 failed keys for author 'alice' from your address" in refused.details()
+    assert arena.call("mallory", "ListBots", pb.ListBotsRequest()).bots == [], "another author at the address"
+    nameless = arena.refused("alice", "ListBots", pb.ListBotsRequest(), key="arena_author_guess")
+    assert nameless.code() == grpc.StatusCode.UNAUTHENTICATED, "guesses at alice do not count against others"
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "for author 'alice' refused: unknown author key" in logged
+    assert "for author 'alice' refused: too many failed keys" in logged
+    assert "guess" not in logged and arena.keys["alice"] not in logged, "the log names the author, never a key"
     arena.clock.now += 61
     assert arena.call("alice", "ListBots", pb.ListBotsRequest()).bots == []
+
+
+def test_brute_force_on_one_author_from_many_addresses_stays_bounded() -> None:
+    """The pairs (address, name) are capped one by one, and the name over all addresses together."""
+    from arena.gateway.key_failures import NAME_FACTOR, KeyFailures
+
+    clock = Clock()
+    failures = KeyFailures(10, 60.0, clock)
+    tried = 0
+    for address in (f"ipv4:10.0.0.{n}" for n in range(50)):
+        while failures.refused_for(address, "alice") == 0.0:
+            failures.failed(address, "alice")
+            tried += 1
+    assert tried == NAME_FACTOR * 10, "every address together: 100 guesses at alice a minute, not 10 per address"
+    assert failures.refused_for("ipv4:10.0.0.99", "alice") > 0 and "from all addresses" in failures.why(
+        "ipv4:10.0.0.99", "alice")
+    assert failures.refused_for("ipv4:10.0.0.1", "bob") == 0.0 and failures.refused_for("ipv4:10.0.0.1", None) == 0.0
+    clock.now += 61
+    assert failures.refused_for("ipv4:10.0.0.1", "alice") == 0.0
