@@ -14,7 +14,7 @@ REFIT_TABLES tables (about the tables a 2-core ladder has in flight).
   way); matches (of the whole field) until its rating, against the field's, is within 50 of the
   truth and its 95 % interval narrower than ±100 (not provisional).
 
-Usage: .venv/bin/python bench/ladder_convergence.py [--seeds 3]
+Usage: .venv/bin/python bench/ladder_convergence.py [--seeds 20] [--jobs 2] [--strategies ladder]
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable, Iterator
 
-from arena.ladder.matchmaking import Candidate, next_table
+from arena.ladder.matchmaking import Candidate, Pool, next_table
 from arena.rating import Results, fit, rating_table
 from arena.store import RatedMatch
 from arena.store.records import PROVISIONAL_HALF_WIDTH
@@ -82,14 +83,18 @@ def round_robin(field: list[str], sim: Sim, rng: random.Random) -> Iterator[tupl
 
 
 def ladder(field: list[str], sim: Sim, rng: random.Random) -> Iterator[tuple[str, str]]:
+    """The real rule on a Pool rebuilt at each refit and seated in between, as the driver counts
+    the matches planned since (pending) and the tables waited."""
     entries: dict[str, Candidate] = {}
+    pool = Pool([_candidate(name, None, sim) for name in field])
     for table_no in itertools.count():
         if table_no % REFIT_TABLES == 0 and sim.results.games:
             sim.refit()
             entries = {e.entrant: e for e in rating_table(sim.results, sim.ratings)}
-        candidates = [_candidate(name, entries.get(name), sim) for name in field]
-        table = next_table(candidates, 2, rng)
+            pool = Pool([_candidate(name, entries.get(name), sim) for name in field])
+        table = next_table(pool, 2, rng)
         assert table is not None
+        pool.seat(table)
         yield table.seats[0], table.seats[1]
 
 
@@ -161,12 +166,20 @@ def _placed(sim: Sim, newcomer: str) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=1, help="seeds played at once, in child processes")
+    parser.add_argument("--strategies", default=",".join(STRATEGIES),
+                        help=f"comma-separated, of: {', '.join(STRATEGIES)} (uniform random is the anchor)")
     args = parser.parse_args()
     started = time.perf_counter()
     figures: dict[str, tuple[list[int], list[int]]] = {}
-    for name, strategy in STRATEGIES.items():
-        seeds = range(1, args.seeds + 1)
-        figures[name] = ([matches_to_order(strategy, s) for s in seeds], [matches_to_place(strategy, s) for s in seeds])
+    seeds = list(range(1, args.seeds + 1))
+    with multiprocessing.get_context("fork").Pool(args.jobs) as workers:
+        for name in dict.fromkeys([*args.strategies.split(","), "uniform random"]):
+            if name not in STRATEGIES:
+                parser.error(f"unknown strategy {name!r}: valid are {', '.join(STRATEGIES)}")
+            order = workers.starmap(_order, [(name, s) for s in seeds])
+            new = workers.starmap(_place, [(name, s) for s in seeds])
+            figures[name] = (order, new)
     print(f"{FIELD} bots, true Elo ~ N(1500, 250), {args.seeds} seeds; median (min-max) matches\n")
     print("| strategy | to Kendall tau >= 0.9 | newcomer within 50, ±100 | vs uniform random |\n|---|---:|---:|---:|")
     base_order, base_new = (statistics.median(v) for v in figures["uniform random"])
@@ -174,6 +187,14 @@ def main() -> None:
         ratio = f"{statistics.median(order) / base_order:.2f} / {statistics.median(new) / base_new:.2f}"
         print(f"| {name} | {_spread(order)} | {_spread(new)} | {ratio} |")
     print(f"\n({time.perf_counter() - started:.1f} s)")
+
+
+def _order(strategy: str, seed: int) -> int:
+    return matches_to_order(STRATEGIES[strategy], seed)
+
+
+def _place(strategy: str, seed: int) -> int:
+    return matches_to_place(STRATEGIES[strategy], seed)
 
 
 def _spread(values: list[int]) -> str:

@@ -1,7 +1,8 @@
 """The ladder's matchmaking rule: which bots sit at the next table, chosen where a game tells the most.
 
 Each table is built around one *focus* bot, then filled with opponents (docs/ladder.md states the
-rule with its parameters):
+rule with its parameters). What a table is worth is its *expected information*: how many pairs of
+the field it is expected to put in the right order, from Elo's model at the current ratings.
 
 1. **Nobody waits too long.** A bot that has not been seated for more than `wait_bound(N, k)`
    tables (WAIT_FACTOR × N / k, N bots in the field, k seats per table) is seated first, the longest
@@ -9,18 +10,23 @@ rule with its parameters):
    no bot waits more than (WAIT_FACTOR + 1) × N / k tables (`longest_wait`).
 2. **A random share.** With probability EXPLORE the table is drawn uniformly at random (owners
    still apart), so no corner of the field is left unplayed whatever the ratings say.
-3. **Uncertain bots first.** Otherwise the focus is the bot whose rating is least known: the widest
-   95 % interval (a bot not rated yet counts as infinitely wide, so a new version is seated first;
-   a rated one at most HALF_WIDTH_PER_GAME / sqrt(games) wide, since a one-sided interval says the
-   bot is far from the others, not where it stands among them), discounted for the matches already
-   planned for it but not yet rated — the interval narrows as 1/sqrt(games) — then fewest games.
-   A rating is *provisional* while its interval is wider than ±PROVISIONAL_HALF_WIDTH
-   (arena/store/records.py), the same rule as the leaderboard's mark.
-   Ties (equal urgency and load) are broken at random.
-4. **Close opponents.** Each seat left goes to a bot of another owner with the best *match
-   quality* against those already seated (TrueSkill's two-player quality on the Elo scale: high
-   when the ratings are close and well known), picked at random among the TOP best so that a pair
-   is not repeated table after table.
+3. **A new version first.** A bot not rated yet is the focus (the least planned for first, ties at
+   random): nothing is known of its place.
+4. **The most informative focus.** Otherwise the focus is the bot whose next even game removes the
+   most expected misordered pairs (`Pool.focus_gain`): its neighbours (bots within ±NEIGHBOURHOOD
+   of its rating, itself included) times the fall of its rating's standard deviation that one
+   table's Fisher information would bring. The standard deviation is its 95 % interval / 1.96, at
+   most HALF_WIDTH_PER_GAME / 1.96 / sqrt(games) (a one-sided interval says the bot is far from
+   the others, not where it stands among them), narrowed for the matches already planned for it
+   but not yet rated. A rating is *provisional* while its interval is wider than
+   ±PROVISIONAL_HALF_WIDTH (arena/store/records.py), the same rule as the leaderboard's mark.
+5. **The most informative opponents.** Each seat left goes to the bot of another owner that adds
+   the most (`Pool.seat_gain`): for it and for each bot already seated, neighbours × the fall of
+   the standard deviation, where a game between a and b tells a about
+   1 / (1 / (k/(k-1) · c · p(1-p)) + σb²) (p from the Elo gap, c = (ln 10 / 400)²: the closer the
+   ratings, the more; the better known the opponent, the more). Only the SHORTLIST bots nearest the
+   focus in rating are weighed (a game far apart tells little: p(1-p) = 0.03 at 600 Elo). Picked
+   at random among the TOP best so that one pair is not repeated table after table.
 
 Owners: two bots of one author (or two versions of one bot) never share a table.
 
@@ -42,12 +48,16 @@ from arena.store.records import is_provisional
 
 EXPLORE = 0.1  # the share of tables drawn uniformly at random
 WAIT_FACTOR = 3.0  # a bot waits at most WAIT_FACTOR × N / k tables for its next one
-TOP = 3  # each seat goes to one of the TOP opponents of best quality, at random
+TOP = 2  # each seat goes to one of the TOP most informative opponents, at random
 PERFORMANCE_SD = 200.0  # β: the spread of one game's performance on the Elo scale (400-point logistic)
 UNRATED_SD = 350.0  # the rating's standard deviation assumed for a bot not rated yet
 Z95 = 1.959964  # half-width of a 95 % interval in standard deviations
 UNRATED_WIDTH = 1e6  # the half-width a bot without a rating counts as (wider than any real one)
 HALF_WIDTH_PER_GAME = 680.0  # a 95 % half-width against like opponents is about this / sqrt(games)
+ELO_INFO = (math.log(10) / 400) ** 2  # Fisher information of a game about a rating, per p(1-p)
+PENDING_INFO = 0.2 * ELO_INFO  # what a planned match is expected to tell (p(1-p) of a close game)
+SHORTLIST = 256  # opponents are chosen among the bots this close in rating order to the focus
+NEIGHBOURHOOD = 100.0  # Elo: the bots a rating's error can misorder are those within ± this
 
 
 @dataclass(frozen=True)
@@ -111,7 +121,8 @@ def longest_wait(field_size: int, players: int) -> int:
 
 
 def quality(a: Candidate, b: Candidate) -> float:
-    """TrueSkill's match quality of two bots: the chance of a draw relative to the best case, 0..1."""
+    """TrueSkill's match quality of two bots: the chance of a draw relative to the best case, 0..1
+    (the rule before expected information chose opponents by it; kept as a measure of a pairing)."""
     spread = 2 * PERFORMANCE_SD**2 + a.sd**2 + b.sd**2
     return math.sqrt(2 * PERFORMANCE_SD**2 / spread) * math.exp(-((a.mean - b.mean) ** 2) / (2 * spread))
 
@@ -136,25 +147,39 @@ class Pool:
         self.rated = np.array([c.elo is not None for c in field], dtype=bool)
         self.mean = np.array([c.mean for c in field], dtype=np.float64)
         self.half_width = np.array([c.half_width for c in field], dtype=np.float64)
-        self.variance = np.array([c.sd for c in field], dtype=np.float64) ** 2
-        self.spread = 2 * PERFORMANCE_SD**2 + self.variance  # quality's denominator, less the other's variance
         self.index = {name: i for i, name in enumerate(self.names)}
         self.games = np.array([c.games for c in field], dtype=np.float64)
         self.pending = np.array([c.pending for c in field], dtype=np.float64)
         self.waited = np.array([c.waited for c in field], dtype=np.int64)
-
-    def urgency(self) -> npt.NDArray[np.float64]:
-        """Candidate.urgency of every bot at once."""
         capped = np.minimum(self.half_width, HALF_WIDTH_PER_GAME / np.sqrt(np.maximum(1.0, self.games)))
-        width = np.where(self.rated, capped, self.half_width)
-        return np.asarray(width * np.sqrt((self.games + 1) / (self.games + self.pending + 1)), dtype=np.float64)
+        sd = np.where(self.rated, np.minimum(UNRATED_SD, capped / Z95), UNRATED_SD)
+        self.rated_variance = sd * sd  # before the planned matches
+        self.by_rating = np.argsort(self.mean, kind="stable")
+        self.sorted_mean = self.mean[self.by_rating]
+        self.neighbours = (np.searchsorted(self.sorted_mean, self.mean + NEIGHBOURHOOD, "right")
+                           - np.searchsorted(self.sorted_mean, self.mean - NEIGHBOURHOOD, "left")).astype(np.float64)
 
-    def quality(self, seat: int) -> npt.NDArray[np.float64]:
-        """quality(c, the bot at `seat`) for every c."""
-        spread = self.spread + self.variance[seat]
-        gap = self.mean - self.mean[seat]
-        return np.asarray(np.sqrt(2 * PERFORMANCE_SD**2 / spread) * np.exp(-(gap * gap) / (2 * spread)),
-                          dtype=np.float64)
+    def variance(self, rows: npt.NDArray[np.int64] | list[int] | None = None) -> npt.NDArray[np.float64]:
+        """Each rating's variance (of `rows`, default all) once its planned matches are rated
+        (PENDING_INFO each)."""
+        chosen = slice(None) if rows is None else rows
+        rated = self.rated_variance[chosen]
+        return np.asarray(rated / (1 + rated * self.pending[chosen] * PENDING_INFO), dtype=np.float64)
+
+    def near(self, seat: int) -> npt.NDArray[np.int64]:
+        """The SHORTLIST bots closest in rating to the bot at `seat` (all of a smaller field)."""
+        if len(self.names) <= SHORTLIST:
+            return np.arange(len(self.names))
+        middle = int(np.searchsorted(self.sorted_mean, self.mean[seat]))
+        start = min(max(0, middle - SHORTLIST // 2), len(self.names) - SHORTLIST)
+        return np.asarray(self.by_rating[start:start + SHORTLIST], dtype=np.int64)
+
+    def focus_gain(self, players: int) -> npt.NDArray[np.float64]:
+        """Each bot's worth as the focus: neighbours × the fall of its standard deviation that a table
+        of even games (p = ½) would bring."""
+        variance = self.variance()
+        after = 1 / (1 / variance + players * ELO_INFO / 4)
+        return np.asarray(self.neighbours * (np.sqrt(variance) - np.sqrt(after)), dtype=np.float64)
 
     def seat(self, table: Table) -> None:
         """A table was planned: its bots waited 0 tables and have one more match pending, the others
@@ -177,10 +202,13 @@ def next_table(field: Sequence[Candidate] | Pool, players: int, rng: random.Rand
         return Table(_fill(pool, _distinct_owners(pool, ordered, players), players, rng), "waited")
     if rng.random() < EXPLORE:
         return Table(tuple(pool.names[i] for i in _random_owners(pool, players, rng)), "random")
-    urgency = pool.urgency()
-    most = np.flatnonzero(urgency == urgency.max())
-    load = pool.games[most] + pool.pending[most]
-    tied = most[load == load.min()].tolist()  # the rest of the tie is broken at random
+    unrated = np.flatnonzero(~pool.rated)
+    if len(unrated):
+        load = pool.games[unrated] + pool.pending[unrated]
+        tied = unrated[load == load.min()].tolist()
+    else:
+        gain = pool.focus_gain(players)
+        tied = np.flatnonzero(gain == gain.max()).tolist()
     return Table(_fill(pool, [tied[rng.randrange(len(tied))]], players, rng), "focus")
 
 
@@ -213,22 +241,81 @@ def _random_owners(pool: Pool, players: int, rng: random.Random) -> list[int]:
     return _distinct_owners(pool, order, players)
 
 
+def pair_info(gap: npt.NDArray[np.float64] | float, players: int) -> npt.NDArray[np.float64]:
+    """Fisher information a table of `players` gives about the rating gap of two of its bots: they
+    meet in every rotation, weighted 1/(k-1); p(1-p) from the gap by Elo's formula."""
+    odds = np.exp(-np.abs(gap) * (math.log(10) / 400))
+    return np.asarray(players / (players - 1) * ELO_INFO * odds / (1 + odds) ** 2, dtype=np.float64)
+
+
+class _Table:
+    """A table being filled, its next seat chosen among `rows`: for each bot seated, the information
+    its tablemates give about it."""
+
+    def __init__(self, pool: Pool, players: int, rows: npt.NDArray[np.int64]) -> None:
+        self.pool, self.players, self.rows = pool, players, rows
+        self.variance = pool.variance(rows)
+        self.neighbours = pool.neighbours[rows]
+        self.seated: list[int] = []
+        self.told: list[float] = []  # information about each seated bot from those seated with it
+        self.infos: list[npt.NDArray[np.float64]] = []  # each seated bot's pair_info with every row
+
+    def gain(self) -> npt.NDArray[np.float64]:
+        """For every row: the expected misordered pairs removed if it took the next seat
+        (neighbours × the fall of the standard deviation, its own and each seated bot's)."""
+        variance = self.variance
+        told_new = np.zeros(len(self.rows))
+        gain = np.zeros(len(self.rows))
+        for seat, told, info in zip(self.seated, self.told, self.infos, strict=True):
+            seat_variance = float(self.pool.variance([seat])[0])
+            about_seat = 1 / (1 / info + variance)  # what each row would tell about `seat`
+            told_new += 1 / (1 / info + seat_variance)  # and `seat` about it
+            before = 1 / math.sqrt(1 / seat_variance + told)
+            gain += self.pool.neighbours[seat] * (before - 1 / np.sqrt(1 / seat_variance + told + about_seat))
+        own = np.sqrt(variance) - 1 / np.sqrt(1 / variance + told_new)
+        return np.asarray(gain + self.neighbours * own, dtype=np.float64)
+
+    def add(self, seat: int, full: bool = False) -> None:
+        """Seat `seat`: what it and each bot seated before tell about one another (`full`: the last
+        seat, after which no gain is asked)."""
+        pool, variance = self.pool, self.pool.variance(self.seated + [seat])
+        told_seat = 0.0
+        for k, other in enumerate(self.seated):
+            info = float(pair_info(pool.mean[seat] - pool.mean[other], self.players))
+            self.told[k] += 1 / (1 / info + variance[-1])
+            told_seat += 1 / (1 / info + variance[k])
+        self.seated.append(seat)
+        self.told.append(told_seat)
+        if not full:
+            self.infos.append(pair_info(pool.mean[self.rows] - pool.mean[seat], self.players))
+
+
+def seat_gains(pool: Pool, seated: Sequence[str], players: int) -> npt.NDArray[np.float64]:
+    """For every bot of the pool, what its seat at a table of `players` with `seated` would add: the
+    expected misordered pairs it removes (the rule's step 5, before owners and TOP)."""
+    table = _Table(pool, players, np.arange(len(pool.names)))
+    for name in seated:
+        table.add(pool.index[name])
+    return table.gain()
+
+
 def _fill(pool: Pool, seated: list[int], players: int, rng: random.Random) -> tuple[str, ...]:
-    """`seated` and then, seat by seat, one of the TOP opponents of best quality against those seated
-    (ties in field order)."""
-    seated = list(seated)
-    worst = np.full(len(pool.names), np.inf)
-    for seat in seated:
-        worst = np.minimum(worst, pool.quality(seat))
-    while len(seated) < players:
-        score = worst.copy()
-        for seat in seated:
-            score[pool.owner == pool.owner[seat]] = -np.inf  # never two of one owner
-        top = min(TOP, pool.owners - len(seated))
+    """`seated` and then, seat by seat, one of the TOP bots (of owners not seated yet) among the
+    focus's SHORTLIST whose seat adds the most information (ties in rating order)."""
+    rows = pool.near(seated[0])
+    if len(np.unique(pool.owner[rows])) < players:
+        rows = np.arange(len(pool.names))  # too few owners close by: the whole field
+    table = _Table(pool, players, rows)
+    for i, seat in enumerate(seated):
+        table.add(seat, full=len(seated) == players and i == players - 1)
+    owners = pool.owner[rows]
+    while len(table.seated) < players:
+        score = table.gain()
+        for seat in table.seated:
+            score[owners == pool.owner[seat]] = -np.inf  # never two of one owner
+        top = min(TOP, len(np.unique(owners)) - len(table.seated))
         threshold = np.partition(score, len(score) - top)[len(score) - top]
         best = np.flatnonzero(score >= threshold)  # the TOP best and any tied with the last of them
-        best = best[np.lexsort((best, -score[best]))][:top]  # ties in field order
-        chosen = int(best[rng.randrange(len(best))])
-        seated.append(chosen)
-        worst = np.minimum(worst, pool.quality(chosen))
-    return tuple(pool.names[i] for i in seated)
+        best = best[np.lexsort((best, -score[best]))][:top]
+        table.add(int(rows[best[rng.randrange(len(best))]]), full=len(table.seated) == players - 1)
+    return tuple(pool.names[i] for i in table.seated)

@@ -5,7 +5,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from arena.ladder.matchmaking import Candidate, Pool, Table, longest_wait, next_table, quality, wait_bound
+import numpy as np
+
+from arena.ladder.matchmaking import (
+    TOP,
+    Candidate,
+    Pool,
+    Table,
+    longest_wait,
+    next_table,
+    quality,
+    seat_gains,
+    wait_bound,
+)
 from arena.store.records import PROVISIONAL_HALF_WIDTH
 
 
@@ -116,3 +128,51 @@ def test_a_large_field_with_a_known_answer() -> None:
     pool.seat(Table(("n@1", "b1@1"), "focus"))
     assert pool.waited[pool.index["n@1"]] == 0 and pool.waited[pool.index["b5@1"]] > 0
     assert pool.pending[pool.index["b1@1"]] == 1
+
+
+def settled(name: str, elo: float, owner: str | None = None) -> Candidate:
+    """A bot whose rating is well known: ±30 Elo after 400 games."""
+    return rated(name, elo, half=30.0, games=400, owner=owner)
+
+
+def test_a_newcomer_with_a_wide_interval_among_settled_bots_is_the_focus() -> None:
+    """Rated already (after its first games) but ±300 wide among bots known to ±30: its next table
+    tells the most, so every table that is not random or a waited one is built around it."""
+    candidates = [settled(f"s{i}", 1200 + 50 * i) for i in range(12)] + [rated("new@1", 1440, half=300, games=6)]
+    pool = Pool(candidates)
+    assert int(np.argmax(pool.focus_gain(2))) == pool.index["new@1"]
+    focused = [t for t in (next_table(candidates, 2, random.Random(s)) for s in range(100)) if t and t.why == "focus"]
+    assert len(focused) > 50 and all(t.seats[0] == "new@1" for t in focused)
+
+
+def test_the_most_informative_opponent_is_the_closest_in_rating() -> None:
+    """For the newcomer at 1440 the settled bots' gains fall with the Elo gap: 1450 first, then 1400
+    and 1500 ... 1200 last; the table takes one of the TOP best."""
+    candidates = [settled(f"s{i}", 1200 + 50 * i) for i in range(12)] + [rated("new@1", 1440, half=300, games=6)]
+    pool = Pool(candidates)
+    gain = seat_gains(pool, ["new@1"], 2)
+    by_gain = sorted((n for n in pool.names if n != "new@1"), key=lambda n: -gain[pool.index[n]])
+    assert by_gain[:3] == ["s5", "s4", "s6"]  # 1450, 1400, 1500
+    assert by_gain[-1] == "s11"  # 1750: the farthest
+    tables = [next_table(pool, 2, random.Random(s)) for s in range(100)]
+    opponents = {t.seats[1] for t in tables if t and t.why == "focus"}
+    assert opponents == set(by_gain[:TOP])
+
+
+def test_among_equally_known_bots_the_focus_is_where_the_field_is_dense() -> None:
+    """The order is uncertain where ratings are close: a bot among many neighbours gains more from a
+    game than one far out, and planned matches make a bot worth less."""
+    crowd = [rated(f"c{i}", 1500 + 5 * i, half=60, games=60) for i in range(10)]
+    loner = rated("far", 2400, half=60, games=60)
+    pool = Pool([*crowd, loner])
+    gain = pool.focus_gain(2)
+    assert gain[pool.index["far"]] < min(gain[pool.index[c.name]] for c in crowd)
+    before = gain[pool.index["c0"]]
+    pool.seat(Table(("c0", "c1"), "focus"))
+    assert pool.focus_gain(2)[pool.index["c0"]] < before
+
+
+def test_a_newcomer_not_rated_yet_is_the_focus_before_any_rated_bot() -> None:
+    candidates = [rated("wide", 1500, half=400, games=2), *field(), Candidate("new@1", "new")]
+    tables = [next_table(candidates, 3, random.Random(s)) for s in range(60)]
+    assert all("new@1" == t.seats[0] for t in tables if t and t.why == "focus")
