@@ -208,7 +208,7 @@ def version_message(version: BotVersion, ratings: list[Any]) -> pb.AuthorBotVers
         ratings=[pb.VersionRating(game_id=r.game_id, ruleset=r.ruleset, place=r.place, elo=r.elo,
                                   low=float("-inf") if r.low is None else r.low,
                                   high=float("inf") if r.high is None else r.high, games=r.games)
-                 for r in ratings])
+                 for r in ratings], hold=version.hold)
 
 
 def bot_message(listing: BotListing) -> pb.AuthorBot:

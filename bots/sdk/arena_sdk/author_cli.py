@@ -245,6 +245,7 @@ def format_versions(name: str, versions: list[pb.AuthorBotVersion]) -> str:
         submitted = datetime.fromisoformat(version.submitted_at)
         lines.append(f"  {version.bot + '@' + str(version.number):<{len(latest) + 2}} "
                      f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}")
+    lines += [f"  {v.bot}@{v.number} is held back: {v.hold}" for v in versions if v.hold]
     lines.append(f"  command of {latest}: {versions[-1].command}")
     return "\n".join(lines)
 

@@ -67,7 +67,7 @@ class VersionRating(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., place: _Optional[int] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
 
 class AuthorBotVersion(_message.Message):
-    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings")
+    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings", "hold")
     BOT_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +75,7 @@ class AuthorBotVersion(_message.Message):
     FILES_FIELD_NUMBER: _ClassVar[int]
     SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
+    HOLD_FIELD_NUMBER: _ClassVar[int]
     bot: str
     number: int
     sha256: str
@@ -82,7 +83,8 @@ class AuthorBotVersion(_message.Message):
     files: str
     submitted_at: str
     ratings: _containers.RepeatedCompositeFieldContainer[VersionRating]
-    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ...) -> None: ...
+    hold: str
+    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ..., hold: _Optional[str] = ...) -> None: ...
 
 class AuthorBot(_message.Message):
     __slots__ = ("name", "disabled", "registered_at", "versions")
