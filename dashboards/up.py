@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import UsageError
+from arena.gateway.authoring import AuthorConfig
 from arena.gateway.server import GatewayThread
 from arena.gateway_access import gateway_answers, split_address
 from arena.ladder.driver import RUNNING, Ladder, open_ladder
@@ -38,6 +39,7 @@ from arena.link.tls import CA_ENV, TLS_ENV, ClientTLS, ServerTLS, client_tls, di
 from arena.node.task import executor_for
 from arena.outcomes import TournamentStatus
 from arena.store import Store, default_db_url
+from arena.trial import play_trial
 from dashboards.app import create_app
 from dashboards.author_client import AuthorsClient
 from dashboards.authors import AuthorPages, signin_allowed
@@ -192,7 +194,8 @@ def _gateway(plan: GatewayPlan, store: Store) -> Iterator[None]:
         yield
         return
     host, port = split_address(plan.address)
-    with GatewayThread(store, host, port, host_key(), tls=plan.serve) as thread:
+    authors = AuthorConfig(trial=play_trial)  # `arena serve`'s defaults, tries on
+    with GatewayThread(store, host, port, host_key(), tls=plan.serve, author_config=authors) as thread:
         print(f"arena: no gateway was running at {plan.address}; started one in this process"
               f"{' over TLS' if plan.serve else ''} (bots dial {thread.address})", file=sys.stderr, flush=True)
         yield
