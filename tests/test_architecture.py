@@ -195,7 +195,8 @@ ARENA_FLOORS: list[set[str]] = [
     {"arena.rating", "arena.match"},
     {"arena.gateway", "arena.tournament", "arena.standings"},
     {"arena.sprt", "arena.node", "arena.ladder", "arena.gateway_access"},
-    {"arena.cli", "arena.envs", "arena.trial"},
+    {"arena.trial"},
+    {"arena.cli", "arena.envs"},
 ]
 
 
