@@ -94,6 +94,13 @@ class AuthorsClient:
                                  size=upload.size)
         return self._call(key, "SubmitVersion", _stream(header, upload.file))
 
+    def try_version(self, key: str, upload: Upload, game_id: str, matches: int) -> Any:
+        """Play the archive in a few unrated matches, storing nothing: the TryVersionReply."""
+        submit = pb.SubmitHeader(bot=upload.bot, command=upload.command, archive_format=upload.archive_format,
+                                 size=upload.size)
+        header = pb.TryHeader(submit=submit, game_id=game_id, matches=matches)
+        return self._call(key, "TryVersion", _try_stream(header, upload.file))
+
     def rotate(self, key: str, bot: str) -> str:
         """A new token for the bot (shown once)."""
         return str(self._call(key, "RotateToken", pb.RotateTokenRequest(bot=bot)).token)
@@ -135,3 +142,11 @@ def _stream(header: pb.SubmitHeader, data: IO[bytes]) -> Iterator[pb.SubmitVersi
     data.seek(0)
     while chunk := data.read(CHUNK):
         yield pb.SubmitVersionRequest(chunk=chunk)
+
+
+def _try_stream(header: pb.TryHeader, data: IO[bytes]) -> Iterator[pb.TryVersionRequest]:
+    """A try's header, then the archive in chunks (as `_stream`)."""
+    yield pb.TryVersionRequest(header=header)
+    for part in _stream(header.submit, data):
+        if part.HasField("chunk"):
+            yield pb.TryVersionRequest(chunk=part.chunk)

@@ -33,19 +33,21 @@ def bot_view(store: Store, listed: Any) -> dict[str, Any]:
                     "provisional": is_provisional(r.low, r.high)} for r in v.ratings]
         versions.append({"entrant": f"{v.bot}@{v.number}", "number": v.number, "sha256": v.sha256,
                          "command": v.command, "submitted_at": v.submitted_at, "ratings": ratings,
-                         "suspended": suspended.get(v.number)})
+                         "suspended": suspended.get(v.number), "hold": v.hold})
     return {"name": listed.name, "disabled": listed.disabled, "registered_at": listed.registered_at,
             "versions": versions[::-1], "state": state(listed.disabled, versions[-1] if versions else None)}
 
 
 def state(disabled: bool, latest: dict[str, Any] | None) -> dict[str, str]:
-    """The bot's state as its author sees it: disabled, suspended (why), provisional or active."""
+    """The bot's state as its author sees it: disabled, suspended (why), validating, provisional or active."""
     if disabled:
         return {"name": "disabled", "text": "disabled: it may not connect or be seated (enable lifts it)"}
     if latest is None:
         return {"name": "active", "text": "active: it dials in with its token (no version submitted)"}
     if latest["suspended"]:
         return {"name": "suspended", "text": f"suspended: {latest['suspended']}"}
+    if latest["hold"]:  # not seated until its validation match has played (arena/ladder/validation.py)
+        return {"name": "validating", "text": f"validating: {latest['entrant']} is {latest['hold']}"}
     if not latest["ratings"] or any(r["provisional"] for r in latest["ratings"]):
         return {"name": "provisional", "text": f"provisional: {latest['entrant']} is still being placed (not rated "
                                                f"yet, or a 95 % interval wider than ±{PROVISIONAL_HALF_WIDTH:g} Elo)"}

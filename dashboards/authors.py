@@ -32,6 +32,7 @@ from dashboards.author_client import AuthorsClient, ServiceError, Upload
 from dashboards.author_views import bot_url, bot_view, recent_matches
 from dashboards.pages import render
 from dashboards.params import BadRequest
+from engine import registry
 
 ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
 FORM_SLACK = 64 * 1024  # a form's fields and multipart framing besides the archive
@@ -286,7 +287,7 @@ async def upload_page(request: Request) -> Response:
 def _upload_form(request: Request, session: auth.Session, bot: str | None, command: str, error: str,
                  status: int, new_name: str = "") -> Response:
     data = {"bot": bot, "new_name": new_name, "command": command, "error": error, "csrf": session.csrf,
-            "max_mb": _pages(request).max_upload_bytes / (1024 * 1024)}
+            "max_mb": _pages(request).max_upload_bytes / (1024 * 1024), "games": registry.game_ids()}
     return _page(request, "author_upload.html", data, f"Upload a version of {bot}" if bot else "New bot", status)
 
 
@@ -304,6 +305,8 @@ async def upload(request: Request) -> Response:
                             error.status)
     form = await _form(request, session, max_files=1)
     bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
+    if _text(form, "try_only"):
+        return await _try(request, session, name, form)
     try:
         reply = await _call(request, session, "submit", _upload_of(pages, bot, command, archive))
     except ServiceError as error:
@@ -322,6 +325,27 @@ async def upload(request: Request) -> Response:
     session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""),
                       reply.token or None)
     return _redirect(bot_url(version.bot))
+
+
+async def _try(request: Request, session: auth.Session, name: str | None, form: FormData) -> Response:
+    """"Try only": the archive played in a few unrated matches (TryVersion), nothing stored; the
+    results, faults and the bot's own output on a page for its author alone."""
+    bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
+    game, matches = _text(form, "game"), _text(form, "matches") or "2"
+    try:
+        reply = await _call(request, session, "try_version", _upload_of(_pages(request), bot, command, archive), game,
+                            int(matches) if matches.isdigit() else 0)
+    except ServiceError as error:
+        if error.not_yours and name is not None:
+            raise _not_found(request) from None
+        return _upload_form(request, session, name, command, error.message, error.status, bot)
+    except ValueError as error:
+        return _upload_form(request, session, name, command, str(error), 400, bot)
+    finally:
+        if isinstance(archive, UploadFile):
+            await archive.close()
+    data = {"bot": bot, "game": reply.game_id, "matches": list(reply.matches), "csrf": session.csrf}
+    return _page(request, "author_try.html", data, f"Try of {bot}")
 
 
 def _upload_of(pages: AuthorPages, bot: str, command: str, archive: Any) -> Upload:

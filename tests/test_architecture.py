@@ -195,6 +195,7 @@ ARENA_FLOORS: list[set[str]] = [
     {"arena.rating", "arena.match"},
     {"arena.gateway", "arena.tournament", "arena.standings"},
     {"arena.sprt", "arena.node", "arena.ladder", "arena.gateway_access"},
+    {"arena.trial"},
     {"arena.cli", "arena.envs"},
 ]
 

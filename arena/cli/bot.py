@@ -179,6 +179,7 @@ def format_versions(name: str, versions: list[tuple[BotVersion, list[Any]]]) -> 
                           for r in ratings) or "not rated yet"
         lines.append(f"  {version.entrant:<{len(latest) + 2}} {version.sha256[:12] or '(command)':<12}  "
                      f"{version.created_at:%Y-%m-%d %H:%M}  {rated}")
+    lines += [f"  {version.entrant} is held back: {version.hold}" for version, _ in versions if version.hold]
     lines.append(f"  command of {latest}: {versions[-1][0].command}")
     return "\n".join(lines)
 

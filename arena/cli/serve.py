@@ -16,6 +16,7 @@ from arena.link.hostkey import host_key
 from arena.link.tls import INSECURE_WARNING, is_loopback, server_tls_for
 from arena.store import Store
 from arena.submissions import Limits
+from arena.trial import play_trial
 
 ARCHIVE_MB = Limits().max_bytes // (1024 * 1024)  # by default an archive may be as large as it may unpack to
 
@@ -47,6 +48,9 @@ def register(subparsers: Any) -> None:
                          help="versions one author may submit in any hour (default 10)")
     authors.add_argument("--author-max-archive-mb", type=positive, default=ARCHIVE_MB, metavar="MB",
                          help=f"the largest archive an author may send, in MiB (default {ARCHIVE_MB})")
+    authors.add_argument("--author-try-matches", type=positive, default=AuthorConfig().max_try_matches, metavar="N",
+                         help="matches one `arena-bot try` may play, unrated, against the ladder's anchors "
+                              f"(default {AuthorConfig().max_try_matches}; one try at a time per author)")
     parser.set_defaults(handler=serve_command)
 
 
@@ -68,6 +72,7 @@ def serve_command(args: argparse.Namespace) -> int:
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb,
                           whole_bot=args.whole_bot_limits)
     authors = AuthorConfig(max_bots=args.author_max_bots, submissions_per_hour=args.author_submissions_per_hour,
-                           max_archive_bytes=args.author_max_archive_mb * 1024 * 1024)
+                           max_archive_bytes=args.author_max_archive_mb * 1024 * 1024, trial=play_trial,
+                           max_try_matches=args.author_try_matches)
     asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls, authors))
     return 0

@@ -26,8 +26,17 @@ from typing import Any
 from arena.errors import ArenaError, UsageError
 from arena.store import AuthorInfo, BotInfo, BotVersion, Store, check_bot_name
 from arena.store import dashboard_queries as dq
-from arena.submissions import Limits, StoredFiles, SubmissionError, default_root, prepare_root, store_submission
+from arena.submissions import (
+    Limits,
+    StoredFiles,
+    SubmissionError,
+    default_root,
+    prepare_root,
+    remove_tree,
+    store_submission,
+)
 from bots import bot_names, is_builtin
+from engine import registry
 
 HOUR = timedelta(hours=1)
 FORMATS = ("tar.gz", "zip")
@@ -45,6 +54,40 @@ class AuthorConfig:
     auth_failures: int = 10  # failed keys from one peer address ...
     auth_window_s: float = 60.0  # ... within this window; then it is refused until the window passes
     clock: Callable[[], float] = field(default=time.time, compare=False)  # seconds since the epoch; tests move it
+    # plays an author's try (arena/trial.py's play_trial, set by `arena serve`); None: tries are off
+    trial: Callable[[Store, Trial], list[TrialMatch]] | None = field(default=None, compare=False)
+    max_try_matches: int = 4  # matches one try may ask for
+    tries_at_once: int = 2  # tries played at once by this gateway (each author: one at a time)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """An author's try: files unpacked with a submission's checks (not stored as a version) and
+    how many matches to play of them, in which game."""
+
+    bot: str
+    command: str
+    folder: Path
+    sha256: str
+    game_id: str
+    matches: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class TrialMatch:
+    """One match of a try, as its author sees it: the table, the bot's seat and how it did there."""
+
+    seats: tuple[str, ...]
+    seat: int
+    termination: str = ""
+    reason: str = ""
+    fault: str = ""  # its first fault, in one line ("" when it played cleanly)
+    strikes: int = 0
+    rank: int | None = None
+    score: float | None = None
+    log: str = ""  # its own output while its seat was open (the tail)
+    error: str = ""  # an arena-side failure: the match was not played to its end
 
 
 class AuthorError(ArenaError):
@@ -163,6 +206,46 @@ class Authoring:
         token = self.register(author, bot) if self.store.bot(bot) is None else None
         return self.store.add_version(bot, command, str(stored.folder), stored.sha256), stored, token
 
+    def check_try(self, author: AuthorInfo, bot: str, command: str, archive_format: str, game_id: str,
+                  matches: int) -> None:
+        """Refuse a try before any of its bytes are read: tries off, a bad header, another's bot."""
+        if self.config.trial is None:
+            raise BadRequest("this arena plays no tries (its gateway was started without them); "
+                             "submit a version instead")
+        if game_id not in registry.GAMES:
+            raise BadRequest(f"unknown game {game_id!r}; valid games: {', '.join(registry.game_ids())}")
+        if not 1 <= matches <= self.config.max_try_matches:
+            raise BadRequest(f"a try plays 1 to {self.config.max_try_matches} matches, not {matches}")
+        if archive_format not in FORMATS:
+            raise BadRequest(f"archive_format {archive_format!r} is not one the arena unpacks; use one of {FORMATS}")
+        if not command.strip():
+            raise BadRequest("the command is empty: give the command line that starts the bot in its folder, "
+                             "e.g. 'python3 bot.py'")
+        if self.store.bot(bot) is None:  # a name not registered yet may be tried: nothing is stored
+            self._check_name(bot)
+        else:
+            self.own(author, bot)
+
+    def try_version(self, author: AuthorInfo, bot: str, command: str, upload: Upload, game_id: str,
+                    matches: int) -> list[TrialMatch]:
+        """Play the uploaded files in a few unrated matches (AuthorConfig.trial); nothing is stored:
+        the files are unpacked into a private folder, removed afterwards with the upload."""
+        workspace = Path(tempfile.mkdtemp(prefix=".try-", dir=prepare_root(self.root)))
+        try:
+            self.check_try(author, bot, command, upload.archive_format, game_id, matches)
+            try:
+                files = store_submission(upload.path, workspace, self.config.unpacked)
+            except SubmissionError as error:
+                raise BadRequest(str(error).replace(str(upload.path), "the archive")) from None
+            finally:
+                upload.discard()
+            assert self.config.trial is not None
+            seed = int(self.config.clock() * 1000)  # every try its own deal
+            trial = Trial(bot, command, files.folder, files.sha256, game_id, matches, seed)
+            return self.config.trial(self.store, trial)
+        finally:
+            remove_tree(workspace)
+
     def listing(self, author: AuthorInfo, bot: str = "") -> list[BotListing]:
         """The author's bots (or only `bot`, which must be theirs) with their versions and ratings."""
         if bot:
@@ -190,17 +273,20 @@ class Authoring:
         return self.store.bot_logs(match_id, bot)
 
     def _check_new_bot(self, author: AuthorInfo, bot: str) -> None:
+        self._check_name(bot)
+        if self.store.bot(bot) is not None:
+            raise Taken(f"a bot named {bot!r} is already registered; choose another name")
+        if (count := len(self.store.author_bots(author.name))) >= self.config.max_bots:
+            raise LimitReached(f"limit reached: {count} bots registered, at most {self.config.max_bots} per author "
+                               "(--author-max-bots); it does not reset by itself: ask the arena's operator")
+
+    def _check_name(self, bot: str) -> None:
         try:
             check_bot_name(bot)
         except UsageError as error:
             raise BadRequest(str(error)) from None
         if is_builtin(bot):
             raise BadRequest(f"{bot!r} is the name of a built-in bot ({', '.join(bot_names())}); choose another name")
-        if self.store.bot(bot) is not None:
-            raise Taken(f"a bot named {bot!r} is already registered; choose another name")
-        if (count := len(self.store.author_bots(author.name))) >= self.config.max_bots:
-            raise LimitReached(f"limit reached: {count} bots registered, at most {self.config.max_bots} per author "
-                               "(--author-max-bots); it does not reset by itself: ask the arena's operator")
 
     def _check_submission_quota(self, author: AuthorInfo) -> None:
         limit = self.config.submissions_per_hour

@@ -33,6 +33,7 @@ from arena.gateway.authoring import (
     NoSuchBot,
     NotYours,
     Taken,
+    TrialMatch,
     Unauthenticated,
     Upload,
 )
@@ -81,6 +82,7 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
         self.refusals = RateLimitedLog(log)  # anybody can call: refusals must not flood the log
         self._locks: dict[int, asyncio.Lock] = {}
         self._uploading: set[int] = set()
+        self._trying: set[int] = set()  # authors whose try is under way
 
     # -- the calls ---------------------------------------------------------------------------
 
@@ -136,17 +138,50 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
         log.info("author %r stored %s (%d bytes sent)", author.name, version.entrant, upload.size)
         return pb.SubmitVersionReply(version=version_message(version, []), token=token or "")
 
+    async def TryVersion(self, requests: AsyncIterator[pb.TryVersionRequest],
+                         context: Context) -> pb.TryVersionReply:
+        author = await self._author(context)
+        header = await self._header(requests, context, "TryVersion")
+        submit = header.submit
+        if not self._check_try_quota(author):
+            await self._abort(context, self._try_refusal(author))
+        self._trying.add(author.id)
+        job: asyncio.Future[list[TrialMatch]] | None = None
+        try:
+            await self._run(context, self.authoring.check_try, author, submit.bot, submit.command,
+                            submit.archive_format, header.game_id, header.matches)
+            upload = await self._run(context, self.authoring.new_upload, submit.archive_format, submit.size)
+            await self._receive(requests, upload, context)
+            job = asyncio.ensure_future(self._run(context, self.authoring.try_version, author, submit.bot,
+                                                  submit.command, upload, header.game_id, header.matches))
+            # the author's try counts until its matches end, even when the caller went away meanwhile
+            job.add_done_callback(lambda _: self._trying.discard(author.id))
+            matches = await asyncio.shield(job)
+        finally:
+            if job is None:
+                self._trying.discard(author.id)
+        log.info("author %r tried %r in %d match(es) of %s", author.name, submit.bot, len(matches), header.game_id)
+        return pb.TryVersionReply(game_id=header.game_id, matches=[trial_message(m) for m in matches])
+
+    def _check_try_quota(self, author: AuthorInfo) -> bool:
+        return author.id not in self._trying and len(self._trying) < self.config.tries_at_once
+
+    def _try_refusal(self, author: AuthorInfo) -> LimitReached:
+        if author.id in self._trying:
+            return LimitReached("limit reached: one try at a time per author; wait for the one under way to finish")
+        return LimitReached(f"limit reached: the arena plays {self.config.tries_at_once} tries at once, all under "
+                            "way now; try again in a minute")
+
     # -- plumbing ----------------------------------------------------------------------------
 
-    async def _header(self, requests: AsyncIterator[pb.SubmitVersionRequest],
-                      context: Context) -> pb.SubmitHeader:
+    async def _header(self, requests: AsyncIterator[Any], context: Context, call: str = "SubmitVersion") -> Any:
         first = await anext(aiter(requests), None)
         if first is None or not first.HasField("header"):
-            await self._abort(context, BadRequest("the first message of SubmitVersion must be its header "
+            await self._abort(context, BadRequest(f"the first message of {call} must be its header "
                                                   "(bot, command, archive_format), then the archive's chunks"))
         return first.header
 
-    async def _receive(self, requests: AsyncIterator[pb.SubmitVersionRequest], upload: Upload,
+    async def _receive(self, requests: AsyncIterator[Any], upload: Upload,
                        context: Context) -> None:
         """Every chunk into the upload file; the file is removed if the stream breaks or is refused."""
         try:
@@ -215,10 +250,16 @@ def version_message(version: BotVersion, ratings: list[Any]) -> pb.AuthorBotVers
         ratings=[pb.VersionRating(game_id=r.game_id, ruleset=r.ruleset, place=r.place, elo=r.elo,
                                   low=float("-inf") if r.low is None else r.low,
                                   high=float("inf") if r.high is None else r.high, games=r.games)
-                 for r in ratings])
+                 for r in ratings], hold=version.hold)
 
 
 def bot_message(listing: BotListing) -> pb.AuthorBot:
     return pb.AuthorBot(name=listing.bot.name, disabled=listing.bot.disabled,
                         registered_at=listing.bot.created_at.isoformat(),
                         versions=[version_message(v, ratings) for v, ratings in listing.versions])
+
+
+def trial_message(match: TrialMatch) -> pb.TrialMatch:
+    return pb.TrialMatch(seats=list(match.seats), seat=match.seat, termination=match.termination, reason=match.reason,
+                         fault=match.fault, strikes=match.strikes, rank=match.rank or 0, score=match.score or 0.0,
+                         log=match.log, error=match.error)

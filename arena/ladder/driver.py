@@ -15,7 +15,8 @@ their seats and seeds; a worker's death is the executor's business (it plays the
 Steering from other processes goes through the ladder's status: `paused` (no new table; the
 matches under way finish), `stopping` (the same, then the run ends and writes `stopped`),
 `running`. The driver reads it, and the field (new versions, disabled bots, suspensions), about
-once a second: a new version is seated within seconds, first.
+once a second: a new version first plays its validation match (arena/ladder/validation.py, unrated,
+stored nowhere), and once it passes is seated within seconds, first.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from arena.errors import UsageError
 from arena.ladder.account import Account
 from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder, ladder_field
 from arena.ladder.matchmaking import Candidate, next_table
+from arena.ladder.validation import awaiting_validation, fault_of, rejection, validation_match
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
 from arena.outcomes import Termination, TournamentStatus
@@ -119,6 +121,9 @@ class Ladder:
         self.launches: dict[str, NodeLaunch | None] = {}  # spec -> its launch on a node (None: the gateway)
         self.next_index, self.next_table = store.next_ladder_position(info.id)
         self.field: list[Member] = []
+        self.awaiting: list[str] = []  # versions waiting for their validation match
+        self.validating: dict[int, str] = {}  # negative job index -> the version its validation match plays
+        self.next_validation = -1
         self.last_poll = 0.0
         self.status: str = TournamentStatus.RUNNING
         self.buffer: list[MatchResult] = []
@@ -164,7 +169,7 @@ class Ladder:
             for outcome in self.executor.run(self._jobs(until)):
                 self._add(outcome)
             self._flush()
-        if self.status != TournamentStatus.RUNNING or not self._can_fill():
+        if self.status != TournamentStatus.RUNNING or not (self._can_fill() or self.awaiting):
             self._idle()
 
     def _wait_for_database(self, error: Exception, until: Callable[[], bool] | None) -> None:
@@ -196,10 +201,12 @@ class Ladder:
                 time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
             while self.replay:
                 yield self._planned_job(self.replay.pop(0))
+            validations = self._validation_jobs()
             table = self._plan_table()
-            if table is None:
+            if table is None and not validations:
                 return
-            yield from table
+            yield from validations
+            yield from table or ()
 
     def _replays(self) -> Iterator[MatchJob]:
         pending = self.store.pending_ladder_matches(self.info.id)
@@ -231,6 +238,18 @@ class Ladder:
             self.on_table(matches[0])
         return [self._job(m) for m in matches]
 
+    def _validation_jobs(self) -> list[MatchJob]:
+        """A validation match for each version awaiting one that is not being validated already."""
+        jobs = []
+        for entrant in self.awaiting:
+            if entrant in self.validating.values():
+                continue
+            index, self.next_validation = self.next_validation, self.next_validation - 1
+            self.validating[index] = entrant
+            match = validation_match(self.config, entrant, index)
+            jobs.append(match_job(self.info.id, self.tournament, match, None, self._launches(match.seats)))
+        return jobs
+
     def _job(self, match: LadderMatch) -> MatchJob:
         planned = PlannedMatch(match.index, 0, match.table, match.rotation, match.seats, match.seed, match.chance_seed)
         return self._planned_job(planned)
@@ -240,11 +259,14 @@ class Ladder:
         self.planned[planned.index] = planned
         for entrant in planned.seats:
             self.pending[entrant] += 1
-        specs = {bot_spec(entrant) for entrant in planned.seats}
+        launches = self._launches(planned.seats)
+        return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None), launches)
+
+    def _launches(self, seats: tuple[str, ...]) -> dict[str, NodeLaunch]:
+        specs = {bot_spec(entrant) for entrant in seats}
         for spec in specs - self.launches.keys():
             self.launches[spec] = node_launch(spec, self.store)
-        launches = {spec: launch for spec in specs if (launch := self.launches[spec]) is not None}
-        return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None), launches)
+        return {spec: launch for spec in specs if (launch := self.launches[spec]) is not None}
 
     # -- who plays, and how they rate ---------------------------------------------------------
 
@@ -258,6 +280,7 @@ class Ladder:
 
     def _refresh_field(self) -> list[Member]:
         self.field = ladder_field(self.store, self.config)
+        self.awaiting = awaiting_validation(self.store)
         self.last_poll = time.monotonic()
         return self.field
 
@@ -287,6 +310,9 @@ class Ladder:
 
     def _add(self, outcome: JobOutcome) -> None:
         index = outcome.job.key[1]
+        if index in self.validating:
+            self._validated(self.validating.pop(index), outcome)
+            return
         planned = self.planned.pop(index)
         if self.live:
             self.live.finish(outcome.job.key)
@@ -314,6 +340,23 @@ class Ladder:
                              if s.kind == "submitted" and s.termination == Termination.CRASH}
         if self.crashed or time.monotonic() - self.last_flush >= FLUSH_SECONDS:  # a crash: suspend at once
             self._flush()
+
+    def _validated(self, entrant: str, outcome: JobOutcome) -> None:
+        """Seat the version, or reject it with its fault; an arena-side failure: validate it again."""
+        record = outcome.record or {}
+        if outcome.error or outcome.gateway_gone or record.get("aborted"):
+            self.last_abort = time.monotonic()  # nobody's fault: played again after the back-off
+            return
+        name, _, number = entrant.partition("@")
+        fault = fault_of(record, 0)
+        try:
+            if fault is None:
+                self.store.mark_validated(name, int(number))
+            else:
+                self.store.suspend_version(name, int(number), rejection(self.info.game_id, fault))
+        except UsageError:
+            pass  # the bot was removed meanwhile: nothing to seat or reject
+        self._refresh_field()
 
     def _flush(self) -> None:
         with self.live.lock if self.live else nullcontext():

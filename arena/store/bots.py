@@ -119,7 +119,8 @@ ATTEMPTS = 5  # two submissions of one bot at once: the loser of a number takes 
 
 
 def _version(row: SubmissionRow, bot: str) -> BotVersion:
-    return BotVersion(bot, row.number, row.sha256, row.command, row.files, row.created_at, row.suspended_reason)
+    return BotVersion(bot, row.number, row.sha256, row.command, row.files, row.created_at, row.suspended_reason,
+                      row.validated_at is not None)
 
 
 class Versions:
@@ -162,6 +163,18 @@ class Versions:
             if changed.rowcount == 0:  # type: ignore[attr-defined]
                 raise UsageError(f"bot {name!r} has no version {number}")
             session.commit()
+
+    def mark_validated(self, name: str, number: int) -> bool:
+        """`NAME@number` passed its validation match: the ladder may seat it. False (and nothing
+        changes) when it was rejected or suspended meanwhile (another ladder's validation failed)."""
+        with self._writing() as session:
+            bot = _live_row(session, name)
+            changed = session.execute(
+                update(SubmissionRow).where(col(SubmissionRow.bot_id) == bot.id, col(SubmissionRow.number) == number,
+                                            col(SubmissionRow.suspended_reason).is_(None))
+                .values(validated_at=now()))
+            session.commit()
+            return bool(changed.rowcount)  # type: ignore[attr-defined]
 
     def versions(self, name: str) -> list[BotVersion]:
         """Every stored version of a bot, oldest first (none for a bot that only dials in)."""

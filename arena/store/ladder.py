@@ -62,7 +62,8 @@ class LadderVersion:
     latest: bool  # the bot's newest version
     keep_active: bool  # kept in the ladder although not the latest
     disabled: bool  # the bot is disabled
-    suspended: str | None  # why this version is suspended, or None
+    suspended: str | None  # why this version is suspended (or was rejected by its validation), or None
+    validated: bool = True  # it passed its validation match (arena/ladder/validation.py)
 
     @property
     def entrant(self) -> str:
@@ -74,8 +75,17 @@ class LadderVersion:
         return f"author:{self.author_id}" if self.author_id is not None else f"bot:{self.bot}"
 
     @property
-    def active(self) -> bool:
+    def wanted(self) -> bool:
+        """The ladder would seat it: not disabled, not suspended, the latest or kept active."""
         return not self.disabled and self.suspended is None and (self.latest or self.keep_active)
+
+    @property
+    def active(self) -> bool:
+        return self.wanted and self.validated
+
+    @property
+    def awaiting_validation(self) -> bool:
+        return self.wanted and not self.validated
 
 
 class LadderStore(Queries):
@@ -140,13 +150,14 @@ class LadderStore(Queries):
         latest = (select(SubmissionRow.bot_id, func.max(SubmissionRow.number).label("number"))
                   .group_by(col(SubmissionRow.bot_id)).subquery())
         query = (select_columns(BotRow.name, SubmissionRow.number, BotRow.author_id, latest.c.number,
-                                SubmissionRow.keep_active, BotRow.disabled, SubmissionRow.suspended_reason)
+                                SubmissionRow.keep_active, BotRow.disabled, SubmissionRow.suspended_reason,
+                                SubmissionRow.validated_at)
                  .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
                  .join(latest, latest.c.bot_id == col(SubmissionRow.bot_id))
                  .where(col(BotRow.removed_at).is_(None)).order_by(col(BotRow.name), col(SubmissionRow.number)))
         with Session(self.engine) as session:
-            return [LadderVersion(name, number, author, number == newest, keep, disabled, suspended)
-                    for name, number, author, newest, keep, disabled, suspended in session.exec(query)]
+            return [LadderVersion(name, number, author, number == newest, keep, disabled, suspended, ok is not None)
+                    for name, number, author, newest, keep, disabled, suspended, ok in session.exec(query)]
 
     def set_keep_active(self, name: str, number: int, keep: bool) -> None:
         """Keep `NAME@number` in the ladder although it is not the latest version (or stop keeping it)."""

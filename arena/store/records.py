@@ -49,6 +49,9 @@ class RetiredToken:
     at: datetime
 
 
+AWAITING_VALIDATION = "waiting for its validation match (the ladder seats it once it passes)"
+
+
 @dataclass(frozen=True)
 class BotVersion:
     """A submitted version of a registered bot: what `NAME@number` launches."""
@@ -60,11 +63,18 @@ class BotVersion:
     files: str | None
     created_at: datetime
     suspended: str | None = None  # why it may not play until a new version or `arena bot enable`
+    validated: bool = True  # it passed its validation match (arena/ladder/validation.py): the ladder may seat it
 
     @property
     def entrant(self) -> str:
         """The name it plays and is rated under: `NAME@N`."""
         return f"{self.bot}@{self.number}"
+
+    @property
+    def hold(self) -> str:
+        """Why the ladder holds it back, for its author and the operator: "" (it may be seated), the
+        reason it was rejected or suspended, or that it waits for its validation match."""
+        return self.suspended or ("" if self.validated else AWAITING_VALIDATION)
 
 
 @dataclass(frozen=True)

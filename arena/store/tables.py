@@ -80,6 +80,7 @@ class SubmissionRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
     suspended_reason: str | None = None  # why the ladder stopped seating it (None: it may play)
     suspended_at: datetime | None = None
+    validated_at: datetime | None = None  # when it passed its validation match (None: not yet, or rejected)
     # the ladder seats it although it is not its bot's latest version (`arena ladder keep NAME@N`)
     keep_active: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 

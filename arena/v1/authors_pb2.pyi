@@ -67,7 +67,7 @@ class VersionRating(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., place: _Optional[int] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
 
 class AuthorBotVersion(_message.Message):
-    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings")
+    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings", "hold")
     BOT_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
@@ -75,6 +75,7 @@ class AuthorBotVersion(_message.Message):
     FILES_FIELD_NUMBER: _ClassVar[int]
     SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
+    HOLD_FIELD_NUMBER: _ClassVar[int]
     bot: str
     number: int
     sha256: str
@@ -82,7 +83,8 @@ class AuthorBotVersion(_message.Message):
     files: str
     submitted_at: str
     ratings: _containers.RepeatedCompositeFieldContainer[VersionRating]
-    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ...) -> None: ...
+    hold: str
+    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ..., hold: _Optional[str] = ...) -> None: ...
 
 class AuthorBot(_message.Message):
     __slots__ = ("name", "disabled", "registered_at", "versions")
@@ -167,3 +169,53 @@ class ReadLogReply(_message.Message):
     LOGS_FIELD_NUMBER: _ClassVar[int]
     logs: _containers.RepeatedCompositeFieldContainer[BotLogEntry]
     def __init__(self, logs: _Optional[_Iterable[_Union[BotLogEntry, _Mapping]]] = ...) -> None: ...
+
+class TryHeader(_message.Message):
+    __slots__ = ("submit", "game_id", "matches")
+    SUBMIT_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    submit: SubmitHeader
+    game_id: str
+    matches: int
+    def __init__(self, submit: _Optional[_Union[SubmitHeader, _Mapping]] = ..., game_id: _Optional[str] = ..., matches: _Optional[int] = ...) -> None: ...
+
+class TryVersionRequest(_message.Message):
+    __slots__ = ("header", "chunk")
+    HEADER_FIELD_NUMBER: _ClassVar[int]
+    CHUNK_FIELD_NUMBER: _ClassVar[int]
+    header: TryHeader
+    chunk: bytes
+    def __init__(self, header: _Optional[_Union[TryHeader, _Mapping]] = ..., chunk: _Optional[bytes] = ...) -> None: ...
+
+class TrialMatch(_message.Message):
+    __slots__ = ("seats", "seat", "termination", "reason", "fault", "strikes", "rank", "score", "log", "error")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    FAULT_FIELD_NUMBER: _ClassVar[int]
+    STRIKES_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    LOG_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedScalarFieldContainer[str]
+    seat: int
+    termination: str
+    reason: str
+    fault: str
+    strikes: int
+    rank: int
+    score: float
+    log: str
+    error: str
+    def __init__(self, seats: _Optional[_Iterable[str]] = ..., seat: _Optional[int] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., fault: _Optional[str] = ..., strikes: _Optional[int] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., log: _Optional[str] = ..., error: _Optional[str] = ...) -> None: ...
+
+class TryVersionReply(_message.Message):
+    __slots__ = ("game_id", "matches")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    matches: _containers.RepeatedCompositeFieldContainer[TrialMatch]
+    def __init__(self, game_id: _Optional[str] = ..., matches: _Optional[_Iterable[_Union[TrialMatch, _Mapping]]] = ...) -> None: ...

@@ -15,6 +15,7 @@ import pytest
 from arena.cli import main
 from arena.gateway.authoring import AuthorConfig
 from arena.gateway.server import GatewayThread
+from arena.ladder.validation import rejection
 from arena.store import Store
 from tests.arena.gateway_fixtures import HOST_KEY, ROOT
 from tests.bots.test_sdk_kit import clean_env, kit_python  # noqa: F401 - the fresh venv's fixture
@@ -75,6 +76,11 @@ def test_an_author_registers_submits_and_manages_a_bot_from_the_kits_venv(
     out = remote.run("submit", "pybot", str(PYTHON_EXAMPLE), "--command", "python3 random_bot.py --v2")
     assert "registered" not in out and "stored pybot@2" in out and "earlier versions stay playable" in out
     assert remote.run("versions", "pybot") == local_versions(remote.url, "pybot", capsys), "the same lines"
+    assert "pybot@2 is held back: waiting for its validation match" in remote.run("versions", "pybot")
+    remote.store.suspend_version("pybot", 2, rejection("gang_of_dice", "crash: exited with status 3"))
+    listed = remote.run("versions", "pybot")
+    assert "pybot@2 is held back: rejected by its validation match (ladder of gang_of_dice): crash: exited " \
+           "with status 3" in listed and listed == local_versions(remote.url, "pybot", capsys)
 
     out = remote.run("token", "pybot", "--rotate")
     new = token_in(out)

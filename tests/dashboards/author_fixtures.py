@@ -23,6 +23,7 @@ from arena.gateway.server import GatewayThread
 from arena.match.runner import run_match
 from arena.store import MatchResult, SeatResult, Store
 from arena.tournament.schedule import TournamentConfig
+from arena.trial import play_trial
 from dashboards.app import create_app
 from dashboards.author_client import AuthorsClient
 from dashboards.authors import AuthorPages
@@ -60,7 +61,7 @@ def author_arena(tmp_path: Path) -> Iterator[AuthorArena]:
     store = Store(url)
     keys = {name: store.add_author(name) for name in ("alice", "mallory")}
     root = tmp_path / "submissions"
-    config = AuthorConfig(submissions_root=root)
+    config = AuthorConfig(submissions_root=root, trial=play_trial)  # `arena serve`'s: tries on
     with GatewayThread(store, host_key=HOST_KEY, author_config=config) as gateway:
         client = AuthorsClient(gateway.address)
         try:

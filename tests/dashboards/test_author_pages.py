@@ -222,6 +222,9 @@ def test_the_bot_page_shows_suspended_provisional_and_disabled_and_the_matches_p
         assert upload(client, csrf, "/my/new", pack(PYTHON_EXAMPLE), "python3 random_bot.py",
                       bot="pybot").status_code == 303
     page = client.get("/my/bots/pybot").text
+    assert 'data-state="validating"' in page and "waiting for its validation match" in page, "not seated yet"
+    author_arena.store.mark_validated("pybot", 2)
+    page = client.get("/my/bots/pybot").text
     assert 'data-state="provisional"' in page and "not rated yet" in page
     author_arena.store.suspend_version("pybot", 2, "its last 3 matches all ended in its own crash")
     page = client.get("/my/bots/pybot").text

@@ -7,6 +7,9 @@
       token NAME --rotate                a new token for NAME (the old one stops working)
       disable NAME | enable NAME         stop NAME from connecting and playing, or let it again
       logs NAME --match ID               NAME's stored output in match ID
+      try NAME PATH --command "..." --game G [--matches N]
+                                         play PATH in a few unrated matches against the ladder's
+                                         anchors: results, faults and logs; nothing is stored
 
 It talks to the arena's authors' service (proto/arena/v1/authors.proto) with the author key that
 the arena's operator gave you (`arena author add NAME`), read from --key-file, which must be
@@ -66,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     _action(actions, "enable", "let a disabled bot connect and play again")
     logs = _action(actions, "logs", "print a launched bot's stored output in one match")
     logs.add_argument("--match", type=int, required=True, metavar="ID", help="the match id (the dashboard shows it)")
+    trial = _action(actions, "try", "play a folder in a few unrated matches against the ladder's anchors "
+                                    "(results, faults, logs; nothing is stored)")
+    trial.add_argument("path", type=Path, help="a folder, or a .tar.gz / .tgz / .zip archive of one")
+    trial.add_argument("--command", required=True, help="command line that starts the bot, run in its folder")
+    trial.add_argument("--game", required=True, help="the game whose ladder's anchors it plays, e.g. gang_of_dice")
+    trial.add_argument("--matches", type=int, default=2, help="how many matches (default 2; the arena caps it)")
     return parser
 
 
@@ -245,6 +254,7 @@ def format_versions(name: str, versions: list[pb.AuthorBotVersion]) -> str:
         submitted = datetime.fromisoformat(version.submitted_at)
         lines.append(f"  {version.bot + '@' + str(version.number):<{len(latest) + 2}} "
                      f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}")
+    lines += [f"  {v.bot}@{v.number} is held back: {v.hold}" for v in versions if v.hold]
     lines.append(f"  command of {latest}: {versions[-1].command}")
     return "\n".join(lines)
 
@@ -296,8 +306,45 @@ def logs_command(call: Caller, args: argparse.Namespace) -> int:
     return 0
 
 
+def try_command(call: Caller, args: argparse.Namespace) -> int:
+    if not args.command.strip():
+        raise CliError("--command is empty: give the command line that starts the bot in its folder, "
+                       "e.g. 'python3 bot.py'")
+    with archive_of(args.path) as (archive, archive_format):
+        submit = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
+                                 size=archive.stat().st_size)
+        header = pb.TryHeader(submit=submit, game_id=args.game, matches=args.matches)
+        reply = call("TryVersion", try_stream(header, archive))
+    print(f"{args.name}: {len(reply.matches)} unrated match(es) of {reply.game_id} against the ladder's anchors "
+          "(nothing stored)")
+    for number, match in enumerate(reply.matches, 1):
+        print(format_trial(number, match))
+    return 0 if all(not m.fault and not m.error for m in reply.matches) else 1
+
+
+def try_stream(header: pb.TryHeader, archive: Path) -> Iterator[pb.TryVersionRequest]:
+    """The header, then the archive in chunks (as `submission`)."""
+    yield pb.TryVersionRequest(header=header)
+    for part in submission(header.submit, archive):
+        if part.HasField("chunk"):
+            yield pb.TryVersionRequest(chunk=part.chunk)
+
+
+def format_trial(number: int, match: pb.TrialMatch) -> str:
+    """One match of a try: its table, the bot's result or fault, then its log."""
+    table = ", ".join(f"{seat}: {bot}" for seat, bot in enumerate(match.seats))
+    if match.error:
+        return f"match {number} ({table}): not played: {match.error}"
+    result = f"rank {match.rank}, score {match.score:g}, {match.termination}"
+    fault = f"; fault: {match.fault}" if match.fault else ""
+    log = match.log.rstrip("\n") or "(it printed nothing while its seat was open)"
+    return f"match {number} ({table}; it sat at seat {match.seat}): {result}{fault}\n  log:\n" + \
+        "\n".join(f"    {line}" for line in log.splitlines())
+
+
 ACTIONS = {"submit": submit_command, "register": register_command, "versions": versions_command,
-           "token": token_command, "disable": disable_command, "enable": enable_command, "logs": logs_command}
+           "token": token_command, "disable": disable_command, "enable": enable_command, "logs": logs_command,
+           "try": try_command}
 
 
 if __name__ == "__main__":

@@ -100,6 +100,7 @@ def test_a_version_submitted_while_it_runs_joins_and_gets_the_first_table(
 def test_a_crashing_version_is_suspended_after_3_matches_and_leaves(running: Callable[..., Running],
                                                                    store: Store) -> None:  # noqa: F811
     store.register_bot("crasher", command=f"python3 {FAULT_BOT.name} --mode crash", files=str(FAULT_BOT.parent))
+    store.mark_validated("crasher", 1)  # as if it passed its validation match and crashed only later
     ladder = running()
     wait_until(lambda: store.version("crasher", 1).suspended, "crasher@1 is suspended")  # type: ignore[union-attr]
     suspended = time.monotonic()

@@ -64,6 +64,11 @@ class AuthorsStub:
                 request_serializer=arena_dot_v1_dot_authors__pb2.ReadLogRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_authors__pb2.ReadLogReply.FromString,
                 _registered_method=True)
+        self.TryVersion = channel.stream_unary(
+                '/arena.v1.Authors/TryVersion',
+                request_serializer=arena_dot_v1_dot_authors__pb2.TryVersionRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_authors__pb2.TryVersionReply.FromString,
+                _registered_method=True)
 
 
 class AuthorsServicer:
@@ -112,6 +117,17 @@ class AuthorsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def TryVersion(self, request_iterator, context):
+        """Play a folder's archive in a few sandboxed, unrated matches against the ladder's anchors, with
+        the ladder's limits, and return each match's result, faults and the bot's log; nothing is
+        stored (no version, no match, no rating). Streamed as SubmitVersion: a TryVersionRequest with
+        the header, then the archive in chunks. The bot is mine, or a name nobody registered yet. One
+        try at a time per author (RESOURCE_EXHAUSTED), at most a few matches (INVALID_ARGUMENT).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -144,6 +160,11 @@ def add_AuthorsServicer_to_server(servicer, server):
                     servicer.ReadLog,
                     request_deserializer=arena_dot_v1_dot_authors__pb2.ReadLogRequest.FromString,
                     response_serializer=arena_dot_v1_dot_authors__pb2.ReadLogReply.SerializeToString,
+            ),
+            'TryVersion': grpc.stream_unary_rpc_method_handler(
+                    servicer.TryVersion,
+                    request_deserializer=arena_dot_v1_dot_authors__pb2.TryVersionRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_authors__pb2.TryVersionReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -308,6 +329,33 @@ class Authors:
             '/arena.v1.Authors/ReadLog',
             arena_dot_v1_dot_authors__pb2.ReadLogRequest.SerializeToString,
             arena_dot_v1_dot_authors__pb2.ReadLogReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def TryVersion(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_unary(
+            request_iterator,
+            target,
+            '/arena.v1.Authors/TryVersion',
+            arena_dot_v1_dot_authors__pb2.TryVersionRequest.SerializeToString,
+            arena_dot_v1_dot_authors__pb2.TryVersionReply.FromString,
             options,
             channel_credentials,
             insecure,
