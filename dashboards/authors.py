@@ -269,6 +269,17 @@ async def log_page(request: Request) -> Response:
     return _page(request, "author_log.html", data, f"{name} in match {match}")
 
 
+async def replay_page(request: Request) -> Response:
+    """The match as the author's bot's seat saw it, each decision beside what the bot printed then."""
+    session = _session(request)
+    name, match = request.path_params["name"], request.path_params["match"]
+    if not match.isdigit():
+        raise _not_found(request)
+    replay = await _owned_call(request, session, "read_replay", name, int(match))
+    data = {"bot": name, "match": int(match), "replay": replay}
+    return _page(request, "author_replay.html", data, f"{name} in match {match}: its replay")
+
+
 # -- actions -----------------------------------------------------------------------------------
 
 
@@ -413,4 +424,5 @@ def routes() -> list[Route]:
         Route("/my/bots/{name}/token", rotate, methods=["POST"]),
         Route("/my/bots/{name}/state", set_state, methods=["POST"]),
         Route("/my/bots/{name}/logs/{match}", log_page, methods=["GET"]),
+        Route("/my/bots/{name}/replays/{match}", replay_page, methods=["GET"]),
     ]

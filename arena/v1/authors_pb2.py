@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/authors.proto\x12\x08\x61rena.v1\"!\n\x12RegisterBotRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\".\n\x10RegisterBotReply\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"R\n\x0cSubmitHeader\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x02 \x01(\t\x12\x16\n\x0e\x61rchive_format\x18\x03 \x01(\t\x12\x0c\n\x04size\x18\x04 \x01(\x03\"Y\n\x14SubmitVersionRequest\x12(\n\x06header\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmitHeaderH\x00\x12\x0f\n\x05\x63hunk\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04part\"P\n\x12SubmitVersionReply\x12+\n\x07version\x18\x01 \x01(\x0b\x32\x1a.arena.v1.AuthorBotVersion\x12\r\n\x05token\x18\x02 \x01(\t\"w\n\rVersionRating\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03\x65lo\x18\x04 \x01(\x01\x12\x0b\n\x03low\x18\x05 \x01(\x01\x12\x0c\n\x04high\x18\x06 \x01(\x01\x12\r\n\x05games\x18\x07 \x01(\x05\"\x9f\x01\n\x10\x41uthorBotVersion\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\r\n\x05\x66iles\x18\x05 \x01(\t\x12\x14\n\x0csubmitted_at\x18\x06 \x01(\t\x12(\n\x07ratings\x18\x07 \x03(\x0b\x32\x17.arena.v1.VersionRating\"p\n\tAuthorBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x64isabled\x18\x02 \x01(\x08\x12\x15\n\rregistered_at\x18\x03 \x01(\t\x12,\n\x08versions\x18\x04 \x03(\x0b\x32\x1a.arena.v1.AuthorBotVersion\"\x1e\n\x0fListBotsRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"2\n\rListBotsReply\x12!\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x13.arena.v1.AuthorBot\"!\n\x12RotateTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"9\n\x10RotateTokenReply\x12\r\n\x05token\x18\x01 \x01(\t\x12\x16\n\x0estreams_closed\x18\x02 \x01(\x05\"3\n\x12SetBotStateRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08\x64isabled\x18\x02 \x01(\x08\"*\n\x10SetBotStateReply\x12\x16\n\x0estreams_closed\x18\x01 \x01(\x05\"/\n\x0eReadLogRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\x03\"~\n\x0b\x42otLogEntry\x12\x10\n\x08match_id\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x05\x12\x13\n\x0btermination\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12\x0c\n\x04text\x18\x07 \x01(\t\"3\n\x0cReadLogReply\x12#\n\x04logs\x18\x01 \x03(\x0b\x32\x15.arena.v1.BotLogEntry2\xb2\x03\n\x07\x41uthors\x12G\n\x0bRegisterBot\x12\x1c.arena.v1.RegisterBotRequest\x1a\x1a.arena.v1.RegisterBotReply\x12O\n\rSubmitVersion\x12\x1e.arena.v1.SubmitVersionRequest\x1a\x1c.arena.v1.SubmitVersionReply(\x01\x12>\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x17.arena.v1.ListBotsReply\x12G\n\x0bRotateToken\x12\x1c.arena.v1.RotateTokenRequest\x1a\x1a.arena.v1.RotateTokenReply\x12G\n\x0bSetBotState\x12\x1c.arena.v1.SetBotStateRequest\x1a\x1a.arena.v1.SetBotStateReply\x12;\n\x07ReadLog\x12\x18.arena.v1.ReadLogRequest\x1a\x16.arena.v1.ReadLogReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/authors.proto\x12\x08\x61rena.v1\"!\n\x12RegisterBotRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\".\n\x10RegisterBotReply\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\r\n\x05token\x18\x02 \x01(\t\"R\n\x0cSubmitHeader\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x02 \x01(\t\x12\x16\n\x0e\x61rchive_format\x18\x03 \x01(\t\x12\x0c\n\x04size\x18\x04 \x01(\x03\"Y\n\x14SubmitVersionRequest\x12(\n\x06header\x18\x01 \x01(\x0b\x32\x16.arena.v1.SubmitHeaderH\x00\x12\x0f\n\x05\x63hunk\x18\x02 \x01(\x0cH\x00\x42\x06\n\x04part\"P\n\x12SubmitVersionReply\x12+\n\x07version\x18\x01 \x01(\x0b\x32\x1a.arena.v1.AuthorBotVersion\x12\r\n\x05token\x18\x02 \x01(\t\"\x8c\x01\n\rVersionRating\x12\x0f\n\x07game_id\x18\x01 \x01(\t\x12\x0f\n\x07ruleset\x18\x02 \x01(\t\x12\r\n\x05place\x18\x03 \x01(\x05\x12\x0b\n\x03\x65lo\x18\x04 \x01(\x01\x12\x0b\n\x03low\x18\x05 \x01(\x01\x12\x0c\n\x04high\x18\x06 \x01(\x01\x12\r\n\x05games\x18\x07 \x01(\x05\x12\x13\n\x0bprovisional\x18\x08 \x01(\x08\"\xb2\x01\n\x10\x41uthorBotVersion\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0e\n\x06number\x18\x02 \x01(\x05\x12\x0e\n\x06sha256\x18\x03 \x01(\t\x12\x0f\n\x07\x63ommand\x18\x04 \x01(\t\x12\r\n\x05\x66iles\x18\x05 \x01(\t\x12\x14\n\x0csubmitted_at\x18\x06 \x01(\t\x12(\n\x07ratings\x18\x07 \x03(\x0b\x32\x17.arena.v1.VersionRating\x12\x11\n\tsuspended\x18\x08 \x01(\t\"p\n\tAuthorBot\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08\x64isabled\x18\x02 \x01(\x08\x12\x15\n\rregistered_at\x18\x03 \x01(\t\x12,\n\x08versions\x18\x04 \x03(\x0b\x32\x1a.arena.v1.AuthorBotVersion\"\x1e\n\x0fListBotsRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"2\n\rListBotsReply\x12!\n\x04\x62ots\x18\x01 \x03(\x0b\x32\x13.arena.v1.AuthorBot\"!\n\x12RotateTokenRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\"9\n\x10RotateTokenReply\x12\r\n\x05token\x18\x01 \x01(\t\x12\x16\n\x0estreams_closed\x18\x02 \x01(\x05\"3\n\x12SetBotStateRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08\x64isabled\x18\x02 \x01(\x08\"*\n\x10SetBotStateReply\x12\x16\n\x0estreams_closed\x18\x01 \x01(\x05\"/\n\x0eReadLogRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\x03\"~\n\x0b\x42otLogEntry\x12\x10\n\x08match_id\x18\x01 \x01(\x03\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0b\n\x03\x62ot\x18\x03 \x01(\t\x12\x0f\n\x07version\x18\x04 \x01(\x05\x12\x13\n\x0btermination\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12\x0c\n\x04text\x18\x07 \x01(\t\"3\n\x0cReadLogReply\x12#\n\x04logs\x18\x01 \x03(\x0b\x32\x15.arena.v1.BotLogEntry\"\xa3\x01\n\x12ListMatchesRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x0c\n\x04lost\x18\x02 \x01(\x08\x12\x0f\n\x07\x63rashed\x18\x03 \x01(\x08\x12\x10\n\x08opponent\x18\x04 \x01(\t\x12\x0f\n\x07ruleset\x18\x05 \x01(\t\x12\r\n\x05since\x18\x06 \x01(\t\x12\r\n\x05until\x18\x07 \x01(\t\x12\x11\n\tbefore_id\x18\x08 \x01(\x03\x12\r\n\x05limit\x18\t \x01(\x05\"z\n\tMatchSeat\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0f\n\x07\x65ntrant\x18\x02 \x01(\t\x12\x0c\n\x04rank\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x13\n\x0btermination\x18\x05 \x01(\t\x12\x0e\n\x06reason\x18\x06 \x01(\t\x12\x0c\n\x04mine\x18\x07 \x01(\x08\"\xa8\x01\n\x0b\x41uthorMatch\x12\x10\n\x08match_id\x18\x01 \x01(\x03\x12\x0f\n\x07game_id\x18\x02 \x01(\t\x12\x0f\n\x07ruleset\x18\x03 \x01(\t\x12\x0e\n\x06status\x18\x04 \x01(\t\x12\x13\n\x0b\x66inished_at\x18\x05 \x01(\t\x12\x0e\n\x06result\x18\x06 \x01(\t\x12\"\n\x05seats\x18\x07 \x03(\x0b\x32\x13.arena.v1.MatchSeat\x12\x0c\n\x04link\x18\x08 \x01(\t\"R\n\x10ListMatchesReply\x12&\n\x07matches\x18\x01 \x03(\x0b\x32\x15.arena.v1.AuthorMatch\x12\x16\n\x0enext_before_id\x18\x02 \x01(\x03\"@\n\x11ReadReplayRequest\x12\x0b\n\x03\x62ot\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\x03\x12\x0c\n\x04seat\x18\x03 \x01(\x05\"&\n\x0fReadReplayReply\x12\x13\n\x0breplay_json\x18\x01 \x01(\t2\xc1\x04\n\x07\x41uthors\x12G\n\x0bRegisterBot\x12\x1c.arena.v1.RegisterBotRequest\x1a\x1a.arena.v1.RegisterBotReply\x12O\n\rSubmitVersion\x12\x1e.arena.v1.SubmitVersionRequest\x1a\x1c.arena.v1.SubmitVersionReply(\x01\x12>\n\x08ListBots\x12\x19.arena.v1.ListBotsRequest\x1a\x17.arena.v1.ListBotsReply\x12G\n\x0bRotateToken\x12\x1c.arena.v1.RotateTokenRequest\x1a\x1a.arena.v1.RotateTokenReply\x12G\n\x0bSetBotState\x12\x1c.arena.v1.SetBotStateRequest\x1a\x1a.arena.v1.SetBotStateReply\x12;\n\x07ReadLog\x12\x18.arena.v1.ReadLogRequest\x1a\x16.arena.v1.ReadLogReply\x12G\n\x0bListMatches\x12\x1c.arena.v1.ListMatchesRequest\x1a\x1a.arena.v1.ListMatchesReply\x12\x44\n\nReadReplay\x12\x1b.arena.v1.ReadReplayRequest\x1a\x19.arena.v1.ReadReplayReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -41,30 +41,42 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_SUBMITVERSIONREQUEST']._serialized_end=292
   _globals['_SUBMITVERSIONREPLY']._serialized_start=294
   _globals['_SUBMITVERSIONREPLY']._serialized_end=374
-  _globals['_VERSIONRATING']._serialized_start=376
-  _globals['_VERSIONRATING']._serialized_end=495
-  _globals['_AUTHORBOTVERSION']._serialized_start=498
-  _globals['_AUTHORBOTVERSION']._serialized_end=657
-  _globals['_AUTHORBOT']._serialized_start=659
-  _globals['_AUTHORBOT']._serialized_end=771
-  _globals['_LISTBOTSREQUEST']._serialized_start=773
-  _globals['_LISTBOTSREQUEST']._serialized_end=803
-  _globals['_LISTBOTSREPLY']._serialized_start=805
-  _globals['_LISTBOTSREPLY']._serialized_end=855
-  _globals['_ROTATETOKENREQUEST']._serialized_start=857
-  _globals['_ROTATETOKENREQUEST']._serialized_end=890
-  _globals['_ROTATETOKENREPLY']._serialized_start=892
-  _globals['_ROTATETOKENREPLY']._serialized_end=949
-  _globals['_SETBOTSTATEREQUEST']._serialized_start=951
-  _globals['_SETBOTSTATEREQUEST']._serialized_end=1002
-  _globals['_SETBOTSTATEREPLY']._serialized_start=1004
-  _globals['_SETBOTSTATEREPLY']._serialized_end=1046
-  _globals['_READLOGREQUEST']._serialized_start=1048
-  _globals['_READLOGREQUEST']._serialized_end=1095
-  _globals['_BOTLOGENTRY']._serialized_start=1097
-  _globals['_BOTLOGENTRY']._serialized_end=1223
-  _globals['_READLOGREPLY']._serialized_start=1225
-  _globals['_READLOGREPLY']._serialized_end=1276
-  _globals['_AUTHORS']._serialized_start=1279
-  _globals['_AUTHORS']._serialized_end=1713
+  _globals['_VERSIONRATING']._serialized_start=377
+  _globals['_VERSIONRATING']._serialized_end=517
+  _globals['_AUTHORBOTVERSION']._serialized_start=520
+  _globals['_AUTHORBOTVERSION']._serialized_end=698
+  _globals['_AUTHORBOT']._serialized_start=700
+  _globals['_AUTHORBOT']._serialized_end=812
+  _globals['_LISTBOTSREQUEST']._serialized_start=814
+  _globals['_LISTBOTSREQUEST']._serialized_end=844
+  _globals['_LISTBOTSREPLY']._serialized_start=846
+  _globals['_LISTBOTSREPLY']._serialized_end=896
+  _globals['_ROTATETOKENREQUEST']._serialized_start=898
+  _globals['_ROTATETOKENREQUEST']._serialized_end=931
+  _globals['_ROTATETOKENREPLY']._serialized_start=933
+  _globals['_ROTATETOKENREPLY']._serialized_end=990
+  _globals['_SETBOTSTATEREQUEST']._serialized_start=992
+  _globals['_SETBOTSTATEREQUEST']._serialized_end=1043
+  _globals['_SETBOTSTATEREPLY']._serialized_start=1045
+  _globals['_SETBOTSTATEREPLY']._serialized_end=1087
+  _globals['_READLOGREQUEST']._serialized_start=1089
+  _globals['_READLOGREQUEST']._serialized_end=1136
+  _globals['_BOTLOGENTRY']._serialized_start=1138
+  _globals['_BOTLOGENTRY']._serialized_end=1264
+  _globals['_READLOGREPLY']._serialized_start=1266
+  _globals['_READLOGREPLY']._serialized_end=1317
+  _globals['_LISTMATCHESREQUEST']._serialized_start=1320
+  _globals['_LISTMATCHESREQUEST']._serialized_end=1483
+  _globals['_MATCHSEAT']._serialized_start=1485
+  _globals['_MATCHSEAT']._serialized_end=1607
+  _globals['_AUTHORMATCH']._serialized_start=1610
+  _globals['_AUTHORMATCH']._serialized_end=1778
+  _globals['_LISTMATCHESREPLY']._serialized_start=1780
+  _globals['_LISTMATCHESREPLY']._serialized_end=1862
+  _globals['_READREPLAYREQUEST']._serialized_start=1864
+  _globals['_READREPLAYREQUEST']._serialized_end=1928
+  _globals['_READREPLAYREPLY']._serialized_start=1930
+  _globals['_READREPLAYREPLY']._serialized_end=1968
+  _globals['_AUTHORS']._serialized_start=1971
+  _globals['_AUTHORS']._serialized_end=2548
 # @@protoc_insertion_point(module_scope)
