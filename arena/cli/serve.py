@@ -47,6 +47,9 @@ def register(subparsers: Any) -> None:
                          help="versions one author may submit in any hour (default 10)")
     authors.add_argument("--author-max-archive-mb", type=positive, default=ARCHIVE_MB, metavar="MB",
                          help=f"the largest archive an author may send, in MiB (default {ARCHIVE_MB})")
+    authors.add_argument("--dashboard-url", default="", metavar="URL",
+                         help="the dashboard's address (https://arena.example.org), so that `arena-bot matches` "
+                              "links each match to its page (default: it shows the match id)")
     parser.set_defaults(handler=serve_command)
 
 
@@ -68,6 +71,7 @@ def serve_command(args: argparse.Namespace) -> int:
     limits = LaunchLimits(cpu_seconds=args.bot_cpu_seconds, memory_mb=args.bot_memory_mb,
                           whole_bot=args.whole_bot_limits)
     authors = AuthorConfig(max_bots=args.author_max_bots, submissions_per_hour=args.author_submissions_per_hour,
-                           max_archive_bytes=args.author_max_archive_mb * 1024 * 1024)
+                           max_archive_bytes=args.author_max_archive_mb * 1024 * 1024,
+                           dashboard_url=args.dashboard_url)
     asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls, authors))
     return 0

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, StoreError, UsageError
+from arena.gateway.retry import LAUNCH_SKIPPED
 from arena.gateway.seat_replay import ReplayUnavailable, seat_replay
 from arena.outcomes import TournamentStatus
-from arena.gateway.retry import LAUNCH_SKIPPED
 from arena.store import AuthorInfo, BotInfo, BotLog, BotVersion, MatchSummary, Store, check_bot_name
 from arena.store import dashboard_queries as dq
 from arena.store.dashboard_queries import MatchFilter

@@ -67,8 +67,9 @@ def _before_first(log: BotLog | None) -> str:
 
 def _result(record: MatchRecord, entrants: list[str]) -> dict[str, Any]:
     """The public result: each seat's entrant, score, rank and how its match ended."""
-    returns = record.returns or [None] * record.num_players
-    ranks = record.ranks or [None] * record.num_players
+    unknown: list[None] = [None] * record.num_players  # an aborted match has neither
+    returns: list[float | None] = [*(record.returns or unknown)]
+    ranks: list[int | None] = [*(record.ranks or unknown)]
     return {"aborted": record.aborted, "seats": [
         {"seat": i, "entrant": entrants[i], "score": returns[i], "rank": ranks[i],
          "termination": outcome.termination.value, "reason": outcome.reason}

@@ -3,8 +3,9 @@
 A row holds what the bot printed while that match was open (its last 64 KiB: the launcher's
 `output_bytes`), with the seat's termination and reason. It is written with its match, in the same
 transaction (Store.record_matches), with where each decision's part of it starts (`decisions`:
-what the bot printed from that decision's request to the next one's), and is private: only the bot's author and the operator read it
-(`arena bot logs`, the authors' service); no dashboard page, API or public record carries it. The
+what the bot printed from that decision's request to the next one's), and is private: only the
+bot's author and the operator read it (`arena bot logs`, the authors' service and the author's own
+pages under /my); no public dashboard page, API or public record carries it. The
 table grows by at most 64 KiB per launched seat per match.
 """
 

@@ -23,10 +23,10 @@ import os
 import random
 
 import numpy as np
-from arena_sdk import Bot, Decision, run
 
 from arena.envs.encoding import DEFAULT_SIZE, ObservationEncoder, action_mask
 from arena.envs.pettingzoo import env
+from arena_sdk import Bot, Decision, run
 from engine import registry
 
 

@@ -45,7 +45,7 @@ import grpc  # noqa: E402 - after the environment above
 
 from arena_sdk import author_views  # noqa: E402
 from arena_sdk.author_views import CliError  # noqa: E402
-from arena_sdk.tls import CA_ENV, TLS_ENV, TLS, diagnose  # noqa: E402
+from arena_sdk.tls import CA_ENV, TLS, TLS_ENV, diagnose  # noqa: E402
 from arena_sdk.v1 import authors_pb2 as pb  # noqa: E402
 from arena_sdk.v1 import authors_pb2_grpc  # noqa: E402
 
@@ -109,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("arena-bot: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `arena-bot logs ... | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
 
 
 def read_key(path: Path | None) -> str:
