@@ -254,11 +254,17 @@ async def recent_json(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(recent_matches, store, name, entrants), headers=NO_STORE)
 
 
-async def log_page(request: Request) -> Response:
-    session = _session(request)
+def _bot_and_match(request: Request) -> tuple[str, str]:
+    """The page's bot name and match id (digits: anything else is no such page)."""
     name, match = request.path_params["name"], request.path_params["match"]
     if not match.isdigit():
         raise _not_found(request)
+    return name, match
+
+
+async def log_page(request: Request) -> Response:
+    session = _session(request)
+    name, match = _bot_and_match(request)
     logs = await _owned_call(request, session, "read_log", name, int(match))
     if not logs:
         raise BadRequest(f"no stored output of {name} in match {match}: the arena keeps the output of the bots "
@@ -272,9 +278,7 @@ async def log_page(request: Request) -> Response:
 async def replay_page(request: Request) -> Response:
     """The match as the author's bot's seat saw it, each decision beside what the bot printed then."""
     session = _session(request)
-    name, match = request.path_params["name"], request.path_params["match"]
-    if not match.isdigit():
-        raise _not_found(request)
+    name, match = _bot_and_match(request)
     replay = await _owned_call(request, session, "read_replay", name, int(match))
     data = {"bot": name, "match": int(match), "replay": replay}
     return _page(request, "author_replay.html", data, f"{name} in match {match}: its replay")

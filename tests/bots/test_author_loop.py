@@ -104,7 +104,9 @@ def test_alice_lists_her_matches_filters_her_losses_and_reads_her_output_at_each
     assert len(stored) == 6
 
     bots = arena.run("bots")
-    assert bots.startswith("alicebot  enabled\n  alicebot@1  ") and f"{GAME}" in bots and "rank " in bots
+    assert bots.startswith("alicebot  enabled\n  alicebot@1  provisional\n") and f"{GAME}" in bots, bots
+    assert ", provisional, 6 games" in bots and "rank " in bots
+    assert "6 games, provisional" in arena.run("versions", "alicebot")
 
     listed = arena.run("matches", "alicebot").splitlines()
     assert [int(line.split()[1]) for line in listed] == sorted((m.id for m in stored), reverse=True)

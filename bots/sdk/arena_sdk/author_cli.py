@@ -268,10 +268,11 @@ def format_versions(name: str, versions: list[pb.AuthorBotVersion]) -> str:
              f"  {'version':<{len(latest) + 2}} {'sha256':<12}  {'submitted':<16}  ratings"]
     for version in versions:
         rated = "; ".join(f"{r.ruleset}: {r.elo:.0f} ({format_interval(r.low, r.high).strip()}), {r.games} games"
-                          for r in version.ratings) or "not rated yet"
+                          + (", provisional" if r.provisional else "") for r in version.ratings) or "not rated yet"
+        suspended = f"; SUSPENDED: {version.suspended}" if version.suspended else ""
         submitted = datetime.fromisoformat(version.submitted_at)
         lines.append(f"  {version.bot + '@' + str(version.number):<{len(latest) + 2}} "
-                     f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}")
+                     f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}{suspended}")
     lines.append(f"  command of {latest}: {versions[-1].command}")
     return "\n".join(lines)
 

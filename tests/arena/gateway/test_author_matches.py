@@ -16,11 +16,13 @@ from arena.gateway.authoring import AuthorConfig
 from arena.gateway.retry import LAUNCH_SKIPPED
 from arena.gateway.server import GatewayThread
 from arena.match.runner import run_match
+from arena.rating import rerate
 from arena.store import MatchResult, SeatResult, Store
 from arena.tournament.schedule import TournamentConfig
 from arena.v1 import authors_pb2 as pb
 from arena.v1 import authors_pb2_grpc
-from arena_sdk.author_cli import logs_command
+from arena_sdk.author_cli import format_versions, logs_command
+from arena_sdk.author_views import format_bot
 from tests.arena.gateway_fixtures import HOST_KEY
 
 GAME = "gang_of_dice"
@@ -48,7 +50,6 @@ def arena(tmp_path) -> Iterator[Arena]:  # noqa: ANN001
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     key = store.add_author("alice")
     store.register_bot("ace", command="python3 bot.py", author_id=store.author_for_key(key).id)
-    store.add_version("ace", "python3 bot.py", None, "0" * 64)
     with GatewayThread(store, host_key=HOST_KEY, author_config=AuthorConfig(submissions_root=tmp_path)) as thread:
         with grpc.insecure_channel(thread.address) as channel:
             yield Arena(store, key, channel)
@@ -112,3 +113,18 @@ def test_logs_of_a_launch_the_back_off_skipped_say_so(arena: Arena, capsys: pyte
                         argparse.Namespace(name="ace", match=match.id)) == 0
     out = capsys.readouterr().out
     assert "the arena skipped this launch" in out and "no stored output" not in out
+
+
+def test_bots_and_versions_say_suspended_and_provisional(arena: Arena) -> None:
+    tournament = table(arena.store, [0, 1])
+    rerate(arena.store, arena.store.matches(tournament_id=tournament)[0].ruleset)
+    arena.store.suspend_version("ace", 1, "it crashed in 3 matches in a row")
+    [bot] = arena.call("ListBots", pb.ListBotsRequest()).bots
+    [version] = bot.versions
+    assert version.suspended == "it crashed in 3 matches in a row"
+    assert [r.provisional for r in version.ratings] == [True], "2 games: a wide interval"
+    shown = format_bot(bot)
+    assert shown.splitlines()[:2] == ["ace  enabled", "  ace@1  suspended: it crashed in 3 matches in a row"]
+    assert ", provisional, 2 games" in shown
+    listed = format_versions("ace", list(bot.versions))
+    assert "2 games, provisional; SUSPENDED: it crashed in 3 matches in a row" in listed
