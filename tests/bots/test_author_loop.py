@@ -7,9 +7,11 @@ bot. A TLS mismatch is one line (`TLSMismatch`), and $ARENA_TLS_CA is honoured."
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +27,7 @@ from arena.store import Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from engine.core import advance
-from tests.arena.gateway_fixtures import HOST_KEY
+from tests.arena.gateway_fixtures import HOST_KEY, ROOT
 from tests.arena.tls_fixtures import TLSFiles, tls_files  # noqa: F401 - the certificates' fixture
 from tests.bots.test_sdk_kit import clean_env, kit_python  # noqa: F401 - the fresh venv's fixture
 
@@ -56,6 +58,7 @@ class Arena:
     arena_bot: Path
     keys: dict[str, Path]
     ca: Path
+    other_ca: Path  # a CA that signed nothing of the gateway's
 
     def run(self, *args: str, who: str = "alice", status: int = 0, ca: bool = True, **env: str) -> str:
         tls = ["--ca", str(self.ca)] if ca else []
@@ -81,7 +84,7 @@ def arena(kit_python: Path, tls_files: TLSFiles, tmp_path: Path,  # noqa: F811
     config = AuthorConfig(submissions_root=tmp_path / "submissions", dashboard_url=DASHBOARD)
     with GatewayThread(store, host_key=HOST_KEY, author_config=config, tls=tls_files.server(),
                        limits=LaunchLimits(linger_s=30.0, cpu_seconds=60)) as thread:
-        yield Arena(store, thread.address, kit_python.parent / "arena-bot", keys, tls_files.ca)
+        yield Arena(store, thread.address, kit_python.parent / "arena-bot", keys, tls_files.ca, tls_files.other_ca)
 
 
 def alice_plays(arena: Arena, tmp_path: Path) -> int:
@@ -173,6 +176,22 @@ def test_tls_is_read_from_the_environment_and_a_mismatch_is_one_line(arena: Aren
     err = arena.run("bots", ca=False, status=2)
     assert err.startswith("arena-bot: error: TLSMismatch: the gateway at ") and "speaks TLS" in err, err
     assert err.count("\n") == 1, "no gRPC handshake line before it"
+    err = arena.run("--ca", str(arena.other_ca), "bots", ca=False, status=2)
+    assert err.startswith("arena-bot: error: TLSMismatch: certificate verify failed") and err.count("\n") == 1, err
     assert "no bots yet" in arena.run("bots", ca=False, ARENA_TLS_CA=str(arena.ca))
     out = arena.run("register", "dialer")
     assert f"against the gateway at {arena.address}" in out and f"--ca {arena.ca}" in out
+
+
+def test_the_python_example_runs_from_the_kit_alone(kit_python: Path) -> None:  # noqa: F811
+    """bots/examples/python/random_bot.py imports only the standard library and `arena_sdk`, and starts
+    in a venv that has nothing but the kit (pettingzoo_agent.py is the RL path: it needs the arena)."""
+    example = ROOT / "bots" / "examples" / "python" / "random_bot.py"
+    imported = {alias.name.split(".")[0] for node in ast.walk(ast.parse(example.read_text()))
+                if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(example.read_text()))
+                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    assert imported - sys.stdlib_module_names == {"arena_sdk"}, imported
+    done = subprocess.run([str(kit_python), str(example), "--help"], capture_output=True, text=True,
+                          env=clean_env(), cwd="/", timeout=120)  # far from the checkout: no `bots` package near
+    assert done.returncode == 0 and "--token" in done.stdout, done.stderr

@@ -20,8 +20,8 @@ packed into a temporary .tar.gz first; an archive is streamed in chunks of 64 Ki
 With --tls (or --ca FILE, a PEM certificate authority; default: the system's; or $ARENA_TLS_CA /
 $ARENA_TLS=1, as the SDK reads them) the connection is TLS; a client whose TLS does not fit the
 gateway's is told so (`TLSMismatch`, the SDK's diagnosis: tls.py). Errors are one line,
-`arena-bot: error: ...`, and exit status 2 (gRPC's own log lines are silenced: they would come
-before that line and say less).
+`arena-bot: error: ...`, and exit status 2 (gRPC's native log lines are kept off the terminal:
+they would come before that line and say less).
 """
 
 from __future__ import annotations
@@ -38,16 +38,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-# before gRPC loads: its native log would print a raw handshake line ahead of our one-line error
-os.environ.setdefault("GRPC_VERBOSITY", "NONE")
+import grpc
 
-import grpc  # noqa: E402 - after the environment above
-
-from arena_sdk import author_views  # noqa: E402
-from arena_sdk.author_views import CliError  # noqa: E402
-from arena_sdk.tls import CA_ENV, TLS, TLS_ENV, diagnose  # noqa: E402
-from arena_sdk.v1 import authors_pb2 as pb  # noqa: E402
-from arena_sdk.v1 import authors_pb2_grpc  # noqa: E402
+from arena_sdk import author_views
+from arena_sdk.author_views import CliError
+from arena_sdk.tls import CA_ENV, TLS, TLS_ENV, diagnose
+from arena_sdk.v1 import authors_pb2 as pb
+from arena_sdk.v1 import authors_pb2_grpc
 
 CHUNK = 64 * 1024
 ARCHIVES = {".zip": "zip", ".tar.gz": "tar.gz", ".tgz": "tar.gz"}
@@ -91,6 +88,24 @@ def _action(actions: Any, name: str, about: str) -> argparse.ArgumentParser:
     parser = actions.add_parser(name, help=about)
     parser.add_argument("name", help="your bot's name")
     return parser
+
+
+def console_main() -> int:
+    """The `arena-bot` command: `main`, with gRPC's native log kept off the terminal."""
+    quiet_native_log()
+    return main()
+
+
+def quiet_native_log() -> None:
+    """gRPC's C core logs to file descriptor 2 (a failed TLS handshake is a raw `ssl_transport_security.cc`
+    line), and it was loaded with the kit, before $GRPC_VERBOSITY could be set: so fd 2 goes to
+    /dev/null, and Python's stderr (our one-line errors, a traceback) to a copy of the terminal's."""
+    sys.stderr.flush()
+    kept = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    sys.stderr = open(kept, "w", buffering=1, encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -335,4 +350,4 @@ ACTIONS = {"submit": submit_command, "register": register_command, "versions": v
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console_main())
