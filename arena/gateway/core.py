@@ -41,6 +41,7 @@ CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watc
 
 STOP_WAIT_S = 3.0  # how long a new match waits for a launched bot being stopped to be gone
 
+
 @dataclass(frozen=True)
 class SeatLog:
     """A launched bot's output while its seat was open (its kept tail), and where in it each
