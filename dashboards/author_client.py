@@ -11,6 +11,7 @@ TLS to the gateway as for the arena's other clients (arena/link/tls.py): `--gate
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
@@ -35,6 +36,7 @@ SHOWN = {
     grpc.StatusCode.UNAUTHENTICATED: 401,
     grpc.StatusCode.PERMISSION_DENIED: 404,  # another author's bot: shown as "no such page"
     grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,  # a replay not released yet
 }
 
 
@@ -111,6 +113,11 @@ class AuthorsClient:
     def read_log(self, key: str, bot: str, match_id: int) -> list[Any]:
         """The bot's stored output in one match (BotLogEntry messages, one per seat)."""
         return list(self._call(key, "ReadLog", pb.ReadLogRequest(bot=bot, match_id=match_id)).logs)
+
+    def read_replay(self, key: str, bot: str, match_id: int) -> dict[str, Any]:
+        """The match as the bot's (first) seat saw it, with its output at each decision (seat_replay's JSON)."""
+        reply = self._call(key, "ReadReplay", pb.ReadReplayRequest(bot=bot, match_id=match_id, seat=-1))
+        return json.loads(reply.replay_json)  # type: ignore[no-any-return]
 
     def _call(self, key: str, method: str, request: Any) -> Any:
         stub = authors_pb2_grpc.AuthorsStub(self._open())

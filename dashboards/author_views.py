@@ -65,7 +65,8 @@ def recent_matches(store: Store, bot: str, entrants: list[str]) -> dict[str, Any
                      "finished_at": match.finished_at.isoformat() if match.finished_at else None,
                      "opponents": [s.entrant for s in match.seats if s.entrant not in names],
                      "seats": [{"seat": s.seat, "entrant": s.entrant, "rank": s.rank, "termination": s.termination,
-                                "reason": s.reason, "log": f"{bot_url(bot)}/logs/{match.id}"} for s in mine]})
+                                "reason": s.reason, "log": f"{bot_url(bot)}/logs/{match.id}",
+                                "replay": f"{bot_url(bot)}/replays/{match.id}"} for s in mine]})
     live = [{"url": f"/tournaments/{t}/live/{i}", "tournament": t, "index": i, "seats": seats}
             for t, i, seats in dq.live_seats_of(store, names)]
     return {"matches": rows, "live": live}

@@ -258,11 +258,17 @@ async def recent_json(request: Request) -> Response:
     return JSONResponse(await run_in_threadpool(recent_matches, store, name, entrants), headers=NO_STORE)
 
 
-async def log_page(request: Request) -> Response:
-    session = _session(request)
+def _bot_and_match(request: Request) -> tuple[str, str]:
+    """The page's bot name and match id (digits: anything else is no such page)."""
     name, match = request.path_params["name"], request.path_params["match"]
     if not match.isdigit():
         raise _not_found(request)
+    return name, match
+
+
+async def log_page(request: Request) -> Response:
+    session = _session(request)
+    name, match = _bot_and_match(request)
     logs = await _owned_call(request, session, "read_log", name, int(match))
     if not logs:
         raise BadRequest(f"no stored output of {name} in match {match}: the arena keeps the output of the bots "
@@ -271,6 +277,15 @@ async def log_page(request: Request) -> Response:
         {"seat": e.seat, "entrant": f"{e.bot}@{e.version}" if e.version else e.bot, "termination": e.termination,
          "reason": e.reason, "text": e.text} for e in logs]}
     return _page(request, "author_log.html", data, f"{name} in match {match}")
+
+
+async def replay_page(request: Request) -> Response:
+    """The match as the author's bot's seat saw it, each decision beside what the bot printed then."""
+    session = _session(request)
+    name, match = _bot_and_match(request)
+    replay = await _owned_call(request, session, "read_replay", name, int(match))
+    data = {"bot": name, "match": int(match), "replay": replay}
+    return _page(request, "author_replay.html", data, f"{name} in match {match}: its replay")
 
 
 # -- actions -----------------------------------------------------------------------------------
@@ -440,4 +455,5 @@ def routes() -> list[Route]:
         Route("/my/bots/{name}/token", rotate, methods=["POST"]),
         Route("/my/bots/{name}/state", set_state, methods=["POST"]),
         Route("/my/bots/{name}/logs/{match}", log_page, methods=["GET"]),
+        Route("/my/bots/{name}/replays/{match}", replay_page, methods=["GET"]),
     ]

@@ -176,9 +176,10 @@ def format_versions(name: str, versions: list[tuple[BotVersion, list[Any]]]) -> 
              f"  {'version':<{len(latest) + 2}} {'sha256':<12}  {'submitted':<16}  ratings"]
     for version, ratings in versions:
         rated = "; ".join(f"{r.ruleset}: {r.elo:.0f} ({format_interval(r.low, r.high).strip()}), {r.games} games"
-                          for r in ratings) or "not rated yet"
+                          + (", provisional" if r.provisional else "") for r in ratings) or "not rated yet"
+        suspended = f"; SUSPENDED: {version.suspended}" if version.suspended else ""
         lines.append(f"  {version.entrant:<{len(latest) + 2}} {version.sha256[:12] or '(command)':<12}  "
-                     f"{version.created_at:%Y-%m-%d %H:%M}  {rated}")
+                     f"{version.created_at:%Y-%m-%d %H:%M}  {rated}{suspended}")
     lines += [f"  {version.entrant} is held back: {version.hold}" for version, _ in versions if version.hold]
     lines.append(f"  command of {latest}: {versions[-1][0].command}")
     return "\n".join(lines)

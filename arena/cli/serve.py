@@ -51,6 +51,9 @@ def register(subparsers: Any) -> None:
     authors.add_argument("--author-try-matches", type=positive, default=AuthorConfig().max_try_matches, metavar="N",
                          help="matches one `arena-bot try` may play, unrated, against the ladder's anchors "
                               f"(default {AuthorConfig().max_try_matches}; one try at a time per author)")
+    authors.add_argument("--dashboard-url", default="", metavar="URL",
+                         help="the dashboard's address (https://arena.example.org), so that `arena-bot matches` "
+                              "links each match to its page (default: it shows the match id)")
     parser.set_defaults(handler=serve_command)
 
 
@@ -73,6 +76,6 @@ def serve_command(args: argparse.Namespace) -> int:
                           whole_bot=args.whole_bot_limits)
     authors = AuthorConfig(max_bots=args.author_max_bots, submissions_per_hour=args.author_submissions_per_hour,
                            max_archive_bytes=args.author_max_archive_mb * 1024 * 1024, trial=play_trial,
-                           max_try_matches=args.author_try_matches)
+                           max_try_matches=args.author_try_matches, dashboard_url=args.dashboard_url)
     asyncio.run(serve(Store(args.db), args.host, args.port, host_key(), limits, args.host_leg_port, tls, authors))
     return 0

@@ -23,9 +23,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError, UsageError
-from arena.store import AuthorInfo, BotInfo, BotVersion, Store, check_bot_name
+from arena.errors import ArenaError, StoreError, UsageError
+from arena.gateway.retry import LAUNCH_SKIPPED
+from arena.gateway.seat_replay import ReplayUnavailable, seat_replay
+from arena.outcomes import TournamentStatus
+from arena.store import AuthorInfo, BotInfo, BotLog, BotVersion, MatchSummary, Store, check_bot_name
 from arena.store import dashboard_queries as dq
+from arena.store.dashboard_queries import MatchFilter
 from arena.submissions import (
     Limits,
     StoredFiles,
@@ -40,6 +44,7 @@ from engine import registry
 
 HOUR = timedelta(hours=1)
 FORMATS = ("tar.gz", "zip")
+MAX_PAGE = 200  # matches per ListMatches page: the store may hold millions
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,7 @@ class AuthorConfig:
     trial: Callable[[Store, Trial], list[TrialMatch]] | None = field(default=None, compare=False)
     max_try_matches: int = 4  # matches one try may ask for
     tries_at_once: int = 2  # tries played at once by this gateway (each author: one at a time)
+    dashboard_url: str = ""  # the dashboard's address, for links to match pages ("": not known)
 
 
 @dataclass(frozen=True)
@@ -120,6 +126,10 @@ class LimitReached(AuthorError):
 
 class BadRequest(AuthorError):
     """Input that can never work as sent."""
+
+
+class NotReleased(AuthorError):
+    """Not yet: the replay would tell what other matches still to be played hold."""
 
 
 @dataclass(frozen=True)
@@ -270,7 +280,69 @@ class Authoring:
     def logs(self, author: AuthorInfo, bot: str, match_id: int) -> list[Any]:
         """The stored output of the author's bot in one match (Store.bot_logs: BotLog entries)."""
         self.own(author, bot)
-        return self.store.bot_logs(match_id, bot)
+        if logs := self.store.bot_logs(match_id, bot):
+            return logs
+        return self._skipped_launches(bot, match_id)
+
+    def _skipped_launches(self, bot: str, match_id: int) -> list[BotLog]:
+        """An empty log for each seat of `bot` whose launch the back-off skipped (retry.py): it
+        printed nothing because it was not started for the match, which its reason says."""
+        summary = dq.match_summary(self.store, match_id)
+        return [BotLog(match_id, s.seat, bot, int(v) if (v := s.entrant.partition("@")[2]).isdigit() else None,
+                       s.termination, s.reason, "")
+                for s in (summary.seats if summary else [])
+                if s.entrant.partition("@")[0] == bot and LAUNCH_SKIPPED in s.reason]
+
+    def mine(self, author: AuthorInfo, bot: str) -> list[str]:
+        """The entrants of the author's bot (`bot`, `bot@1`, ...). Another's bot is NoSuchBot with
+        the very words of a bot that does not exist: reading calls do not tell whether it exists."""
+        try:
+            owner = self.store.bot_author(bot)
+        except UsageError:
+            owner = None
+        if owner != author.name:
+            raise NoSuchBot(f"you have no bot named {bot!r}; your bots: {self._names(author)}")
+        return [bot, *(v.entrant for v in self.store.versions(bot))]
+
+    def matches(self, author: AuthorInfo, bot: str, wanted: MatchFilter, limit: int) -> list[MatchSummary]:
+        """A page of the stored matches the author's bot played that pass `wanted`, newest first."""
+        entrants = self.mine(author, bot)
+        if not 0 <= limit <= MAX_PAGE:
+            raise BadRequest(f"limit {limit} is out of range: ask for 1 to {MAX_PAGE} matches a page "
+                             "(0: 20), and the next page with before_id")
+        return dq.filtered_matches_of(self.store, entrants, wanted, limit=limit or 20)
+
+    def replay(self, author: AuthorInfo, bot: str, match_id: int, seat: int) -> dict[str, Any]:
+        """Stored match `match_id` as the author's bot's seat saw it (seat_replay), once it is safe."""
+        entrants = set(self.mine(author, bot))
+        summary = dq.match_summary(self.store, match_id)
+        seats = [s.seat for s in summary.seats if s.entrant in entrants] if summary else []
+        if summary is None or not seats:
+            raise NoSuchBot(f"{bot} played no stored match {match_id}; `arena-bot matches {bot}` lists its matches")
+        if seat not in (-1, *seats):
+            raise BadRequest(f"{bot} did not play seat {seat} of match {match_id}; it played seat(s) "
+                             f"{', '.join(map(str, seats))}")
+        chosen = seats[0] if seat == -1 else seat
+        self._check_released(summary)
+        try:
+            record = self.store.match_record(match_id)
+        except StoreError as error:  # its record was pruned
+            raise NoSuchBot(f"match {match_id} has no replay: {error}") from None
+        log = next((entry for entry in self.store.bot_logs(match_id, bot) if entry.seat == chosen), None)
+        try:
+            return seat_replay(record or {}, match_id, chosen, [s.entrant for s in summary.seats], log)
+        except ReplayUnavailable as error:
+            raise BadRequest(str(error)) from None
+
+    def _check_released(self, summary: MatchSummary) -> None:
+        """Withhold a replay while another rotation of its table may still be played: the rotations
+        share one chance seed (duplicate play), so this one names the cards and dice of the others."""
+        tournament = self.store.tournament(summary.tournament_id)
+        if tournament is None or tournament.status == TournamentStatus.FINISHED:
+            return
+        if dq.rotations_stored(self.store, summary.tournament_id, summary.chance_seed) < len(summary.seats):
+            raise NotReleased(f"match {summary.id} is replayed once every seat rotation of its table has been "
+                              "played: they share its cards and dice (duplicate play); try again later")
 
     def _check_new_bot(self, author: AuthorInfo, bot: str) -> None:
         self._check_name(bot)
@@ -301,6 +373,18 @@ class Authoring:
 
     def _names(self, author: AuthorInfo) -> str:
         return ", ".join(b.name for b in self.store.author_bots(author.name)) or "none yet"
+
+
+def utc_time(name: str, text: str) -> datetime | None:
+    """An ISO 8601 time (UTC when it names no zone), in UTC; None for ""."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise BadRequest(f"{name} {text!r} is not a time: write ISO 8601, e.g. 2026-12-04 or "
+                         "2026-12-04T18:30 (UTC unless it names a zone)") from None
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def too_large(limit: int) -> str:

@@ -17,6 +17,7 @@ either wholly stored or leaves nothing behind.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -31,18 +32,22 @@ from arena.gateway.authoring import (
     BotListing,
     LimitReached,
     NoSuchBot,
+    NotReleased,
     NotYours,
     Taken,
     TrialMatch,
     Unauthenticated,
     Upload,
+    utc_time,
 )
 from arena.gateway.core import Gateway
 from arena.gateway.key_failures import KeyFailures
 from arena.gateway.service import BadCredentials, bearer_token
 from arena.gateway.throttle import RateLimitedLog
-from arena.store import AuthorInfo, BotVersion
+from arena.outcomes import MatchStatus
+from arena.store import AuthorInfo, BotVersion, MatchSummary
 from arena.store.authors import key_author
+from arena.store.dashboard_queries import MatchFilter
 from arena.v1 import authors_pb2 as pb
 from arena.v1 import authors_pb2_grpc
 
@@ -58,6 +63,7 @@ CODES: dict[type[AuthorError], grpc.StatusCode] = {
     Taken: grpc.StatusCode.ALREADY_EXISTS,
     LimitReached: grpc.StatusCode.RESOURCE_EXHAUSTED,
     BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    NotReleased: grpc.StatusCode.FAILED_PRECONDITION,
 }
 MISSING_KEY = ("missing or malformed author key: send the call metadata 'authorization: Bearer <key>' "
                "with the key that `arena author add NAME` printed")
@@ -116,6 +122,21 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
         return pb.ReadLogReply(logs=[pb.BotLogEntry(
             match_id=entry.match_id, seat=entry.seat, bot=entry.bot, version=entry.version or 0,
             termination=entry.termination, reason=entry.reason, text=entry.text) for entry in logs])
+
+    async def ListMatches(self, request: pb.ListMatchesRequest, context: Context) -> pb.ListMatchesReply:
+        author = await self._author(context)
+        wanted = await self._run(context, match_filter, request)
+        found = await self._run(context, self.authoring.matches, author, request.bot, wanted, request.limit)
+        entrants = await self._run(context, self.authoring.mine, author, request.bot)
+        page = request.limit or 20
+        return pb.ListMatchesReply(
+            matches=[match_message(m, set(entrants), self.config.dashboard_url) for m in found],
+            next_before_id=found[-1].id if len(found) == page else 0)
+
+    async def ReadReplay(self, request: pb.ReadReplayRequest, context: Context) -> pb.ReadReplayReply:
+        author = await self._author(context)
+        replay = await self._run(context, self.authoring.replay, author, request.bot, request.match_id, request.seat)
+        return pb.ReadReplayReply(replay_json=json.dumps(replay, separators=(",", ":")))
 
     async def SubmitVersion(self, requests: AsyncIterator[pb.SubmitVersionRequest],
                             context: Context) -> pb.SubmitVersionReply:
@@ -246,11 +267,40 @@ class AuthorService(authors_pb2_grpc.AuthorsServicer):  # type: ignore[misc]  # 
 def version_message(version: BotVersion, ratings: list[Any]) -> pb.AuthorBotVersion:
     return pb.AuthorBotVersion(
         bot=version.bot, number=version.number, sha256=version.sha256, command=version.command,
-        files=version.files or "", submitted_at=version.created_at.isoformat(),
+        files=version.files or "", submitted_at=version.created_at.isoformat(), suspended=version.suspended or "",
         ratings=[pb.VersionRating(game_id=r.game_id, ruleset=r.ruleset, place=r.place, elo=r.elo,
                                   low=float("-inf") if r.low is None else r.low,
-                                  high=float("inf") if r.high is None else r.high, games=r.games)
+                                  high=float("inf") if r.high is None else r.high, games=r.games,
+                                  provisional=r.low is None or r.high is None or r.provisional)
                  for r in ratings], hold=version.hold)
+
+
+def match_filter(request: pb.ListMatchesRequest) -> MatchFilter:
+    """The request's filters; BadRequest for a time that is not one."""
+    return MatchFilter(lost=request.lost, crashed=request.crashed, opponent=request.opponent,
+                       ruleset=request.ruleset, since=utc_time("since", request.since),
+                       until=utc_time("until", request.until), before_id=request.before_id)
+
+
+def match_message(match: MatchSummary, mine: set[str], dashboard_url: str) -> pb.AuthorMatch:
+    """One match of the author's bot, with its result for the bot's (first) seat."""
+    seats = [pb.MatchSeat(seat=s.seat, entrant=s.entrant, rank=s.rank or 0, score=s.score or 0.0,
+                          termination=s.termination, reason=s.reason, mine=s.entrant in mine) for s in match.seats]
+    link = f"{dashboard_url.rstrip('/')}/matches/{match.id}" if dashboard_url else ""
+    return pb.AuthorMatch(match_id=match.id, game_id=match.game_id, ruleset=match.ruleset, status=match.status,
+                          finished_at=match.finished_at.isoformat(), result=seat_result(match, mine),
+                          seats=seats, link=link)
+
+
+def seat_result(match: MatchSummary, mine: set[str]) -> str:
+    """won, drew (first with others), lost or aborted: the author's bot's first seat's result."""
+    ranks = [s.rank for s in match.seats]
+    own = next((s for s in match.seats if s.entrant in mine), None)
+    if match.status == MatchStatus.ABORTED or own is None or own.rank is None:
+        return "aborted"
+    if own.rank > 1:
+        return "lost"
+    return "drew" if ranks.count(1) > 1 else "won"
 
 
 def bot_message(listing: BotListing) -> pb.AuthorBot:

@@ -6,7 +6,10 @@ A launched bot's log of a match: the launcher counts the bytes the bot printed; 
 count (0 when it launched the bot for the seat), and CloseSeat — or an OpenSeat that failed after
 launching it — cuts what it printed since, as far as the kept tail reaches (`seat_output`), for
 the runner to put in the record. A bot playing several matches at once prints into all of their
-logs: its output cannot be told apart by match (docs/submitting.md, "Your bot's log").
+logs: its output cannot be told apart by match (docs/submitting.md, "Your bot's log"). Each
+decision asked of a launched seat notes the byte count when its request is sent (`_marks`): what
+the bot printed from there to the next decision's mark is that decision's part of the log, which
+its author sees beside the decision (`arena-bot replay`).
 
 Reconnect grace: when a bot's stream drops, its waiting decisions are kept until their own
 deadlines, and a decision asked while it is away waits (within its deadline) for it to dial in
@@ -19,6 +22,7 @@ import asyncio
 import itertools
 import logging
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import ArenaError
@@ -36,6 +40,16 @@ SeatKey = tuple[str, str, int]  # bot name, match id, seat
 CRASH_WATCH_S = 120.0  # how long a launched bot that dropped its stream is watched for dying
 
 STOP_WAIT_S = 3.0  # how long a new match waits for a launched bot being stopped to be gone
+
+
+@dataclass(frozen=True)
+class SeatLog:
+    """A launched bot's output while its seat was open (its kept tail), and where in it each
+    decision's request was sent: (step, byte offset), oldest first, those that fell off the tail left out."""
+
+    output: bytes
+    marks: list[tuple[int, int]] = field(default_factory=list)
+
 
 REVOKE_CHECK_S = 1.0  # how often open streams are checked against the database (docs/protocol.md)
 
@@ -69,6 +83,7 @@ class Gateway:
         self._starting: dict[str, asyncio.Future[LaunchedBot]] = {}  # launches whose process is being made
         # the seats of launched bots: the process, and its byte count when the seat opened
         self._outputs: dict[SeatKey, tuple[LaunchedBot, int]] = {}
+        self._marks: dict[SeatKey, list[tuple[int, int]]] = {}  # their decisions: (step, byte count then)
         self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self.retry = LaunchRetry()  # launched bots whose last launch did not connect
         self._request_ids = itertools.count(1)
@@ -293,7 +308,7 @@ class Gateway:
         session = self.live(name)
         return session.version if session else ""
 
-    async def close_seat(self, request: host_pb2.CloseSeatRequest) -> bytes | None:
+    async def close_seat(self, request: host_pb2.CloseSeatRequest) -> SeatLog | None:
         """Send MatchEnd (if the bot is still here) and release a launched bot; returns the
         launched bot's output while the seat was open (None for a bot that dials in)."""
         if (session := self.sessions.get(request.bot_name) or self.dropped.get(request.bot_name)) is not None:
@@ -306,14 +321,16 @@ class Gateway:
     def _note_output(self, key: SeatKey, bot: LaunchedBot | None) -> None:
         """The seat's log starts at what the running launched bot has printed so far."""
         self._outputs.pop(key, None)
+        self._marks.pop(key, None)
         if bot is not None:
             self._outputs[key] = (bot, bot.printed)
 
-    async def seat_output(self, key: SeatKey) -> bytes | None:
+    async def seat_output(self, key: SeatKey) -> SeatLog | None:
         """What the launched bot printed since the seat opened (at most the launcher's
-        `output_bytes`, its last ones), and the seat is forgotten; None when the arena did not
-        launch the bot."""
+        `output_bytes`, its last ones) with its decisions' marks, and the seat is forgotten; None
+        when the arena did not launch the bot."""
         found = self._outputs.pop(key, None)
+        marks = self._marks.pop(key, [])
         if found is None:
             return None
         bot, printed = found
@@ -327,7 +344,15 @@ class Gateway:
             # first); a few turns of the loop let the capture task read it into the tail.
             for _ in range(3):
                 await asyncio.sleep(0)
-        return bot.output_since(printed)
+        output = bot.output_since(printed)
+        lost = bot.printed - printed - len(output)  # bytes of the seat's output that fell off the kept tail
+        return SeatLog(output, [(step, at - printed - lost) for step, at in marks if at - printed >= lost])
+
+    def _mark_decision(self, request: host_pb2.DecideRequest) -> None:
+        """A launched seat's decision starts here in its log: note the bot's byte count."""
+        key = (request.bot_name, request.request.match_id, request.request.seat)
+        if (found := self._outputs.get(key)) is not None:
+            self._marks.setdefault(key, []).append((request.request.step, found[0].printed))
 
     async def decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
         """`_decide`, but GatewayStopping instead of a fault once the gateway is stopping: a bot whose
@@ -347,6 +372,7 @@ class Gateway:
         if isinstance(session, BotFault):
             return self._reply(started, fault=session.fault, reason=session.reason)
         decision = self._numbered(request.request, started)
+        self._mark_decision(request)
         try:
             left_s = request.deadline_ms / 1000 - (time.perf_counter() - started)
             async with asyncio.timeout(max(0.0, left_s)):  # cheaper than wait_for: no task of its own

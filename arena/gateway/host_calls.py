@@ -117,16 +117,17 @@ async def open_reply(gateway: Gateway, request: host_pb2.OpenSeatRequest) -> hos
     reply = seat_reply(fault)
     if fault is None:
         reply.version = gateway.declared_version(request.bot_name)
-    elif (output := await gateway.seat_output(key)) is not None:
-        reply.output_tail = output  # a crash at open: what it printed before it died
+    elif (log := await gateway.seat_output(key)) is not None:
+        reply.output_tail = log.output  # a crash at open: what it printed before it died
     return reply
 
 
 async def close_reply(gateway: Gateway, request: host_pb2.CloseSeatRequest) -> host_pb2.SeatReply:
-    """CloseSeat's reply, with a launched bot's output while the seat was open."""
+    """CloseSeat's reply, with a launched bot's output while the seat was open and its decisions' marks."""
     reply = seat_reply(None)
-    if (output := await gateway.close_seat(request)) is not None:
-        reply.output_tail = output
+    if (log := await gateway.close_seat(request)) is not None:
+        reply.output_tail = log.output
+        reply.decision_marks.extend(host_pb2.DecisionMark(step=step, offset=at) for step, at in log.marks)
     return reply
 
 

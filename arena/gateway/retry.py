@@ -19,6 +19,9 @@ from dataclasses import dataclass
 
 from arena.gateway.sessions import BotFault
 
+# in the reason of a match whose launch was skipped (the authors' service tells its log apart by it)
+LAUNCH_SKIPPED = "is not launched again"
+
 
 @dataclass(frozen=True)
 class RetryPolicy:
@@ -59,7 +62,7 @@ class LaunchRetry:
             return None
         after = f"{failed.failures} failed launches in a row" if failed.failures > 1 else "a failed launch"
         return BotFault(failed.fault.fault, (
-            f"launched bot {name!r} is not launched again for another {left:.0f} s after {after} "
+            f"launched bot {name!r} {LAUNCH_SKIPPED} for another {left:.0f} s after {after} "
             f"(the wait doubles with each failed launch, up to {self.policy.max_s:g} s); last: {failed.fault.reason}"
         ))
 

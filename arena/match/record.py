@@ -16,7 +16,7 @@ from engine import registry
 from engine.core import Game, State, Step, replay
 
 __all__ = ["FORFEIT_AT_ONCE", "Fault", "MatchAborted", "MatchRecord", "SeatOutcome", "StepRecord", "Termination",
-           "count_strikes", "split_logs", "step_from_json", "step_json"]
+           "count_strikes", "decode_log", "split_logs", "step_from_json", "step_json"]
 
 FORFEIT_AT_ONCE = frozenset({FaultKind.DISCONNECT, FaultKind.CRASH})
 
@@ -63,6 +63,9 @@ class SeatOutcome:
     # other bot. It may show the bot's hidden information: the driver moves it out of the record
     # into the bot_log table (`split_logs`) before the record is stored or shown anywhere.
     log: str | None = None
+    # PRIVATE, with `log`: where each decision's part of it starts, [[step, character offset], ...]
+    # (what it printed from there to the next one is that decision's); None without a log
+    log_steps: list[list[int]] | None = None
 
     @property
     def strikes(self) -> int:
@@ -100,8 +103,9 @@ class MatchRecord:
         for seat, outcome in zip(data["seats"], self.seats):
             seat["termination"] = outcome.termination.value
             seat["faults"] = [fault.to_json() for fault in outcome.faults]
-            if seat["log"] is None:
-                del seat["log"]
+            for private in ("log", "log_steps"):
+                if seat[private] is None:
+                    del seat[private]
         data["steps"] = [step_json(step) for step in self.steps]
         return data
 
@@ -110,7 +114,7 @@ class MatchRecord:
         seats = [
             SeatOutcome(s["bot"], Termination(s["termination"]), s["reason"],
                         [Fault.from_json(f) for f in s.get("faults", [])],
-                        s.get("version", ""), s.get("log"))
+                        s.get("version", ""), s.get("log"), s.get("log_steps"))
             for s in data["seats"]
         ]
         steps = [step_from_json(s) for s in data["steps"]]
@@ -125,17 +129,36 @@ class MatchRecord:
         return replay(self.game().initial_state(), [step.as_step() for step in self.steps])
 
 
-def split_logs(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, str]]:
-    """A record's JSON without its seats' private logs, and those logs by seat.
+def decode_log(output: bytes, marks: Iterable[tuple[int, int]]) -> tuple[str, list[list[int]]]:
+    """A launched seat's output as text, and where each decision's part of it starts in characters
+    (`marks`: (step, byte offset)). Decoded piece by piece, so that a character cut by a mark (a
+    bot printing while the next request went out) cannot shift the offsets after it.
 
-    >>> split_logs({"seats": [{"bot": "a", "log": "hand: 7"}, {"bot": "random"}]})
-    ({'seats': [{'bot': 'a'}, {'bot': 'random'}]}, {0: 'hand: 7'})
+    >>> decode_log(b"start\\nhand 7\\nhand \\xc3\\xa9\\n", [(2, 6), (4, 13)])
+    ('start\\nhand 7\\nhand é\\n', [[2, 6], [4, 13]])
+    """
+    text, steps, start = "", [], 0
+    for step, offset in marks:
+        text += output[start:offset].decode(errors="replace")
+        steps.append([step, len(text)])
+        start = offset
+    return text + output[start:].decode(errors="replace"), steps
+
+
+def split_logs(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, str], dict[int, list[list[int]]]]:
+    """A record's JSON without its seats' private logs, those logs by seat, and where each
+    decision's part of them starts (`SeatOutcome.log_steps`) by seat.
+
+    >>> split_logs({"seats": [{"bot": "a", "log": "hand: 7", "log_steps": [[1, 0]]}, {"bot": "random"}]})
+    ({'seats': [{'bot': 'a'}, {'bot': 'random'}]}, {0: 'hand: 7'}, {0: [[1, 0]]})
     """
     seats = [dict(seat) for seat in record.get("seats") or []]
     logs = {n: seat.pop("log") for n, seat in enumerate(seats) if seat.get("log") is not None}
+    steps = {n: seat.pop("log_steps") for n, seat in enumerate(seats) if seat.get("log_steps") is not None}
     for seat in seats:
         seat.pop("log", None)
-    return ({**record, "seats": seats} if "seats" in record else dict(record)), logs
+        seat.pop("log_steps", None)
+    return ({**record, "seats": seats} if "seats" in record else dict(record)), logs, steps
 
 
 def step_json(step: StepRecord) -> dict[str, Any]:

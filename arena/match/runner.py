@@ -31,7 +31,15 @@ from typing import Any, cast
 
 from arena.link.client import DEFAULT_ADDRESS, GatewayClient, GatewayError
 from arena.match.clock import Clock, TimeControl
-from arena.match.record import FORFEIT_AT_ONCE, Fault, MatchAborted, MatchRecord, SeatOutcome, StepRecord
+from arena.match.record import (
+    FORFEIT_AT_ONCE,
+    Fault,
+    MatchAborted,
+    MatchRecord,
+    SeatOutcome,
+    StepRecord,
+    decode_log,
+)
 from arena.match.seats import Answer, BuiltinSeat, ConnectedSeat, Decision
 from arena.match.seeds import derive_seed
 from arena.outcomes import FaultKind, Termination
@@ -229,7 +237,8 @@ class _MatchRun:
                 except Exception as error:  # noqa: BLE001 - the result stands; the bot just is not told
                     log.warning("match %s: could not send MatchEnd to seat %d: %s", self.match_id, seat, error)
                 if player.output is not None:  # a launched bot's log of the match (private: see record.py)
-                    self.record.seats[seat].log = player.output.decode(errors="replace")
+                    outcome = self.record.seats[seat]
+                    outcome.log, outcome.log_steps = decode_log(player.output, player.marks)
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 

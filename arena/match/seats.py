@@ -80,6 +80,7 @@ class ConnectedSeat:
         # a launched bot's output while the seat was open (or before its launch failed); None for
         # a bot that dials in by itself, whose output the arena never sees
         self.output: bytes | None = None
+        self.marks: list[tuple[int, int]] = []  # where each decision starts in `output`: (step, byte offset)
         self._labels: dict[int, str] = {}
 
     def open(self, start: pb.MatchStart, connect_timeout_ms: int) -> Answer | None:
@@ -111,6 +112,7 @@ class ConnectedSeat:
             reply = self.client.close_seat(self.bot_name, end)
             if reply is not None and reply.HasField("output_tail"):
                 self.output = reply.output_tail
+                self.marks = [(mark.step, mark.offset) for mark in reply.decision_marks]
 
     def _request(self, decision: Decision) -> pb.DecisionRequest:
         state, seat = decision.state, decision.seat

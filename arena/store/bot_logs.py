@@ -2,13 +2,16 @@
 
 A row holds what the bot printed while that match was open (its last 64 KiB: the launcher's
 `output_bytes`), with the seat's termination and reason. It is written with its match, in the same
-transaction (Store.record_matches), and is private: only the bot's author and the operator read it
-(`arena bot logs`, the authors' service); no dashboard page, API or public record carries it. The
+transaction (Store.record_matches), with where each decision's part of it starts (`decisions`:
+what the bot printed from that decision's request to the next one's), and is private: only the
+bot's author and the operator read it (`arena bot logs`, the authors' service and the author's own
+pages under /my); no public dashboard page, API or public record carries it. The
 table grows by at most 64 KiB per launched seat per match.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,6 +36,7 @@ def log_rows(match_ids: dict[str, int], results: Sequence[MatchResult]) -> list[
                 version=int(number) if number.isdigit() else None,
                 termination=seat.termination, reason=seat.reason,
                 text=text.replace("\x00", "\ufffd"),  # PostgreSQL text holds no NUL; a bot may print one
+                decisions=json.dumps(result.log_steps.get(seat.seat) or []),
             ))
     return rows
 
@@ -54,6 +58,7 @@ class BotLogStore:
         with Session(self.engine) as session:
             query = select(BotLogRow).where(BotLogRow.match_id == match_id, BotLogRow.bot == bot_name)
             return [
-                BotLog(row.match_id, row.seat, row.bot, row.version, row.termination, row.reason, row.text)
+                BotLog(row.match_id, row.seat, row.bot, row.version, row.termination, row.reason, row.text,
+                       [(step, start) for step, start in json.loads(row.decisions or "[]")])
                 for row in session.exec(query.order_by(col(BotLogRow.seat)))
             ]

@@ -422,3 +422,65 @@ def live_seats_of(store: Store, entrants: list[str]) -> list[tuple[int, int, lis
         rows = session.exec(select(LiveMatchRow.tournament_id, LiveMatchRow.match_index, LiveMatchRow.seats)).all()
     found = [(tournament, index, json.loads(seats)) for tournament, index, seats in rows]
     return sorted(entry for entry in found if wanted & set(entry[2]))
+
+
+@dataclass(frozen=True)
+class MatchFilter:
+    """Which of a bot's matches an author lists (`arena-bot matches`): all its seats' matches, or
+    those it lost (ranked below first), those where it crashed, those against an opponent (an
+    entrant, or a bot name: any of its versions), of one ruleset, finished in [since, until), and
+    older than `before_id` (keyset paging: the page after the one that ended there)."""
+
+    lost: bool = False
+    crashed: bool = False
+    opponent: str = ""
+    ruleset: str = ""
+    since: datetime | None = None
+    until: datetime | None = None
+    before_id: int = 0
+
+
+def filtered_matches_of(store: Store, entrants: list[str], wanted: MatchFilter, *,
+                        limit: int = 20) -> list[MatchSummary]:
+    """Up to `limit` stored matches any of `entrants` played that pass `wanted`, newest first: read
+    backwards from the entrants' seats (their index) and stopped after a page, never a scan of all."""
+    if not entrants:
+        return []
+    mine = aliased(SeatRow)
+    played = select(mine.match_id).join(MatchRow, col(MatchRow.id) == col(mine.match_id)).where(
+        col(mine.entrant).in_(entrants), *_author_conditions(mine, wanted))
+    played = played.distinct().order_by(col(mine.match_id).desc()).limit(limit)
+    query = (select_columns(*SUMMARY_COLUMNS).where(col(MatchRow.id).in_(played))
+             .order_by(col(MatchRow.id).desc()))
+    with Session(store.engine) as session:
+        return _summaries(session, query)
+
+
+def _author_conditions(mine: Any, wanted: MatchFilter) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = []
+    if wanted.before_id > 0:
+        conditions.append(col(mine.match_id) < wanted.before_id)
+    if wanted.lost:
+        conditions.append(col(mine.rank) > 1)
+    if wanted.crashed:
+        conditions.append(col(mine.termination) == "crash")
+    if wanted.ruleset:
+        conditions.append(col(MatchRow.ruleset) == wanted.ruleset)
+    if wanted.since is not None:
+        conditions.append(col(MatchRow.finished_at) >= wanted.since)
+    if wanted.until is not None:
+        conditions.append(col(MatchRow.finished_at) < wanted.until)
+    if wanted.opponent:
+        named = col(SeatRow.entrant) == wanted.opponent
+        if "@" not in wanted.opponent:  # a bot's name: any of its versions too
+            named = or_(named, col(SeatRow.entrant).startswith(wanted.opponent + "@", autoescape=True))
+        conditions.append(col(mine.match_id).in_(select(SeatRow.match_id).where(named)))
+    return conditions
+
+
+def rotations_stored(store: Store, tournament_id: int, chance_seed: int) -> int:
+    """How many seat rotations of one table (its matches sharing `chance_seed`) are stored."""
+    query = select(func.count(func.distinct(MatchRow.rotation))).where(
+        MatchRow.tournament_id == tournament_id, MatchRow.chance_seed == chance_seed)
+    with Session(store.engine) as session:
+        return int(session.exec(query).one())

@@ -116,6 +116,8 @@ class MatchResult:
     # PRIVATE: launched bots' logs by seat (what each printed while the match was open), stored
     # in bot_log, never in `record` (arena/match/record.py split_logs)
     logs: dict[int, str] = field(default_factory=dict)
+    # PRIVATE, with `logs`: where each decision's part of a seat's log starts, [[step, character offset], ...]
+    log_steps: dict[int, list[list[int]]] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -139,6 +141,14 @@ class BotLog:
     termination: str  # the seat's, as stored with the match
     reason: str
     text: str  # its last 64 KiB at most (the launcher's output_bytes)
+    # where each decision's part of `text` starts: (step, character offset), oldest first
+    decisions: list[tuple[int, int]] = field(default_factory=list)
+
+    def by_decision(self) -> dict[int, str]:
+        """What it printed from each decision's request to the next one's, by step (a decision
+        whose start fell off the kept tail has none)."""
+        ends = [start for _, start in self.decisions[1:]] + [len(self.text)]
+        return {step: self.text[start:end] for (step, start), end in zip(self.decisions, ends)}
 
 
 @dataclass(frozen=True)

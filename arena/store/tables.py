@@ -191,6 +191,8 @@ class BotLogRow(SQLModel, table=True):
     termination: str
     reason: str
     text: str = Field(sa_column=Column(Text, nullable=False))  # its last 64 KiB at most
+    # JSON [[step, character offset into text], ...]: where each decision's part starts; None before 0015
+    decisions: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class RatingRow(SQLModel, table=True):

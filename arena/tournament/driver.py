@@ -371,7 +371,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
     alone says); a connected bot's version is the one it declared in its Hello, from the record.
     Launched bots' logs leave the record here: they go to the private bot_log, the rest is public."""
     known = versions or {}
-    record, logs = split_logs(outcome.record or {})
+    record, logs, log_steps = split_logs(outcome.record or {})
     aborted = outcome.error or record.get("aborted")
     returns = record.get("returns") or [None] * len(match.seats)
     ranks = record.get("ranks") or [None] * len(match.seats)
@@ -394,6 +394,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
         record=record or {"aborted": aborted}, aborted_reason=aborted,
         decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
         duration_ms=outcome.duration_ms, attempts=outcome.attempts, logs=logs, node=outcome.node,
+        log_steps=log_steps,
     )
 
 

@@ -69,6 +69,16 @@ class AuthorsStub:
                 request_serializer=arena_dot_v1_dot_authors__pb2.TryVersionRequest.SerializeToString,
                 response_deserializer=arena_dot_v1_dot_authors__pb2.TryVersionReply.FromString,
                 _registered_method=True)
+        self.ListMatches = channel.unary_unary(
+                '/arena.v1.Authors/ListMatches',
+                request_serializer=arena_dot_v1_dot_authors__pb2.ListMatchesRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_authors__pb2.ListMatchesReply.FromString,
+                _registered_method=True)
+        self.ReadReplay = channel.unary_unary(
+                '/arena.v1.Authors/ReadReplay',
+                request_serializer=arena_dot_v1_dot_authors__pb2.ReadReplayRequest.SerializeToString,
+                response_deserializer=arena_dot_v1_dot_authors__pb2.ReadReplayReply.FromString,
+                _registered_method=True)
 
 
 class AuthorsServicer:
@@ -128,6 +138,24 @@ class AuthorsServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ListMatches(self, request, context):
+        """The stored matches my bot played (any of its versions), newest first, with filters; a page at
+        a time (at most 200), the next one from `next_before_id`. A bot that is not mine is NOT_FOUND,
+        the same answer as a bot that does not exist.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ReadReplay(self, request, context):
+        """One stored match as my bot's seat saw it: that seat's observations only (the engine's
+        observation for that seat, never the full state), its decisions, and what it printed during
+        each (a launched bot's log, cut per decision). Private to me.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AuthorsServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -165,6 +193,16 @@ def add_AuthorsServicer_to_server(servicer, server):
                     servicer.TryVersion,
                     request_deserializer=arena_dot_v1_dot_authors__pb2.TryVersionRequest.FromString,
                     response_serializer=arena_dot_v1_dot_authors__pb2.TryVersionReply.SerializeToString,
+            ),
+            'ListMatches': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMatches,
+                    request_deserializer=arena_dot_v1_dot_authors__pb2.ListMatchesRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_authors__pb2.ListMatchesReply.SerializeToString,
+            ),
+            'ReadReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.ReadReplay,
+                    request_deserializer=arena_dot_v1_dot_authors__pb2.ReadReplayRequest.FromString,
+                    response_serializer=arena_dot_v1_dot_authors__pb2.ReadReplayReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -356,6 +394,60 @@ class Authors:
             '/arena.v1.Authors/TryVersion',
             arena_dot_v1_dot_authors__pb2.TryVersionRequest.SerializeToString,
             arena_dot_v1_dot_authors__pb2.TryVersionReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Authors/ListMatches',
+            arena_dot_v1_dot_authors__pb2.ListMatchesRequest.SerializeToString,
+            arena_dot_v1_dot_authors__pb2.ListMatchesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ReadReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/arena.v1.Authors/ReadReplay',
+            arena_dot_v1_dot_authors__pb2.ReadReplayRequest.SerializeToString,
+            arena_dot_v1_dot_authors__pb2.ReadReplayReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from arena.v1 import bot_pb2 as arena_dot_v1_dot_bot__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/host.proto\x12\x08\x61rena.v1\x1a\x12\x61rena/v1/bot.proto\"\xb0\x01\n\x08HostCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\x04\x12.\n\topen_seat\x18\x02 \x01(\x0b\x32\x19.arena.v1.OpenSeatRequestH\x00\x12)\n\x06\x64\x65\x63ide\x18\x03 \x01(\x0b\x32\x17.arena.v1.DecideRequestH\x00\x12\x30\n\nclose_seat\x18\x04 \x01(\x0b\x32\x1a.arena.v1.CloseSeatRequestH\x00\x42\x06\n\x04kind\"\xc4\x01\n\tHostReply\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\x04\x12#\n\x04seat\x18\x02 \x01(\x0b\x32\x13.arena.v1.SeatReplyH\x00\x12\'\n\x06\x64\x65\x63ide\x18\x03 \x01(\x0b\x32\x15.arena.v1.DecideReplyH\x00\x12$\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x13.arena.v1.HostErrorH\x00\x12*\n\x08leg_open\x18\x05 \x01(\x0b\x32\x16.arena.v1.HostLegProofH\x00\x42\x06\n\x04kind\"*\n\tHostError\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"d\n\x0fOpenSeatRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x1a\n\x12\x63onnect_timeout_ms\x18\x02 \x01(\r\x12#\n\x05start\x18\x03 \x01(\x0b\x32\x14.arena.v1.MatchStart\"b\n\rDecideRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12*\n\x07request\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequest\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x01(\r\"}\n\x0b\x44\x65\x63ideReply\x12\x16\n\taction_id\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nelapsed_ms\x18\x02 \x01(\x01\x12$\n\x05\x66\x61ult\x18\x03 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x04 \x01(\tB\x0c\n\n_action_id\"E\n\x10\x43loseSeatRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x1f\n\x03\x65nd\x18\x02 \x01(\x0b\x32\x12.arena.v1.MatchEnd\"|\n\tSeatReply\x12$\n\x05\x66\x61ult\x18\x01 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\x18\n\x0boutput_tail\x18\x04 \x01(\x0cH\x00\x88\x01\x01\x42\x0e\n\x0c_output_tail\"\x14\n\x12\x43heckAccessRequest\"\"\n\x10\x43heckAccessReply\x12\x0e\n\x06\x63losed\x18\x01 \x01(\r\"\x10\n\x0eHostLegRequest\"\x1c\n\x0cHostLegReply\x12\x0c\n\x04port\x18\x01 \x01(\r\"3\n\x10HostLegChallenge\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\r\n\x05nonce\x18\x02 \x01(\x0c\"*\n\x0cHostLegProof\x12\r\n\x05nonce\x18\x01 \x01(\x0c\x12\x0b\n\x03mac\x18\x02 \x01(\x0c\x32\xfa\x02\n\tMatchHost\x12:\n\x08OpenSeat\x12\x19.arena.v1.OpenSeatRequest\x1a\x13.arena.v1.SeatReply\x12\x38\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x15.arena.v1.DecideReply\x12<\n\tCloseSeat\x12\x1a.arena.v1.CloseSeatRequest\x1a\x13.arena.v1.SeatReply\x12G\n\x0b\x43heckAccess\x12\x1c.arena.v1.CheckAccessRequest\x1a\x1a.arena.v1.CheckAccessReply\x12\x33\n\x04Host\x12\x12.arena.v1.HostCall\x1a\x13.arena.v1.HostReply(\x01\x30\x01\x12;\n\x07HostLeg\x12\x18.arena.v1.HostLegRequest\x1a\x16.arena.v1.HostLegReplyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x13\x61rena/v1/host.proto\x12\x08\x61rena.v1\x1a\x12\x61rena/v1/bot.proto\"\xb0\x01\n\x08HostCall\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\x04\x12.\n\topen_seat\x18\x02 \x01(\x0b\x32\x19.arena.v1.OpenSeatRequestH\x00\x12)\n\x06\x64\x65\x63ide\x18\x03 \x01(\x0b\x32\x17.arena.v1.DecideRequestH\x00\x12\x30\n\nclose_seat\x18\x04 \x01(\x0b\x32\x1a.arena.v1.CloseSeatRequestH\x00\x42\x06\n\x04kind\"\xc4\x01\n\tHostReply\x12\x0f\n\x07\x63\x61ll_id\x18\x01 \x01(\x04\x12#\n\x04seat\x18\x02 \x01(\x0b\x32\x13.arena.v1.SeatReplyH\x00\x12\'\n\x06\x64\x65\x63ide\x18\x03 \x01(\x0b\x32\x15.arena.v1.DecideReplyH\x00\x12$\n\x05\x65rror\x18\x04 \x01(\x0b\x32\x13.arena.v1.HostErrorH\x00\x12*\n\x08leg_open\x18\x05 \x01(\x0b\x32\x16.arena.v1.HostLegProofH\x00\x42\x06\n\x04kind\"*\n\tHostError\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\"d\n\x0fOpenSeatRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x1a\n\x12\x63onnect_timeout_ms\x18\x02 \x01(\r\x12#\n\x05start\x18\x03 \x01(\x0b\x32\x14.arena.v1.MatchStart\"b\n\rDecideRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12*\n\x07request\x18\x02 \x01(\x0b\x32\x19.arena.v1.DecisionRequest\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x03 \x01(\r\"}\n\x0b\x44\x65\x63ideReply\x12\x16\n\taction_id\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nelapsed_ms\x18\x02 \x01(\x01\x12$\n\x05\x66\x61ult\x18\x03 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x04 \x01(\tB\x0c\n\n_action_id\"E\n\x10\x43loseSeatRequest\x12\x10\n\x08\x62ot_name\x18\x01 \x01(\t\x12\x1f\n\x03\x65nd\x18\x02 \x01(\x0b\x32\x12.arena.v1.MatchEnd\"\xac\x01\n\tSeatReply\x12$\n\x05\x66\x61ult\x18\x01 \x01(\x0e\x32\x15.arena.v1.Termination\x12\x0e\n\x06reason\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\x18\n\x0boutput_tail\x18\x04 \x01(\x0cH\x00\x88\x01\x01\x12.\n\x0e\x64\x65\x63ision_marks\x18\x05 \x03(\x0b\x32\x16.arena.v1.DecisionMarkB\x0e\n\x0c_output_tail\"\x14\n\x12\x43heckAccessRequest\"\"\n\x10\x43heckAccessReply\x12\x0e\n\x06\x63losed\x18\x01 \x01(\r\"\x10\n\x0eHostLegRequest\"\x1c\n\x0cHostLegReply\x12\x0c\n\x04port\x18\x01 \x01(\r\"3\n\x10HostLegChallenge\x12\x10\n\x08protocol\x18\x01 \x01(\t\x12\r\n\x05nonce\x18\x02 \x01(\x0c\"*\n\x0cHostLegProof\x12\r\n\x05nonce\x18\x01 \x01(\x0c\x12\x0b\n\x03mac\x18\x02 \x01(\x0c\",\n\x0c\x44\x65\x63isionMark\x12\x0c\n\x04step\x18\x01 \x01(\r\x12\x0e\n\x06offset\x18\x02 \x01(\x04\x32\xfa\x02\n\tMatchHost\x12:\n\x08OpenSeat\x12\x19.arena.v1.OpenSeatRequest\x1a\x13.arena.v1.SeatReply\x12\x38\n\x06\x44\x65\x63ide\x12\x17.arena.v1.DecideRequest\x1a\x15.arena.v1.DecideReply\x12<\n\tCloseSeat\x12\x1a.arena.v1.CloseSeatRequest\x1a\x13.arena.v1.SeatReply\x12G\n\x0b\x43heckAccess\x12\x1c.arena.v1.CheckAccessRequest\x1a\x1a.arena.v1.CheckAccessReply\x12\x33\n\x04Host\x12\x12.arena.v1.HostCall\x1a\x13.arena.v1.HostReply(\x01\x30\x01\x12;\n\x07HostLeg\x12\x18.arena.v1.HostLegRequest\x1a\x16.arena.v1.HostLegReplyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -46,20 +46,22 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_DECIDEREPLY']._serialized_end=802
   _globals['_CLOSESEATREQUEST']._serialized_start=804
   _globals['_CLOSESEATREQUEST']._serialized_end=873
-  _globals['_SEATREPLY']._serialized_start=875
-  _globals['_SEATREPLY']._serialized_end=999
-  _globals['_CHECKACCESSREQUEST']._serialized_start=1001
-  _globals['_CHECKACCESSREQUEST']._serialized_end=1021
-  _globals['_CHECKACCESSREPLY']._serialized_start=1023
-  _globals['_CHECKACCESSREPLY']._serialized_end=1057
-  _globals['_HOSTLEGREQUEST']._serialized_start=1059
-  _globals['_HOSTLEGREQUEST']._serialized_end=1075
-  _globals['_HOSTLEGREPLY']._serialized_start=1077
-  _globals['_HOSTLEGREPLY']._serialized_end=1105
-  _globals['_HOSTLEGCHALLENGE']._serialized_start=1107
-  _globals['_HOSTLEGCHALLENGE']._serialized_end=1158
-  _globals['_HOSTLEGPROOF']._serialized_start=1160
-  _globals['_HOSTLEGPROOF']._serialized_end=1202
-  _globals['_MATCHHOST']._serialized_start=1205
-  _globals['_MATCHHOST']._serialized_end=1583
+  _globals['_SEATREPLY']._serialized_start=876
+  _globals['_SEATREPLY']._serialized_end=1048
+  _globals['_CHECKACCESSREQUEST']._serialized_start=1050
+  _globals['_CHECKACCESSREQUEST']._serialized_end=1070
+  _globals['_CHECKACCESSREPLY']._serialized_start=1072
+  _globals['_CHECKACCESSREPLY']._serialized_end=1106
+  _globals['_HOSTLEGREQUEST']._serialized_start=1108
+  _globals['_HOSTLEGREQUEST']._serialized_end=1124
+  _globals['_HOSTLEGREPLY']._serialized_start=1126
+  _globals['_HOSTLEGREPLY']._serialized_end=1154
+  _globals['_HOSTLEGCHALLENGE']._serialized_start=1156
+  _globals['_HOSTLEGCHALLENGE']._serialized_end=1207
+  _globals['_HOSTLEGPROOF']._serialized_start=1209
+  _globals['_HOSTLEGPROOF']._serialized_end=1251
+  _globals['_DECISIONMARK']._serialized_start=1253
+  _globals['_DECISIONMARK']._serialized_end=1297
+  _globals['_MATCHHOST']._serialized_start=1300
+  _globals['_MATCHHOST']._serialized_end=1678
 # @@protoc_insertion_point(module_scope)

@@ -1,7 +1,8 @@
 from arena.v1 import bot_pb2 as _bot_pb2
+from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
-from collections.abc import Mapping as _Mapping
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
 from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
@@ -81,16 +82,18 @@ class CloseSeatRequest(_message.Message):
     def __init__(self, bot_name: _Optional[str] = ..., end: _Optional[_Union[_bot_pb2.MatchEnd, _Mapping]] = ...) -> None: ...
 
 class SeatReply(_message.Message):
-    __slots__ = ("fault", "reason", "version", "output_tail")
+    __slots__ = ("fault", "reason", "version", "output_tail", "decision_marks")
     FAULT_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     OUTPUT_TAIL_FIELD_NUMBER: _ClassVar[int]
+    DECISION_MARKS_FIELD_NUMBER: _ClassVar[int]
     fault: _bot_pb2.Termination
     reason: str
     version: str
     output_tail: bytes
-    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ..., output_tail: _Optional[bytes] = ...) -> None: ...
+    decision_marks: _containers.RepeatedCompositeFieldContainer[DecisionMark]
+    def __init__(self, fault: _Optional[_Union[_bot_pb2.Termination, str]] = ..., reason: _Optional[str] = ..., version: _Optional[str] = ..., output_tail: _Optional[bytes] = ..., decision_marks: _Optional[_Iterable[_Union[DecisionMark, _Mapping]]] = ...) -> None: ...
 
 class CheckAccessRequest(_message.Message):
     __slots__ = ()
@@ -127,3 +130,11 @@ class HostLegProof(_message.Message):
     nonce: bytes
     mac: bytes
     def __init__(self, nonce: _Optional[bytes] = ..., mac: _Optional[bytes] = ...) -> None: ...
+
+class DecisionMark(_message.Message):
+    __slots__ = ("step", "offset")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    OFFSET_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    offset: int
+    def __init__(self, step: _Optional[int] = ..., offset: _Optional[int] = ...) -> None: ...

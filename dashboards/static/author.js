@@ -57,7 +57,9 @@
         cell(tr, ended(s));
         cell(tr, s.reason, "reason");
         cell(tr, m.opponents.join(", "), "muted");
-        cell(tr, link(s.log, "log", "log-link"));
+        const links = document.createElement("span");
+        links.append(link(s.log, "log", "log-link"), " · ", link(s.replay, "my replay", "replay-link"));
+        cell(tr, links);
         cell(tr, when(m.finished_at), "muted");
         body.appendChild(tr);
       }

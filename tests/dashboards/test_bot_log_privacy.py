@@ -62,7 +62,9 @@ def public_urls(store: Store, tournament_id: int) -> list[str]:
         for view in ("public", *map(str, range(len(match.seats)))):
             urls += [f"/matches/{match.id}?view={view}", f"/api/matches/{match.id}?view={view}"]
         for bot in ("logger", "crasher"):  # the author pages' log address, and guesses at one under /api
-            urls += [f"/my/bots/{bot}/logs/{match.id}", f"/my/bots/{bot}/recent", f"/api/my/bots/{bot}/logs/{match.id}",
+            urls += [f"/my/bots/{bot}/replays/{match.id}", f"/api/my/bots/{bot}/replays/{match.id}",
+                     f"/api/bots/{bot}@1/replays/{match.id}", f"/api/matches/{match.id}/decisions",
+                     f"/my/bots/{bot}/logs/{match.id}", f"/my/bots/{bot}/recent", f"/api/my/bots/{bot}/logs/{match.id}",
                      f"/api/bots/{bot}/logs/{match.id}", f"/api/bots/{bot}@1/logs/{match.id}",
                      f"/api/matches/{match.id}/logs", f"/matches/{match.id}/logs"]
     return urls
@@ -84,10 +86,14 @@ def test_no_public_page_api_or_record_shows_a_launched_bots_output(played: tuple
     logger_matches = [m for m in matches if any(s.entrant == "logger@1" for s in m.seats)]
     assert len(matches) == 6 and len(logger_matches) == 4
 
-    # the logs exist, so there is something to leak
+    # the logs exist, so there is something to leak, and each decision's part of them (the debug
+    # output its author reads beside the decision, `arena-bot replay`) is that decision's own
     for match in logger_matches:
         [log] = store.bot_logs(match.id, "logger")
         assert f"{MARKER} match=" in log.text and "hand=" in log.text and log.version == 1
+        parts = log.by_decision()
+        assert parts and all(text.count(" step=") == 1 and f" step={step} hand=" in text
+                             for step, text in parts.items()), parts
     crashed = [log for m in matches for log in store.bot_logs(m.id, "crasher")]
     assert any(f"{MARKER} crashing before it connects" in log.text for log in crashed)
     assert all(log.termination == "crash" for log in crashed)

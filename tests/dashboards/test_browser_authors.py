@@ -146,3 +146,46 @@ def test_script_in_a_command_and_a_log_is_shown_as_text_and_runs_nowhere(page: A
         page.wait_for_timeout(200)
         assert page.title() != "pwned" and page.locator("script:not([src])").count() == 0, url
     assert re.search(r"pwned", page.title()) is None
+
+
+DEBUG_BOT = '''
+import os
+import sys
+
+from arena_sdk import Bot, Decision, run
+
+
+class Debugger(Bot):
+    def decide(self, decision: Decision) -> int:
+        print(f"thinking step={decision.step} <b>bold?</b>", file=sys.stderr, flush=True)
+        return decision.legal_actions[-1]
+
+
+run(os.environ["ARENA_ADDRESS"], os.environ["ARENA_TOKEN"], Debugger())
+'''
+
+
+def test_an_author_steps_through_her_replay_with_her_bots_output_beside_each_decision(
+        page: Any, site: Site, tmp_path: Path) -> None:  # noqa: F811
+    folder = tmp_path / "debugger"
+    folder.mkdir()
+    (folder / "bot.py").write_text(DEBUG_BOT)
+    archive = tmp_path / "debugger.tar.gz"
+    archive.write_bytes(pack(folder))
+    sign_in(page, site)
+    upload_new(page, site, archive, "python3 bot.py")
+    config = TournamentConfig("gang_of_dice", 2, ("pybot", "random"), seed=3, gateway=site.gateway.address)
+    tournament = start_tournament(site.store, config, "debugging")
+    play_tournament(site.store, tournament, LocalExecutor())
+    played = [m.id for m in site.store.matches(tournament_id=tournament)]
+
+    page.reload()
+    page.click(f"#recent-rows tr[data-match='{played[0]}'] a.replay-link")
+    page.wait_for_url(f"**/my/bots/pybot/replays/{played[0]}")
+    rows = page.eval_on_selector_all("tr.decision", "rows => rows.map(r => [r.dataset.step, "
+                                     "r.querySelector('.decision-output').textContent])")
+    # each decision's own line, and no other step's (the kit's "connected to ..." may come in the first)
+    assert rows and all(re.findall(r"thinking step=(\d+) <b>bold\?</b>\n", text) == [step] for step, text in rows), rows
+    assert page.locator(".decision-output b").count() == 0, "the bot's output is text, never markup"
+    page.goto(f"{site.base}/matches/{played[0]}")
+    assert "thinking step=" not in page.content(), "the public replay page never shows it"

@@ -11,7 +11,8 @@ would train; replace `LinearAgent.scores` with yours. `evaluate` plays it in sea
 env's zero-sum rank payoff, in [-1, 1]). `play` connects it to the arena through the SDK: each
 decision's observation goes through the same encoder (arena.envs.encoding) and its legal actions
 become the same mask, so the bot plays exactly as the agent did in the environment.
-Needs the `[rl]` extra (docs/rl.md).
+Needs the `[rl]` extra (docs/rl.md) and the arena's checkout (its environments and engine, which
+the agent was trained in): unlike random_bot.py it does not run from the kit alone.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 
 from arena.envs.encoding import DEFAULT_SIZE, ObservationEncoder, action_mask
 from arena.envs.pettingzoo import env
-from bots.sdk import Bot, Decision, run
+from arena_sdk import Bot, Decision, run
 from engine import registry
 
 

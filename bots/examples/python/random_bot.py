@@ -1,6 +1,9 @@
 """A complete arena bot with the Python SDK: it plays a uniformly random legal action.
 
-    .venv/bin/python bots/examples/python/random_bot.py --token TOKEN [--address 127.0.0.1:50051] [--ca CA.pem]
+    python3 random_bot.py --token TOKEN [--address 127.0.0.1:50051] [--ca CA.pem]
+
+It needs only the bot kit (`pip install ./bots/sdk`: the `arena_sdk` package, grpcio and protobuf),
+which the arena's checkout venv has too.
 
 Without --token it reads $ARENA_TOKEN (and $ARENA_ADDRESS), which is what the arena sets when it
 launches a bot registered with --command.
@@ -15,7 +18,7 @@ import random
 import sys
 from typing import Any
 
-from bots.sdk import Bot, TLSMismatch, run
+from arena_sdk import Bot, TLSMismatch, run
 
 
 class RandomBot(Bot):

@@ -10,13 +10,21 @@
       try NAME PATH --command "..." --game G [--matches N]
                                          play PATH in a few unrated matches against the ladder's
                                          anchors: results, faults and logs; nothing is stored
+      bots                               every bot of yours: state, versions, rating and rank per ruleset
+      matches NAME [--lost] [--crashed] [--opponent X] [--ruleset R] [--since T] [--until T]
+                                         NAME's stored matches, newest first: result, opponents, ending, link
+      replay NAME ID [-o FILE]           match ID as NAME's seat saw it (JSON), with what it printed
+                                         at each of its decisions
 
 It talks to the arena's authors' service (proto/arena/v1/authors.proto) with the author key that
 the arena's operator gave you (`arena author add NAME`), read from --key-file, which must be
 readable by you alone. It prints what the arena's own `arena bot ...` commands print. A folder is
 packed into a temporary .tar.gz first; an archive is streamed in chunks of 64 KiB as it is read.
-With --tls (or --ca FILE, a PEM certificate authority; default: the system's) the connection is
-TLS. Errors are one line, `arena-bot: error: ...`, and exit status 2.
+With --tls (or --ca FILE, a PEM certificate authority; default: the system's; or $ARENA_TLS_CA /
+$ARENA_TLS=1, as the SDK reads them) the connection is TLS; a client whose TLS does not fit the
+gateway's is told so (`TLSMismatch`, the SDK's diagnosis: tls.py). Errors are one line,
+`arena-bot: error: ...`, and exit status 2 (gRPC's native log lines are kept off the terminal:
+they would come before that line and say less).
 """
 
 from __future__ import annotations
@@ -35,6 +43,9 @@ from typing import Any
 
 import grpc
 
+from arena_sdk import author_views
+from arena_sdk.author_views import CliError
+from arena_sdk.tls import CA_ENV, TLS, TLS_ENV, diagnose
 from arena_sdk.v1 import authors_pb2 as pb
 from arena_sdk.v1 import authors_pb2_grpc
 
@@ -44,18 +55,16 @@ DEFAULT_SERVER = "127.0.0.1:50051"
 TOKEN_NOTE = "(shown only this once; the arena keeps only a hash)"
 
 
-class CliError(Exception):
-    """Bad input or a refused call: one line for the user."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arena-bot", description="Register and submit your bots to an arena.")
     parser.add_argument("--server", default=os.environ.get("ARENA_SERVER", DEFAULT_SERVER),
                         help=f"the arena's gateway, HOST:PORT (default $ARENA_SERVER or {DEFAULT_SERVER})")
     parser.add_argument("--key-file", type=Path, default=os.environ.get("ARENA_AUTHOR_KEY_FILE"),
                         help="file holding your author key, readable by you alone (default $ARENA_AUTHOR_KEY_FILE)")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS (see the arena's docs/tls.md)")
-    parser.add_argument("--ca", type=Path, metavar="FILE", help="PEM certificate authority to trust (implies --tls)")
+    parser.add_argument("--tls", action="store_true", default=env_tls(),
+                        help=f"connect with TLS (see the arena's docs/tls.md; default ${TLS_ENV}=1)")
+    parser.add_argument("--ca", type=Path, metavar="FILE", default=os.environ.get(CA_ENV, "").strip() or None,
+                        help=f"PEM certificate authority to trust (implies --tls; default ${CA_ENV})")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a call may take (default 600)")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     submit = _action(actions, "submit", "store a folder or archive as the bot's next version (NAME@N)")
@@ -68,20 +77,44 @@ def build_parser() -> argparse.ArgumentParser:
     _action(actions, "disable", "stop a bot from connecting or playing")
     _action(actions, "enable", "let a disabled bot connect and play again")
     logs = _action(actions, "logs", "print a launched bot's stored output in one match")
-    logs.add_argument("--match", type=int, required=True, metavar="ID", help="the match id (the dashboard shows it)")
+    logs.add_argument("--match", type=int, required=True, metavar="ID",
+                      help="the match id (`arena-bot matches NAME` lists them)")
     trial = _action(actions, "try", "play a folder in a few unrated matches against the ladder's anchors "
                                     "(results, faults, logs; nothing is stored)")
     trial.add_argument("path", type=Path, help="a folder, or a .tar.gz / .tgz / .zip archive of one")
     trial.add_argument("--command", required=True, help="command line that starts the bot, run in its folder")
     trial.add_argument("--game", required=True, help="the game whose ladder's anchors it plays, e.g. gang_of_dice")
     trial.add_argument("--matches", type=int, default=2, help="how many matches (default 2; the arena caps it)")
+    author_views.add_actions(actions, _action)
     return parser
+
+
+def env_tls() -> bool:
+    return os.environ.get(TLS_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _action(actions: Any, name: str, about: str) -> argparse.ArgumentParser:
     parser = actions.add_parser(name, help=about)
     parser.add_argument("name", help="your bot's name")
     return parser
+
+
+def console_main() -> int:
+    """The `arena-bot` command: `main`, with gRPC's native log kept off the terminal."""
+    quiet_native_log()
+    return main()
+
+
+def quiet_native_log() -> None:
+    """gRPC's C core logs to file descriptor 2 (a failed TLS handshake is a raw `ssl_transport_security.cc`
+    line), and it was loaded with the kit, before $GRPC_VERBOSITY could be set: so fd 2 goes to
+    /dev/null, and Python's stderr (our one-line errors, a traceback) to a copy of the terminal's."""
+    sys.stderr.flush()
+    kept = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    sys.stderr = open(kept, "w", buffering=1, encoding="utf-8", errors="backslashreplace")  # noqa: SIM115
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -95,11 +128,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arena-bot: error: {error}", file=sys.stderr)
         return 2
     except grpc.RpcError as error:
-        print(f"arena-bot: error: {describe(error, args.server)}", file=sys.stderr)
+        print(f"arena-bot: error: {describe(error, args.server, args.tls, args.ca)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("arena-bot: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `arena-bot logs ... | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
 
 
 def read_key(path: Path | None) -> str:
@@ -134,10 +170,13 @@ def open_channel(server: str, tls: bool, ca: Path | None) -> grpc.Channel:
     return grpc.secure_channel(server, grpc.ssl_channel_credentials(root_certificates=roots))
 
 
-def describe(error: grpc.RpcError, server: str) -> str:
-    """One line for a failed call."""
+def describe(error: grpc.RpcError, server: str, tls: bool = False, ca: Path | None = None) -> str:
+    """One line for a failed call; a TLS mismatch as the SDK words it (`TLSMismatch`)."""
     code, details = error.code(), (error.details() or "").replace("\n", " ")  # type: ignore[attr-defined]
     if code == grpc.StatusCode.UNAVAILABLE:
+        settings = TLS(str(ca), ca.read_bytes()) if ca is not None else TLS() if tls else None
+        if hint := diagnose(server, settings):
+            return f"TLSMismatch: {hint}"
         return f"cannot reach the arena at {server} ({details}); check --server (and --tls/--ca)"
     if code == grpc.StatusCode.UNIMPLEMENTED:
         return f"the server at {server} has no authors' service; is it an arena gateway (`arena serve`)?"
@@ -171,7 +210,7 @@ def submit_command(call: Caller, args: argparse.Namespace) -> int:
         print(f"registered bot {version.bot!r}. Its token {TOKEN_NOTE}:")
         print(reply.token)
     entrant = f"{version.bot}@{version.number}"
-    print(f"stored {entrant}: sha256 {version.sha256[:12]}, files in {version.files} (read-only)")
+    print(f"stored {entrant}: sha256 {version.sha256[:12]}")
     print(f"`{version.bot}` now plays {entrant} in new matches and tournaments; "
           + ("earlier versions stay playable as NAME@N." if version.number > 1 else "pin it with NAME@N."))
     return 0
@@ -228,8 +267,11 @@ def register_command(call: Caller, args: argparse.Namespace) -> int:
     reply = call("RegisterBot", pb.RegisterBotRequest(bot=args.name))
     print(f"registered bot {args.name!r}. Its token {TOKEN_NOTE}:")
     print(reply.token)
-    print("Run the bot with this token against the gateway (`arena serve`), e.g.:")
-    print(f"  node bots/examples/node/bot.js --token {reply.token}")
+    print(f"Run your bot with this token against the gateway at {args.server}, e.g.:")
+    tls = f" --ca {args.ca}" if args.ca else " --tls" if args.tls else ""
+    print(f"  python3 random_bot.py --address {args.server} --token {reply.token}{tls}")
+    print("  (a gateway that serves TLS needs --ca CA.pem, the certificate authority its operator gives you, "
+          f"or ${CA_ENV})")
     return 0
 
 
@@ -250,10 +292,11 @@ def format_versions(name: str, versions: list[pb.AuthorBotVersion]) -> str:
              f"  {'version':<{len(latest) + 2}} {'sha256':<12}  {'submitted':<16}  ratings"]
     for version in versions:
         rated = "; ".join(f"{r.ruleset}: {r.elo:.0f} ({format_interval(r.low, r.high).strip()}), {r.games} games"
-                          for r in version.ratings) or "not rated yet"
+                          + (", provisional" if r.provisional else "") for r in version.ratings) or "not rated yet"
+        suspended = f"; SUSPENDED: {version.suspended}" if version.suspended else ""
         submitted = datetime.fromisoformat(version.submitted_at)
         lines.append(f"  {version.bot + '@' + str(version.number):<{len(latest) + 2}} "
-                     f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}")
+                     f"{version.sha256[:12] or '(command)':<12}  {submitted:%Y-%m-%d %H:%M}  {rated}{suspended}")
     lines += [f"  {v.bot}@{v.number} is held back: {v.hold}" for v in versions if v.hold]
     lines.append(f"  command of {latest}: {versions[-1].command}")
     return "\n".join(lines)
@@ -302,7 +345,11 @@ def logs_command(call: Caller, args: argparse.Namespace) -> int:
         version = f"@{entry.version}" if entry.version else ""
         reason = f": {entry.reason}" if entry.reason else ""
         print(f"match {entry.match_id}, seat {entry.seat}: {entry.bot}{version}, {entry.termination}{reason}")
-        print(entry.text.rstrip("\n"))
+        if entry.text or "is not launched again" not in entry.reason:
+            print(entry.text.rstrip("\n"))
+        else:
+            print("(no output: the arena skipped this launch, waiting after the bot's last launch failed "
+                  "(the back-off above); its output of that failed launch is in that match's log)")
     return 0
 
 
@@ -344,8 +391,9 @@ def format_trial(number: int, match: pb.TrialMatch) -> str:
 
 ACTIONS = {"submit": submit_command, "register": register_command, "versions": versions_command,
            "token": token_command, "disable": disable_command, "enable": enable_command, "logs": logs_command,
-           "try": try_command}
+           "try": try_command, "bots": author_views.bots_command, "matches": author_views.matches_command,
+           "replay": author_views.replay_command}
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console_main())

@@ -59,14 +59,27 @@ def test_the_stored_record_carries_no_log(store: Store) -> None:
 
 
 def test_split_logs_takes_every_seats_log_out_of_the_record_json() -> None:
-    record = MatchRecord("toy", "toy@1", {}, 1, [SeatOutcome("logger@2", Termination.NORMAL, log=HAND),
+    record = MatchRecord("toy", "toy@1", {}, 1, [SeatOutcome("logger@2", Termination.NORMAL, log=HAND,
+                                                             log_steps=[[1, 0]]),
                                                  SeatOutcome("random"), SeatOutcome("other", log="")])
     data = record.to_json()
     assert [("log" in seat) for seat in data["seats"]] == [True, False, True]
-    public, logs = split_logs(data)
-    assert logs == {0: HAND, 2: ""}
-    assert all("log" not in seat for seat in public["seats"]) and "my hand" not in json.dumps(public)
+    public, logs, steps = split_logs(data)
+    assert logs == {0: HAND, 2: ""} and steps == {0: [[1, 0]]}, "where each decision's part starts leaves too"
+    assert all("log" not in seat and "log_steps" not in seat for seat in public["seats"])
+    assert "my hand" not in json.dumps(public)
     assert "log" in data["seats"][0], "the record it came from is left as it was"
     assert MatchRecord.from_json(data).seats[0].log == HAND
     assert MatchRecord.from_json(public).seats[0].log is None
-    assert split_logs({"aborted": "arena error"}) == ({"aborted": "arena error"}, {})
+    assert split_logs({"aborted": "arena error"}) == ({"aborted": "arena error"}, {}, {})
+
+
+def test_each_decisions_part_of_a_log_is_stored_with_it(fresh_url: str) -> None:  # noqa: F811
+    store = Store(fresh_url)
+    tid = new_tournament(store)
+    text = "warming up\nstep 3: thinking\nstep 7: é\n"
+    store.record_matches([replace(logged(tid, 0), logs={0: text}, log_steps={0: [[3, 11], [7, 28]]})])
+    [log] = store.bot_logs(match_id_of(store, tid, 0), "logger")
+    assert log.text == text and log.decisions == [(3, 11), (7, 28)]
+    assert log.by_decision() == {3: "step 3: thinking\n", 7: "step 7: é\n"}
+    assert text[:log.decisions[0][1]] == "warming up\n"

@@ -49,7 +49,7 @@ class SubmitVersionReply(_message.Message):
     def __init__(self, version: _Optional[_Union[AuthorBotVersion, _Mapping]] = ..., token: _Optional[str] = ...) -> None: ...
 
 class VersionRating(_message.Message):
-    __slots__ = ("game_id", "ruleset", "place", "elo", "low", "high", "games")
+    __slots__ = ("game_id", "ruleset", "place", "elo", "low", "high", "games", "provisional")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     RULESET_FIELD_NUMBER: _ClassVar[int]
     PLACE_FIELD_NUMBER: _ClassVar[int]
@@ -57,6 +57,7 @@ class VersionRating(_message.Message):
     LOW_FIELD_NUMBER: _ClassVar[int]
     HIGH_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    PROVISIONAL_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     ruleset: str
     place: int
@@ -64,10 +65,11 @@ class VersionRating(_message.Message):
     low: float
     high: float
     games: int
-    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., place: _Optional[int] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ...) -> None: ...
+    provisional: bool
+    def __init__(self, game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., place: _Optional[int] = ..., elo: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., games: _Optional[int] = ..., provisional: _Optional[bool] = ...) -> None: ...
 
 class AuthorBotVersion(_message.Message):
-    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings", "hold")
+    __slots__ = ("bot", "number", "sha256", "command", "files", "submitted_at", "ratings", "hold", "suspended")
     BOT_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
     SHA256_FIELD_NUMBER: _ClassVar[int]
@@ -76,6 +78,7 @@ class AuthorBotVersion(_message.Message):
     SUBMITTED_AT_FIELD_NUMBER: _ClassVar[int]
     RATINGS_FIELD_NUMBER: _ClassVar[int]
     HOLD_FIELD_NUMBER: _ClassVar[int]
+    SUSPENDED_FIELD_NUMBER: _ClassVar[int]
     bot: str
     number: int
     sha256: str
@@ -84,7 +87,8 @@ class AuthorBotVersion(_message.Message):
     submitted_at: str
     ratings: _containers.RepeatedCompositeFieldContainer[VersionRating]
     hold: str
-    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ..., hold: _Optional[str] = ...) -> None: ...
+    suspended: str
+    def __init__(self, bot: _Optional[str] = ..., number: _Optional[int] = ..., sha256: _Optional[str] = ..., command: _Optional[str] = ..., files: _Optional[str] = ..., submitted_at: _Optional[str] = ..., ratings: _Optional[_Iterable[_Union[VersionRating, _Mapping]]] = ..., hold: _Optional[str] = ..., suspended: _Optional[str] = ...) -> None: ...
 
 class AuthorBot(_message.Message):
     __slots__ = ("name", "disabled", "registered_at", "versions")
@@ -219,3 +223,87 @@ class TryVersionReply(_message.Message):
     game_id: str
     matches: _containers.RepeatedCompositeFieldContainer[TrialMatch]
     def __init__(self, game_id: _Optional[str] = ..., matches: _Optional[_Iterable[_Union[TrialMatch, _Mapping]]] = ...) -> None: ...
+
+class ListMatchesRequest(_message.Message):
+    __slots__ = ("bot", "lost", "crashed", "opponent", "ruleset", "since", "until", "before_id", "limit")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    LOST_FIELD_NUMBER: _ClassVar[int]
+    CRASHED_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    SINCE_FIELD_NUMBER: _ClassVar[int]
+    UNTIL_FIELD_NUMBER: _ClassVar[int]
+    BEFORE_ID_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    lost: bool
+    crashed: bool
+    opponent: str
+    ruleset: str
+    since: str
+    until: str
+    before_id: int
+    limit: int
+    def __init__(self, bot: _Optional[str] = ..., lost: _Optional[bool] = ..., crashed: _Optional[bool] = ..., opponent: _Optional[str] = ..., ruleset: _Optional[str] = ..., since: _Optional[str] = ..., until: _Optional[str] = ..., before_id: _Optional[int] = ..., limit: _Optional[int] = ...) -> None: ...
+
+class MatchSeat(_message.Message):
+    __slots__ = ("seat", "entrant", "rank", "score", "termination", "reason", "mine")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ENTRANT_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    TERMINATION_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    MINE_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    entrant: str
+    rank: int
+    score: float
+    termination: str
+    reason: str
+    mine: bool
+    def __init__(self, seat: _Optional[int] = ..., entrant: _Optional[str] = ..., rank: _Optional[int] = ..., score: _Optional[float] = ..., termination: _Optional[str] = ..., reason: _Optional[str] = ..., mine: _Optional[bool] = ...) -> None: ...
+
+class AuthorMatch(_message.Message):
+    __slots__ = ("match_id", "game_id", "ruleset", "status", "finished_at", "result", "seats", "link")
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RULESET_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    FINISHED_AT_FIELD_NUMBER: _ClassVar[int]
+    RESULT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    LINK_FIELD_NUMBER: _ClassVar[int]
+    match_id: int
+    game_id: str
+    ruleset: str
+    status: str
+    finished_at: str
+    result: str
+    seats: _containers.RepeatedCompositeFieldContainer[MatchSeat]
+    link: str
+    def __init__(self, match_id: _Optional[int] = ..., game_id: _Optional[str] = ..., ruleset: _Optional[str] = ..., status: _Optional[str] = ..., finished_at: _Optional[str] = ..., result: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[MatchSeat, _Mapping]]] = ..., link: _Optional[str] = ...) -> None: ...
+
+class ListMatchesReply(_message.Message):
+    __slots__ = ("matches", "next_before_id")
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_BEFORE_ID_FIELD_NUMBER: _ClassVar[int]
+    matches: _containers.RepeatedCompositeFieldContainer[AuthorMatch]
+    next_before_id: int
+    def __init__(self, matches: _Optional[_Iterable[_Union[AuthorMatch, _Mapping]]] = ..., next_before_id: _Optional[int] = ...) -> None: ...
+
+class ReadReplayRequest(_message.Message):
+    __slots__ = ("bot", "match_id", "seat")
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    bot: str
+    match_id: int
+    seat: int
+    def __init__(self, bot: _Optional[str] = ..., match_id: _Optional[int] = ..., seat: _Optional[int] = ...) -> None: ...
+
+class ReadReplayReply(_message.Message):
+    __slots__ = ("replay_json",)
+    REPLAY_JSON_FIELD_NUMBER: _ClassVar[int]
+    replay_json: str
+    def __init__(self, replay_json: _Optional[str] = ...) -> None: ...
