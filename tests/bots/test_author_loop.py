@@ -12,6 +12,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,18 +21,24 @@ import pytest
 
 from arena.gateway.authoring import AuthorConfig
 from arena.gateway.server import GatewayThread
+from arena.ladder.driver import Ladder, open_ladder
+from arena.ladder.field import LadderConfig
 from arena.launch.launcher import LaunchLimits
 from arena.match.executor import LocalExecutor
 from arena.match.record import MatchRecord
 from arena.store import Store
-from arena.tournament.driver import play_tournament, start_tournament
-from arena.tournament.schedule import TournamentConfig
+from arena.store import dashboard_queries as dq
+from arena.store.records import AWAITING_VALIDATION, MatchSummary
 from engine.core import advance
 from tests.arena.gateway_fixtures import HOST_KEY, ROOT
 from tests.arena.tls_fixtures import TLSFiles, tls_files  # noqa: F401 - the certificates' fixture
 from tests.bots.test_sdk_kit import clean_env, kit_python  # noqa: F401 - the fresh venv's fixture
 
 GAME = "gang_of_dice"
+ALICE = "alicebot@1"
+PAGE = 2  # `matches --limit PAGE`: she needs more matches than that to see the next page's command
+MAX_LADDER_MATCHES = 16  # alice's last-legal-action habit loses most tables long before this
+GIVE_UP_S = 300.0  # a bound, not an expectation: should the ladder never seat her, the test fails, not hangs
 DASHBOARD = "https://arena.example"
 DEBUG_BOT = '''
 import os
@@ -87,45 +94,79 @@ def arena(kit_python: Path, tls_files: TLSFiles, tmp_path: Path,  # noqa: F811
         yield Arena(store, thread.address, kit_python.parent / "arena-bot", keys, tls_files.ca, tls_files.other_ca)
 
 
-def alice_plays(arena: Arena, tmp_path: Path) -> int:
-    """alice submits her bot with `arena-bot` and a round robin plays it; the tournament's id."""
+def alice_plays(arena: Arena, tmp_path: Path) -> tuple[int, MatchSummary]:
+    """alice submits her bot with `arena-bot`; its validation match passes and the ladder (the random
+    bot its one anchor) plays it until she lost a match whose replay is released: the ladder's id and
+    that match."""
     folder = tmp_path / "alicebot"
     folder.mkdir()
     (folder / "bot.py").write_text(DEBUG_BOT)
     out = arena.run("submit", "alicebot", str(folder), "--command", "python3 bot.py")
     assert "stored alicebot@1" in out and str(tmp_path / "submissions") not in out, "no server folder shown"
-    config = TournamentConfig(GAME, 2, ("alicebot", "random"), rounds=3, seed=3, gateway=arena.address)
-    tournament_id = start_tournament(arena.store, config, "alice's first")
-    play_tournament(arena.store, tournament_id, LocalExecutor())
-    return tournament_id
+    assert f"{ALICE} is held back: {AWAITING_VALIDATION}" in arena.run("versions", "alicebot")
+    # `until` reads the store, which the ladder writes at most FLUSH_SECONDS after a result: it may
+    # play a table or two more than needed, never more than MAX_LADDER_MATCHES and a few
+    ladder_id = open_ladder(arena.store, LadderConfig(GAME, 2, ("random",), gateway=arena.address))
+    ladder, give_up = Ladder(arena.store, ladder_id, LocalExecutor()), time.monotonic() + GIVE_UP_S
+    ladder.run(until=lambda: ready(arena.store, ladder_id) or time.monotonic() > give_up
+               or len(matches_of_alice(arena.store, ladder_id)) >= MAX_LADDER_MATCHES)
+    version = arena.store.version("alicebot", 1)
+    assert version is not None and version.validated and version.suspended is None, version
+    assert "held back" not in arena.run("versions", "alicebot"), "validated: the ladder seats it"
+    assert ladder.next_validation < -1 and all(m.match_index >= 0 for m in matches_of_alice(arena.store, ladder_id)), \
+        "its validation match was played, and is stored nowhere"
+    lost = open_loss(arena.store, ladder_id)
+    assert ready(arena.store, ladder_id) and lost is not None, (
+        f"no lost match of {ALICE} with every rotation of its table stored, and more than {PAGE} matches, in "
+        f"{len(matches_of_alice(arena.store, ladder_id))} ladder matches")
+    return ladder_id, lost
+
+
+def ready(store: Store, ladder_id: int) -> bool:
+    return open_loss(store, ladder_id) is not None and len(matches_of_alice(store, ladder_id)) > PAGE
+
+
+def matches_of_alice(store: Store, ladder_id: int) -> list[MatchSummary]:
+    return [m for m in store.matches(tournament_id=ladder_id, limit=100_000)
+            if any(s.entrant == ALICE for s in m.seats)]
+
+
+def lost_by_alice(match: MatchSummary) -> bool:
+    return next(s for s in match.seats if s.entrant == ALICE).rank == 2
+
+
+def open_loss(store: Store, ladder_id: int) -> MatchSummary | None:
+    """A match alice lost whose replay is open: every rotation of its table is stored (duplicate play)."""
+    return next((m for m in matches_of_alice(store, ladder_id) if lost_by_alice(m)
+                 and dq.rotations_stored(store, ladder_id, m.chance_seed) == len(m.seats)), None)
 
 
 def test_alice_lists_her_matches_filters_her_losses_and_reads_her_output_at_each_decision(
         arena: Arena, tmp_path: Path) -> None:
-    tournament_id = alice_plays(arena, tmp_path)
-    stored = arena.store.matches(tournament_id=tournament_id)
-    assert len(stored) == 6
+    ladder_id, open_lost = alice_plays(arena, tmp_path)
+    stored = matches_of_alice(arena.store, ladder_id)
+    games = len(stored)
+    assert all(s.entrant in (ALICE, "random") for m in stored for s in m.seats), "only the anchor is her opponent"
 
     bots = arena.run("bots")
     assert bots.startswith("alicebot  enabled\n  alicebot@1  provisional\n") and f"{GAME}" in bots, bots
-    assert ", provisional, 6 games" in bots and "rank " in bots
-    assert "6 games, provisional" in arena.run("versions", "alicebot")
+    assert f", provisional, {games} games" in bots and "rank " in bots
+    assert f"{games} games, provisional" in arena.run("versions", "alicebot")
 
     listed = arena.run("matches", "alicebot").splitlines()
     assert [int(line.split()[1]) for line in listed] == sorted((m.id for m in stored), reverse=True)
     assert all(line.endswith(f"{DASHBOARD}/matches/{line.split()[1]}") and "vs random (" in line for line in listed)
-    lost = {m.id for m in stored if next(s for s in m.seats if s.entrant == "alicebot@1").rank == 2}
-    assert lost, "the seeds give alice's last-legal-action bot losses"
+    lost = {m.id for m in stored if lost_by_alice(m)}
     lines = arena.run("matches", "alicebot", "--lost").splitlines()
     assert {int(line.split()[1]) for line in lines} == lost and all(line.split()[2] == "lost" for line in lines)
-    paged = arena.run("matches", "alicebot", "--limit", "2").splitlines()
+    paged = arena.run("matches", "alicebot", "--limit", str(PAGE)).splitlines()
     assert paged[-1] == f"more: arena-bot matches alicebot --before {paged[1].split()[1]} (and the same filters)"
     assert "no stored match of alicebot" in arena.run("matches", "alicebot", "--opponent", "heuristic")
     assert len(arena.run("matches", "alicebot", "--ruleset", stored[0].ruleset, "--since", "2000-01-01")
-               .splitlines()) == 6
+               .splitlines()) == games
     assert "no stored match" in arena.run("matches", "alicebot", "--until", "2000-01-01")
 
-    match_id = max(lost)
+    match_id = open_lost.id
     arena.run("replay", "alicebot", str(match_id), "-o", str(tmp_path / "replay.json"))
     replay = json.loads((tmp_path / "replay.json").read_text())
     check_seat_view(arena.store, match_id, replay)
@@ -158,8 +199,7 @@ def check_seat_view(store: Store, match_id: int, replay: dict) -> None:  # type:
 
 
 def test_bob_sees_nothing_of_alices_bot(arena: Arena, tmp_path: Path) -> None:
-    tournament_id = alice_plays(arena, tmp_path)
-    match_id = arena.store.matches(tournament_id=tournament_id)[0].id
+    match_id = alice_plays(arena, tmp_path)[1].id
     arena.run("register", "bobbot", who="bob")
     refusals = [("matches", "alicebot"), ("matches", "alicebot", "--lost"), ("replay", "alicebot", str(match_id)),
                 ("logs", "alicebot", "--match", str(match_id)), ("versions", "alicebot"), ("disable", "alicebot")]
