@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from arena.errors import UsageError
 from arena.ladder.account import Account
 from arena.ladder.field import SUSPEND_AFTER, LadderConfig, Member, check_ladder, ladder_field
-from arena.ladder.matchmaking import Candidate, next_table
+from arena.ladder.matchmaking import Candidate, Pool, next_table
 from arena.ladder.validation import awaiting_validation, fault_of, rejection, validation_match
 from arena.match.executor import JobOutcome, MatchJob, NodeLaunch
 from arena.match.seeds import derive_seed
@@ -115,7 +115,8 @@ class Ladder:
         self.played_since: set[str] = set()  # entrants with results since the last fit
         self.dirty, self.last_fit = True, 0.0
         self.pending: dict[str, int] = defaultdict(int)  # entrant -> matches planned, not yet rated
-        self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat
+        self.waited: dict[str, int] = defaultdict(int)  # entrant -> tables planned since it last sat (while no pool)
+        self.pool: Pool | None = None  # the field as the matchmaker sees it, kept between tables (`_pool`)
         self.planned: dict[int, PlannedMatch] = {}  # index -> the match, while it is under way
         self.replay: list[PlannedMatch] = []  # matches the gateway's stop cut short: played again
         self.launches: dict[str, NodeLaunch | None] = {}  # spec -> its launch on a node (None: the gateway)
@@ -178,6 +179,7 @@ class Ladder:
         again from their stored plan (`_replays`), so none is lost and none blamed."""
         self.account.database_down(error, len(self.buffer))
         self.planned.clear()  # nothing is under way any more: the executor's run ended with the error
+        self._drop_pool()
         self.pending.clear()
         self.replay.clear()  # these are stored as planned: `_replays` finds them
         while not (until and until()):
@@ -220,8 +222,8 @@ class Ladder:
             yield self._job(match)
 
     def _plan_table(self) -> list[MatchJob] | None:
-        field = self._candidates()
-        table = next_table(field, self.config.players_per_match, self.rng)
+        pool = self._pool()
+        table = next_table(pool, self.config.players_per_match, self.rng)
         if table is None:
             return None
         chance_seed = derive_seed(self.config.seed, "chance", self.next_table)
@@ -232,8 +234,7 @@ class Ladder:
                    for r in range(k)]
         self.store.plan_ladder_matches(matches)
         self.next_index, self.next_table = self.next_index + k, self.next_table + 1
-        for member in self.field:
-            self.waited[member.entrant] = 0 if member.entrant in table.seats else self.waited[member.entrant] + 1
+        pool.seat(table, matches=0)  # the tables waited; its matches are counted pending as their jobs are made
         if self.on_table:
             self.on_table(matches[0])
         return [self._job(m) for m in matches]
@@ -257,8 +258,7 @@ class Ladder:
     def _planned_job(self, planned: PlannedMatch) -> MatchJob:
         """The match's job; its submitted versions are launched by the node that plays it."""
         self.planned[planned.index] = planned
-        for entrant in planned.seats:
-            self.pending[entrant] += 1
+        self._count_pending(planned.seats, 1)
         launches = self._launches(planned.seats)
         return match_job(self.info.id, self.tournament, planned, getattr(self.executor, "live_sink", None), launches)
 
@@ -279,7 +279,10 @@ class Ladder:
         return self.status
 
     def _refresh_field(self) -> list[Member]:
-        self.field = ladder_field(self.store, self.config)
+        field = ladder_field(self.store, self.config)
+        if field != self.field:
+            self._drop_pool()
+        self.field = field
         self.awaiting = awaiting_validation(self.store)
         self.last_poll = time.monotonic()
         return self.field
@@ -287,8 +290,29 @@ class Ladder:
     def _can_fill(self) -> bool:
         return len({m.owner for m in self.field}) >= self.config.players_per_match
 
+    def _pool(self) -> Pool:
+        """The field as the matchmaker sees it: built again after a refit or a change of the field,
+        else the one kept, its pending matches and tables waited counted as they happen (building it
+        costs tens of ms at 10,000 bots, choosing a table on it about one)."""
+        if self._refit() or self.pool is None:
+            self._drop_pool()
+            self.pool = Pool(self._candidates())
+        return self.pool
+
+    def _drop_pool(self) -> None:
+        """Forget the kept pool (its field, ratings or pending matches are out of date); the tables
+        each of its bots waited are kept for the next one."""
+        if self.pool is not None:
+            self.waited.update(zip(self.pool.names, self.pool.waited.tolist(), strict=True))
+            self.pool = None
+
+    def _count_pending(self, seats: tuple[str, ...], change: int) -> None:
+        for entrant in seats:
+            self.pending[entrant] += change
+        if self.pool is not None:
+            self.pool.count_pending(seats, change)
+
     def _candidates(self) -> list[Candidate]:
-        self._refit()
         candidates = []
         for member in self.field:
             entry = self.entries.get(member.entrant)
@@ -297,14 +321,17 @@ class Ladder:
                                         pending=self.pending[member.entrant], waited=self.waited[member.entrant]))
         return candidates
 
-    def _refit(self) -> None:
+    def _refit(self) -> bool:
+        """Refit the ratings if results came since the last fit, at most every REFIT_SECONDS; whether
+        it did."""
         if not self.dirty or time.monotonic() - self.last_fit < REFIT_SECONDS:
-            return
+            return False
         self.ratings = fit(self.results, self.ratings or None)
         # only who played since the last fit gets its interval found again (arena/rating.py)
         table = rating_table(self.results, self.ratings, self.entries or None, self.played_since)
         self.entries, self.played_since = {e.entrant: e for e in table}, set()
         self.dirty, self.last_fit = False, time.monotonic()
+        return True
 
     # -- results ------------------------------------------------------------------------------
 
@@ -316,8 +343,7 @@ class Ladder:
         planned = self.planned.pop(index)
         if self.live:
             self.live.finish(outcome.job.key)
-        for entrant in planned.seats:
-            self.pending[entrant] -= 1
+        self._count_pending(planned.seats, -1)
         if outcome.gateway_gone:  # the arena's stop, not a result: stored by nobody, played again
             self.last_abort = time.monotonic()
             self.replay.append(planned)

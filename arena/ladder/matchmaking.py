@@ -181,13 +181,19 @@ class Pool:
         after = 1 / (1 / variance + players * ELO_INFO / 4)
         return np.asarray(self.neighbours * (np.sqrt(variance) - np.sqrt(after)), dtype=np.float64)
 
-    def seat(self, table: Table) -> None:
-        """A table was planned: its bots waited 0 tables and have one more match pending, the others
+    def seat(self, table: Table, matches: int = 1) -> None:
+        """A table was planned: its bots waited 0 tables and have `matches` more pending, the others
         waited one more."""
         seated = [self.index[name] for name in table.seats]
         self.waited += 1
         self.waited[seated] = 0
-        self.pending[seated] += 1
+        self.pending[seated] += matches
+
+    def count_pending(self, names: Iterable[str], change: int) -> None:
+        """`change` more matches pending (fewer, when negative) for each of `names` in the pool (a bot
+        not in it is not the matchmaker's concern)."""
+        rows = [self.index[name] for name in names if name in self.index]
+        self.pending[rows] += change
 
 
 def next_table(field: Sequence[Candidate] | Pool, players: int, rng: random.Random) -> Table | None:
