@@ -21,6 +21,7 @@ from arena.match.record import Fault, count_strikes
 from arena.match.seeds import derive_seed
 from arena.node.host import NodeHost
 from arena.node.task import NodeSeats, prepare
+from arena.outcomes import Termination
 from arena.store import Store
 from arena.tournament.driver import match_job
 from arena.tournament.schedule import PlannedMatch
@@ -80,7 +81,7 @@ def trial_match(match: PlannedMatch, outcome: JobOutcome, seat: int) -> TrialMat
     if outcome.error or record.get("aborted"):
         return TrialMatch(match.seats, seat, error=outcome.error or str(record.get("aborted")))
     mine = record["seats"][seat]
-    return TrialMatch(match.seats, seat, mine.get("termination", "normal"), mine.get("reason", ""),
+    return TrialMatch(match.seats, seat, mine.get("termination", Termination.NORMAL), mine.get("reason", ""),
                       fault_of(record, seat) or "", count_strikes_of(mine), (record.get("ranks") or [None])[seat],
                       (record.get("returns") or [None])[seat], mine.get("log") or "")
 

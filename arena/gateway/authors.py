@@ -297,7 +297,7 @@ def seat_result(match: MatchSummary, mine: set[str]) -> str:
     ranks = [s.rank for s in match.seats]
     own = next((s for s in match.seats if s.entrant in mine), None)
     if match.status == MatchStatus.ABORTED or own is None or own.rank is None:
-        return "aborted"
+        return str(MatchStatus.ABORTED)
     if own.rank > 1:
         return "lost"
     return "drew" if ranks.count(1) > 1 else "won"

@@ -16,7 +16,7 @@ from sqlalchemy import ColumnElement, and_, func, or_
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlmodel import Session, col, select
 
-from arena.outcomes import MatchStatus
+from arena.outcomes import MatchStatus, Termination
 from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
 from arena.store.queries import _seats_of
@@ -463,7 +463,7 @@ def _author_conditions(mine: Any, wanted: MatchFilter) -> list[ColumnElement[boo
     if wanted.lost:
         conditions.append(col(mine.rank) > 1)
     if wanted.crashed:
-        conditions.append(col(mine.termination) == "crash")
+        conditions.append(col(mine.termination) == Termination.CRASH)
     if wanted.ruleset:
         conditions.append(col(MatchRow.ruleset) == wanted.ruleset)
     if wanted.since is not None:
