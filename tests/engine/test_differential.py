@@ -6,7 +6,8 @@ compared by its digest (tests/engine/differential.py): node kind, every seat's o
 legal actions in order, the chance outcomes and odds, the sampled steps, returns and ranks. On a
 difference the test names the playout and the first position that differs.
 
-Default run: a few thousand seat decisions per game; `-m slow`: at least 100,000 per game.
+Default run: 1,000 seat decisions per game (some thousands of positions); `-m slow`: at least
+100,000 seat decisions per game.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from engine import registry
 from tests.engine.differential import playouts, positions
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DECISIONS = 3_000
+DEFAULT_DECISIONS = 1_000  # 2,500 to 8,000 positions per game
 SLOW_DECISIONS = 100_000
 
 needs_compiled = pytest.mark.skipif(not engine.compiled(),
