@@ -6,7 +6,7 @@ compared by its digest (tests/engine/differential.py): node kind, every seat's o
 legal actions in order, the chance outcomes and odds, the sampled steps, returns and ranks. On a
 difference the test names the playout and the first position that differs.
 
-Default run: 1,000 seat decisions per game (some thousands of positions); `-m slow`: at least
+Default run: 500 seat decisions per game (some thousands of positions); `-m slow`: at least
 100,000 seat decisions per game.
 """
 
@@ -27,7 +27,7 @@ from engine import registry
 from tests.engine.differential import playouts, positions
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_DECISIONS = 1_000  # 2,500 to 8,000 positions per game
+DEFAULT_DECISIONS = 500  # 1,500 to 4,000 positions per game: minutes under load with the pure side
 SLOW_DECISIONS = 100_000
 
 needs_compiled = pytest.mark.skipif(not engine.compiled(),
