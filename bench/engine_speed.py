@@ -18,8 +18,13 @@ PYTHONPATH. `--pure` measures this tree's Python sources too (a subprocess with
 ARENA_ENGINE=pure). Each row then prints each reference, now and now/reference side by side.
 Reference and current runs alternate row by row, so a change of load on the machine hits all alike.
 
+`--tree DIR` measures the engine of another checkout as built there (compiled, when its
+scripts/setup.sh ran), with that checkout's venv and copy of this script: main's compiled engine
+against this one's, e.g. `--tree /work/main`. `--openspiel` adds a table of OpenSpiel's C++ games
+(bench/openspiel_anchors.py) measured with the same loop in the same run.
+
 Usage: .venv/bin/python bench/engine_speed.py [--games riviera,riga] [--players 3] [--seconds 2]
-       [--repeat 3] [--baseline 344bcc8] [--pure]
+       [--repeat 3] [--baseline 344bcc8] [--pure] [--tree /work/main] [--openspiel]
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from openspiel_anchors import openspiel_anchors  # bench/, this script's folder
 
 import engine
 from engine import registry
@@ -145,6 +152,37 @@ def measure_in_subprocess(env: dict[str, str], which: str, game_id: str, players
     return json.loads(done.stdout)
 
 
+def measure_tree(tree: Path, game_id: str, players: int, seconds: float) -> Rates:
+    """Measure the engine of another checkout `tree` (as built there) with its own venv and its
+    own copy of this script, in a subprocess."""
+    env = {k: v for k, v in os.environ.items() if k not in ("ARENA_ENGINE", "PYTHONPATH")}
+    command = [str(tree / ".venv" / "bin" / "python"), str(tree / "bench" / "engine_speed.py"),
+               "--games", game_id, "--players", str(players), "--seconds", str(seconds), "--json"]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        sys.exit(f"engine_speed: error: the engine of {tree} failed on {game_id} {players}p: {last}")
+    reply = json.loads(done.stdout)
+    if Path(reply["engine"]).resolve().parent != tree.resolve():
+        raise RuntimeError(f"the run in {tree} imported {reply['engine']}, not that tree's engine")
+    return Rates(**reply["rates"])
+
+
+def checked_tree(folder: str) -> Path:
+    """`--tree DIR` when it is a checkout set up with scripts/setup.sh, else a one-line exit."""
+    tree = Path(folder)
+    for needed in (tree / ".venv" / "bin" / "python", tree / "bench" / "engine_speed.py"):
+        if not needed.exists():
+            sys.exit(f"engine_speed: error: --tree {folder}: {needed} is missing; give a checkout of "
+                     "this repository set up with `bash scripts/setup.sh`, e.g. /work/main")
+    probe = subprocess.run([str(tree / ".venv" / "bin" / "python"), "-c",
+                            "import engine; print(getattr(engine, 'IMPLEMENTATION', 'pure'))"],
+                           cwd=tree, capture_output=True, text=True)
+    print(f"engine {tree.name}: {probe.stdout.strip() or probe.stderr.strip().splitlines()[-1]} "
+          f"({tree})")
+    return tree
+
+
 def rows(games: str, players: str | None) -> list[tuple[str, int]]:
     """The (game, player count) pairs to measure: every player count unless `players` is given."""
     chosen = []
@@ -202,14 +240,16 @@ def best(runs: Rates | None, run: Rates) -> Rates:
 
 def measure_row(args: argparse.Namespace, folder: str, game_id: str, players: int) -> None:
     """Measure one row `--repeat` times, alternating reference and current runs; print it."""
-    old = pure = new = None
+    old = pure = other = new = None
     for _ in range(args.repeat):
         if args.baseline:
             old = best(old, measure_baseline(folder, game_id, players, args.seconds))
         if args.pure:
             pure = best(pure, measure_pure(game_id, players, args.seconds))
+        if args.tree:
+            other = best(other, measure_tree(Path(args.tree), game_id, players, args.seconds))
         new = best(new, measure(game_id, players, args.seconds))
-    print_table(game_id, players, new, [r for r in (old, pure) if r is not None])
+    print_table(game_id, players, new, [r for r in (old, pure, other) if r is not None])
 
 
 def main() -> None:
@@ -221,6 +261,12 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="REV", help="also measure REV's engine/, side by side")
     parser.add_argument("--pure", action="store_true",
                         help="also measure this tree's Python sources (ARENA_ENGINE=pure), side by side")
+    parser.add_argument("--tree", metavar="DIR",
+                        help="also measure the engine as built in another checkout (e.g. a clone of "
+                             "main set up with scripts/setup.sh: compiled), run by its own venv")
+    parser.add_argument("--openspiel", action="store_true",
+                        help="also measure OpenSpiel's C++ games (hearts, liars_dice, goofspiel) "
+                             "through pyspiel with the same loop, as anchors")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # the baseline run
     args = parser.parse_args()
     if args.json:
@@ -232,12 +278,15 @@ def main() -> None:
                           "rates": asdict(rates)}))
         return
     chosen = rows(args.games, args.players)
+    tree_label = checked_tree(args.tree).name if args.tree else None
     with tempfile.TemporaryDirectory() as folder:
         if args.baseline:
             export_engine(args.baseline, folder)
-        print_header([label for label in (args.baseline, "pure" if args.pure else None) if label])
+        print_header([label for label in (args.baseline, "pure" if args.pure else None, tree_label) if label])
         for game_id, players in chosen:
             measure_row(args, folder, game_id, players)
+    if args.openspiel:
+        openspiel_anchors(args.seconds, args.repeat)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, repeat
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Final, Protocol
 
 # Part of this contract, defined in engine.info (static facts, options and the engine's errors)
 # and re-exported here: every game and caller imports them from engine.core.
@@ -66,7 +66,9 @@ class NodeKind(enum.Enum):
 
 # The members as module globals for the checks every node goes through: reading an Enum member
 # off its class (NodeKind.CHANCE) costs several times a global's lookup in Python 3.11.
-_CHANCE, _DECISION, _TERMINAL = NodeKind.CHANCE, NodeKind.DECISION, NodeKind.TERMINAL
+_CHANCE: Final = NodeKind.CHANCE
+_DECISION: Final = NodeKind.DECISION
+_TERMINAL: Final = NodeKind.TERMINAL
 
 
 # Compiled (engine.implementation): classes outside the compiled modules may subclass it.
@@ -298,7 +300,9 @@ class State(ABC):
         if self.kind is not _DECISION:
             self._require(_DECISION, "apply")
         acting = self._acting_players()
-        if set(actions) != set(acting):
+        # set(actions) == set(acting), without building two sets: the acting seats are distinct
+        # and so are a mapping's keys, so equal sizes and every acting seat in it say the same.
+        if len(actions) != len(acting) or not all(seat in actions for seat in acting):
             raise IllegalActionError(
                 f"apply needs exactly one action for each acting seat {list(acting)}, "
                 f"got seats {sorted(actions)}"

@@ -9,17 +9,20 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.core import UnknownActionError
 
 # The most dice one player can ever hold: 144 starting dice (3 x 48 or 4 x 36) + 18 bonus dice.
-MAX_DICE = 162
+MAX_DICE: Final = 162
 
-STOP = 0
-REROLL = 1
-STAKE_BASE = 2
-PICK_BASE = STAKE_BASE + MAX_DICE  # 164
-PICK_STRIDE = MAX_DICE + 1  # k runs 0..MAX_DICE for each face
-NUM_ACTIONS = PICK_BASE + 6 * PICK_STRIDE  # 1142
+# Final: the compiled engine inlines them as constants.
+STOP: Final = 0
+REROLL: Final = 1
+STAKE_BASE: Final = 2
+PICK_BASE: Final = STAKE_BASE + MAX_DICE  # 164
+PICK_STRIDE: Final = MAX_DICE + 1  # k runs 0..MAX_DICE for each face
+NUM_ACTIONS: Final = PICK_BASE + 6 * PICK_STRIDE  # 1142
 
 
 def stake_action(n: int) -> int:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.core import mypyc_attr
 
-G = 0  # face code of the gangster face; faces 1..5 are coded by their value
+G: Final = 0  # face code of the gangster face; faces 1..5 are coded by their value
 FACES = (1, 2, 3, 4, 5, G)  # the six faces, in the order the re-roll choice walks them
 YELLOW, BLACK = "yellow", "black"  # yellow = Explosive (every roll), black = Bomb (final faces)
 BRIGHT, DARK = "bright", "dark"  # card backs of the physical two-pile deck (rules §1.3, OUR CHOICE)
@@ -133,7 +133,7 @@ def counts(dice: Sequence[int]) -> tuple[int, ...]:
     return tuple(result)
 
 
-NO_FACES = (0, 0, 0, 0, 0, 0)  # face counts of no dice
+NO_FACES: Final = (0, 0, 0, 0, 0, 0)  # face counts of no dice
 
 # -- rounds and the deck's piles (rules §1.3, §2) ---------------------------------------------
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from itertools import accumulate
-from typing import Any
+from typing import Any, Final
 
 from engine.core import uniform_sums
 from engine.gang_of_dice import actions as A
@@ -33,13 +33,17 @@ from engine.gang_of_dice.phases import (
 )  # fmt: skip
 from engine.gang_of_dice.state import Config, GangOfDiceData
 
-DIE_OUTCOMES = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
-DIE_FACES = tuple(face for face, _ in DIE_OUTCOMES)
-DIE_DISTRIBUTION = (DIE_FACES, tuple(accumulate(p for _, p in DIE_OUTCOMES)))  # sample_chance's
+DIE_OUTCOMES: Final = [(face, 1 / 6) for face in range(6)]  # face code: 0 = G, 1..5 = value
+DIE_FACES: Final = tuple(face for face, _ in DIE_OUTCOMES)
+DIE_DISTRIBUTION: Final = (DIE_FACES, tuple(accumulate(p for _, p in DIE_OUTCOMES)))  # sample_chance's
 
 
 class GangOfDiceState(GangOfDiceData):
     """One position of a game of Gang of Dice (see the package docstring for the protocol)."""
+
+    def _blank(self) -> GangOfDiceData:
+        # A direct constructor call (native when compiled); a subclass of this State gets its own.
+        return GangOfDiceState() if type(self) is GangOfDiceState else type(self).__new__(type(self))
 
     @classmethod
     def initial(cls, cfg: Config) -> GangOfDiceState:

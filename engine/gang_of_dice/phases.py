@@ -3,12 +3,23 @@ names observations show for them, and the node kind of each phase."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.core import NodeKind
 
-CARD, STAKE, DECIDE, PICK, ROLL, OVER = range(6)
+# Final: the compiled engine inlines each as a constant instead of reading a global.
+CARD: Final = 0
+STAKE: Final = 1
+DECIDE: Final = 2
+PICK: Final = 3
+ROLL: Final = 4
+OVER: Final = 5
 PHASE_NAMES = ("card", "stake", "decide", "pick", "roll", "over")
-PHASE_KINDS = (NodeKind.CHANCE, NodeKind.DECISION, NodeKind.DECISION, NodeKind.DECISION,
+PHASE_KINDS: Final = (NodeKind.CHANCE, NodeKind.DECISION, NodeKind.DECISION, NodeKind.DECISION,
                NodeKind.CHANCE, NodeKind.TERMINAL)
 # per-seat status within a round
-WAITING, VALID, BUSTED, OUT = range(4)
+WAITING: Final = 0
+VALID: Final = 1
+BUSTED: Final = 2
+OUT: Final = 3
 STATUS_NAMES = ("waiting", "valid", "busted", "out")

@@ -34,6 +34,10 @@ class RivalsState(RivalsData):
 
     __slots__ = ()  # the data's slots only (without, the Python engine's states get a __dict__)
 
+    def _blank(self) -> RivalsData:
+        # A direct constructor call (native when compiled); a subclass of this State gets its own.
+        return RivalsState() if type(self) is RivalsState else type(self).__new__(type(self))
+
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         return list(self._outcome_memo())  # a copy: the caller may change its list
 

@@ -3,22 +3,24 @@ labels."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.core import UnknownActionError
 from engine.riga import components as t
 
-KEEP_START = 0  # + i, i in 0..1
-TAKE_ROW = 2  # + row slot, 0..5
-TAKE_BUILDING = 8  # + city card id, 0..47
-TAKE_NOTHING = 56
-START_BUILD = 57  # + card id, 0..51 (48..51 = the player's own Riga buildings)
-PAY_GOOD = 109  # + good, 0..3
-PAY_CREDIT = 113  # + credit index, 0..3 (the Strongbox of Visby, Tallinn, Stockholm, Danzig)
-END_TURN = 117
-DISCARD_GOOD = 118  # + good, 0..3
-DISCARD_BUILDING = 122  # + city card id, 0..47
-NUM_ACTIONS = 170
+KEEP_START: Final = 0  # + i, i in 0..1
+TAKE_ROW: Final = 2  # + row slot, 0..5
+TAKE_BUILDING: Final = 8  # + city card id, 0..47
+TAKE_NOTHING: Final = 56
+START_BUILD: Final = 57  # + card id, 0..51 (48..51 = the player's own Riga buildings)
+PAY_GOOD: Final = 109  # + good, 0..3
+PAY_CREDIT: Final = 113  # + credit index, 0..3 (the Strongbox of Visby, Tallinn, Stockholm, Danzig)
+END_TURN: Final = 117
+DISCARD_GOOD: Final = 118  # + good, 0..3
+DISCARD_BUILDING: Final = 122  # + city card id, 0..47
+NUM_ACTIONS: Final = 170
 
-MAX_ROWS = 6
+MAX_ROWS: Final = 6
 
 
 def label(action: int) -> str:

@@ -5,10 +5,11 @@ answered by the rules above it (queries, flow, observe, hidden) and the memos of
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from typing import Any
 
+from engine.core import uniform_sums
 from engine.riga import flow, queries
 from engine.riga.hidden import resample
 from engine.riga.observe import (
@@ -22,11 +23,31 @@ from engine.riga.observe import (
 from engine.riga.phases import GOODS_DRAW_PHASES, SETUP_BUILDINGS, SPRING_DISPLAY
 from engine.riga.state import RigaData
 
+# The draw tables of goods decks seen so far (a deck is 4 counts: a few thousand in all).
+_GOODS_TABLES: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}
+
+
+def goods_distribution(gdeck: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    """`_chance_distribution` of a goods draw from `gdeck`: the goods in it and the running sums
+    of `queries.chance_outcomes`' odds, the very floats, computed once per deck."""
+    table = _GOODS_TABLES.get(gdeck)
+    if table is None:
+        if len(_GOODS_TABLES) >= 1 << 16:  # never reached by the rules' decks; a bound all the same
+            _GOODS_TABLES.clear()
+        outcomes = queries.goods_outcomes(gdeck)
+        table = _GOODS_TABLES[gdeck] = (tuple(o for o, _ in outcomes),
+                                        tuple(accumulate(p for _, p in outcomes)))
+    return table
+
 
 class RigaState(RigaData):
     """One position of Riga; see the package docstring for actions and observations."""
 
     __slots__ = ()  # the data's slots only (without, the Python engine's states get a __dict__)
+
+    def _blank(self) -> RigaData:
+        # A direct constructor call (native when compiled); a subclass of this State gets its own.
+        return RigaState() if type(self) is RigaState else type(self).__new__(type(self))
 
     @classmethod
     def initial(cls, num_players: int, use_riga: bool, use_gm: bool) -> RigaState:
@@ -46,7 +67,14 @@ class RigaState(RigaData):
     # The base class's speed hooks (what sample_chance and the checks of apply_chance / apply
     # ask), answered from the memos, or for a goods or building draw from the deck, without a list.
 
-    def _chance_distribution(self) -> tuple[list[int], list[float]]:
+    def _chance_distribution(self) -> tuple[Sequence[int], Sequence[float]]:
+        # Most chance nodes draw goods or buildings: their tables depend on the deck alone, so
+        # they come from a table per deck (goods) or uniform_sums (buildings), not a new list.
+        phase = self.phase
+        if phase in GOODS_DRAW_PHASES:
+            return goods_distribution(self.gdeck)
+        if phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
+            return self.bpool, uniform_sums(len(self.bpool))
         outcomes = self._outcome_memo()
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 

@@ -9,7 +9,7 @@ next chance or decision node.
 
 from __future__ import annotations
 
-from operator import add, mul, sub
+from operator import add, sub
 from typing import Any
 
 from engine.riga import actions as a
@@ -184,7 +184,7 @@ def pay(s: RigaData, seat: int, item: int) -> None:
     paid = _add(paid, item, 1)
     s.pending = (card, paid)
     values_by_city, discounts = sc.build_facts(s.tableau[seat])
-    if sum(map(mul, values_by_city[t.CARDS[card].city], paid)) >= sc.cost_with(card, discounts):
+    if sc.dot(values_by_city[t.CARDS[card].city], paid) >= sc.cost_with(card, discounts):
         complete_build(s, seat)
 
 
@@ -264,7 +264,7 @@ def run_automatic_steps(s: RigaData) -> None:
             lay_out_tiles(s)
             begin_hands(s)
         elif phase == SETUP_GOODS:
-            hand_value = sum(map(mul, t.BASE_VALUE, s.hgoods[s.queue[0]]))
+            hand_value = sc.dot(t.BASE_VALUE, s.hgoods[s.queue[0]])
             if hand_value < t.START_GOODS_VALUE and goods_ready(s):
                 return
             s.phase, s.choice = SETUP_BUILDINGS, ()
@@ -378,4 +378,6 @@ def end_winter(s: RigaData) -> None:
 
 
 def log(s: RigaData, event: tuple[Any, ...]) -> None:
-    s.log = (s.log + (event,))[-LOG_KEEP:]
+    events = s.log + (event,)
+    # events[-LOG_KEEP:], without a second tuple while the log is still short
+    s.log = events[len(events) - LOG_KEEP:] if len(events) > LOG_KEEP else events

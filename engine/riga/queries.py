@@ -18,8 +18,7 @@ def tile_pool(s: RigaData) -> tuple[int, ...]:
 def chance_outcomes(s: RigaData) -> list[tuple[int, float]]:
     phase = s.phase
     if phase in GOODS_DRAW_PHASES:
-        total = sum(s.gdeck)
-        return [(g, n / total) for g, n in enumerate(s.gdeck) if n]
+        return goods_outcomes(s.gdeck)
     if phase in (SETUP_BUILDINGS, SPRING_DISPLAY):
         chance = 1 / len(s.bpool)
         return [(c, chance) for c in s.bpool]
@@ -28,6 +27,12 @@ def chance_outcomes(s: RigaData) -> list[tuple[int, float]]:
     done = s.flipped if phase == FLIP else s.drawn
     left = [tile for tile in tile_pool(s) if tile not in done]
     return [(tile, 1 / len(left)) for tile in left]
+
+
+def goods_outcomes(gdeck: tuple[int, ...]) -> list[tuple[int, float]]:
+    """A goods draw from a deck of `gdeck` cards of each good: each good in it, by its share."""
+    total = sum(gdeck)
+    return [(g, n / total) for g, n in enumerate(gdeck) if n]
 
 
 def legal_actions(s: RigaData, seat: int) -> list[int]:

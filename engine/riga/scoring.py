@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import ge, mul
+from operator import ge
 
 from engine.riga import components as t
 
@@ -155,12 +155,21 @@ _CITY_OF_CARD = tuple(card.city for card in CARDS)
 _COST_OF_CARD = tuple(card.cost for card in CARDS)
 
 
+def dot(values: tuple[int, ...], counts: tuple[int, ...]) -> int:
+    """sum(map(mul, values, counts)) as an int loop: the compiled engine runs it natively, where
+    map and sum are calls into the interpreter per item."""
+    total = 0
+    for i in range(min(len(values), len(counts))):
+        total += values[i] * counts[i]
+    return total
+
+
 def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, cards: tuple[int, ...]) -> list[int]:
     """The `cards` (hand buildings, own Riga buildings) this player can pay for now: `can_pay`
     per card, with each city's budget (the value of everything usable) counted once."""
     values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
-    budgets = [sum(map(mul, values, avail)) for values in values_by_city]  # no value is below 0
+    budgets = [dot(values, avail) for values in values_by_city]  # no value is below 0
     # `cost_with` inlined: a budget is never below 0, so the cost's floor at 0 changes nothing here.
     city, cost = _CITY_OF_CARD, _COST_OF_CARD
     return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]

@@ -53,6 +53,10 @@ class RivieraState(RivieraData):
             flow.start_game(self)
             self.settle_kind()
 
+    def _blank(self) -> RivieraData:
+        # A direct constructor call (native when compiled); a subclass of this State gets its own.
+        return RivieraState() if type(self) is RivieraState else type(self).__new__(type(self))
+
     def _chance_outcomes(self) -> list[tuple[int, float]]:
         if self.phase == ROLL:
             return list(_DIE_OUTCOMES)
