@@ -42,8 +42,6 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from openspiel_anchors import openspiel_anchors  # bench/, this script's folder
-
 import engine
 from engine import registry
 from engine.core import NodeKind, sample_chance
@@ -286,6 +284,8 @@ def main() -> None:
         for game_id, players in chosen:
             measure_row(args, folder, game_id, players)
     if args.openspiel:
+        # bench/, this script's folder (on sys.path when run as a script; tests load it by path)
+        from openspiel_anchors import openspiel_anchors
         openspiel_anchors(args.seconds, args.repeat)
 
 
