@@ -96,5 +96,8 @@ def test_a_ladder_waits_out_a_database_that_refuses_writes_and_loses_nothing(
     [info] = store.ladders()
     matches = store.matches(tournament_id=info.id, limit=100_000)
     assert [m.match_index for m in matches] == list(range(len(matches))), "none lost, none twice"
-    assert not store.pending_ladder_matches(info.id) and info.aborted_matches == 0
+    # A stop may fall between two rotations of a table: what is still planned is the tail after the
+    # stored matches, which the next run plays first (docs/ladder.md), so nothing is lost.
+    pending = [m.index for m in store.pending_ladder_matches(info.id)]
+    assert pending == list(range(len(matches), len(matches) + len(pending))) and info.aborted_matches == 0
     assert "the database answers again" in info.note
