@@ -39,8 +39,10 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import engine
 from engine import registry
@@ -90,19 +92,25 @@ def playout(game, rng: random.Random, with_observations: bool) -> tuple[int, int
 
 def measure(game_id: str, players: int, seconds: float) -> Rates:
     """Play seeded random games for `seconds` CPU seconds, then again building observations."""
-    game = registry.make(game_id, players)
+    return Rates(*timed_playouts(registry.make(game_id, players), playout, seconds))
+
+
+def timed_playouts(game: Any, play: Callable[..., tuple[int, int, float]],
+                   seconds: float) -> tuple[float, float, float]:
+    """(seat decisions/s, games/s, obs/s) of `play(game, rng, with_observations)` for `seconds` CPU
+    seconds each way: the one loop for our engines and OpenSpiel's (openspiel_anchors.py)."""
     rng, games, decisions = random.Random(1), 0, 0
     started = time.process_time()
     while time.process_time() - started < seconds:
-        decisions += playout(game, rng, with_observations=False)[0]
+        decisions += play(game, rng, with_observations=False)[0]
         games += 1
     elapsed = time.process_time() - started
     rng, observations, observing = random.Random(1), 0, 0.0
     started = time.process_time()
     while time.process_time() - started < seconds:
-        _, built, spent = playout(game, rng, with_observations=True)
+        _, built, spent = play(game, rng, with_observations=True)
         observations, observing = observations + built, observing + spent
-    return Rates(decisions / elapsed, games / elapsed, observations / observing)
+    return decisions / elapsed, games / elapsed, observations / observing
 
 
 def export_engine(rev: str, folder: str) -> None:

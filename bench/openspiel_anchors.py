@@ -54,18 +54,9 @@ def measure(name: str, players: int, seconds: float) -> tuple[float, float, floa
 
     game = pyspiel.load_game(name) if name in ("hearts", "liars_dice") else \
         pyspiel.load_game(name, {"players": players})
-    rng, games, decisions = random.Random(1), 0, 0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        decisions += playout(game, rng, with_observations=False)[0]
-        games += 1
-    elapsed = time.process_time() - started
-    rng, observations, observing = random.Random(1), 0, 0.0
-    started = time.process_time()
-    while time.process_time() - started < seconds:
-        _, built, spent = playout(game, rng, with_observations=True)
-        observations, observing = observations + built, observing + spent
-    return decisions / elapsed, games / elapsed, observations / observing
+    from engine_speed import timed_playouts  # bench/: the same loop as our engines'
+
+    return timed_playouts(game, playout, seconds)
 
 
 def openspiel_anchors(seconds: float, repeat: int) -> None:
