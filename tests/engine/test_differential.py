@@ -34,18 +34,29 @@ needs_compiled = pytest.mark.skipif(not engine.compiled(),
                                     reason="the compiled engine is not loaded: nothing to compare")
 
 
+def start_pure_engine(*args: Any) -> subprocess.Popen[str]:
+    """A subprocess running the Python sources: tests.engine.differential with `args`."""
+    env = {**os.environ, "ARENA_ENGINE": "pure"}
+    return subprocess.Popen([sys.executable, "-m", "tests.engine.differential", *map(str, args)], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def reply_of(pure: subprocess.Popen[str]) -> Any:
+    """The subprocess's JSON reply."""
+    out, errors = pure.communicate(timeout=3600)
+    assert pure.returncode == 0, errors
+    return json.loads(out)
+
+
 def pure_engine(*args: Any) -> Any:
     """tests.engine.differential's JSON reply from a subprocess running the Python sources."""
-    env = {**os.environ, "ARENA_ENGINE": "pure"}
-    done = subprocess.run([sys.executable, "-m", "tests.engine.differential", *map(str, args)],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=3600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return reply_of(start_pure_engine(*args))
 
 
 def assert_same_playouts(game_id: str, decisions: int) -> None:
+    pure = start_pure_engine(game_id, decisions)  # the reference plays on the other core meanwhile
     compiled = [asdict(p) for p in playouts(game_id, decisions)]
-    reference = pure_engine(game_id, decisions)
+    reference = reply_of(pure)
     assert sum(p["decisions"] for p in compiled) >= decisions
     for mine, theirs in zip(compiled, reference):
         if mine != theirs:
