@@ -319,20 +319,11 @@ async def upload(request: Request) -> Response:
         return _upload_form(request, session, name, "", _too_large(pages) if error.status == 413 else error.message,
                             error.status)
     form = await _form(request, session, max_files=1)
-    bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
     if _text(form, "try_only"):
         return await _try(request, session, name, form)
-    try:
-        reply = await _call(request, session, "submit", _upload_of(pages, bot, command, archive))
-    except ServiceError as error:
-        if error.not_yours and name is not None:
-            raise _not_found(request) from None
-        return _upload_form(request, session, name, command, error.message, error.status, bot)
-    except ValueError as error:
-        return _upload_form(request, session, name, command, str(error), 400, bot)
-    finally:
-        if isinstance(archive, UploadFile):
-            await archive.close()
+    reply = await _send_upload(request, session, name, form, "submit")
+    if isinstance(reply, Response):
+        return reply
     version = reply.version
     session.bots.add(version.bot)
     message = (f"stored {version.bot}@{version.number} (sha256 {version.sha256[:12]}): "
@@ -345,11 +336,23 @@ async def upload(request: Request) -> Response:
 async def _try(request: Request, session: auth.Session, name: str | None, form: FormData) -> Response:
     """"Try only": the archive played in a few unrated matches (TryVersion), nothing stored; the
     results, faults and the bot's own output on a page for its author alone."""
-    bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
+    bot = name or _text(form, "bot")
     game, matches = _text(form, "game"), _text(form, "matches") or "2"
+    reply = await _send_upload(request, session, name, form, "try_version", game,
+                               int(matches) if matches.isdigit() else 0)
+    if isinstance(reply, Response):
+        return reply
+    data = {"bot": bot, "game": reply.game_id, "matches": list(reply.matches), "csrf": session.csrf}
+    return _page(request, "author_try.html", data, f"Try of {bot}")
+
+
+async def _send_upload(request: Request, session: auth.Session, name: str | None, form: FormData, method: str,
+                       *args: Any) -> Any:
+    """The service's reply to the form's archive sent through `method` (submit or try_version), or
+    the upload form again with the service's one-line refusal (another's bot: 404, as everywhere)."""
+    bot, command, archive = name or _text(form, "bot"), _text(form, "command"), form.get("archive")
     try:
-        reply = await _call(request, session, "try_version", _upload_of(_pages(request), bot, command, archive), game,
-                            int(matches) if matches.isdigit() else 0)
+        return await _call(request, session, method, _upload_of(_pages(request), bot, command, archive), *args)
     except ServiceError as error:
         if error.not_yours and name is not None:
             raise _not_found(request) from None
@@ -359,8 +362,6 @@ async def _try(request: Request, session: auth.Session, name: str | None, form: 
     finally:
         if isinstance(archive, UploadFile):
             await archive.close()
-    data = {"bot": bot, "game": reply.game_id, "matches": list(reply.matches), "csrf": session.csrf}
-    return _page(request, "author_try.html", data, f"Try of {bot}")
 
 
 def _upload_of(pages: AuthorPages, bot: str, command: str, archive: Any) -> Upload:
