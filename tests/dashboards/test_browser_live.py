@@ -26,7 +26,9 @@ from tests.dashboards.test_browser import _wait_shown, page  # noqa: F401 - the 
 
 pytestmark = pytest.mark.browser
 # a match of a few seconds even with the faster engines, so the page sees its positions advance
-LIVE = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=40", "random"), seed=6)
+# The search bot thinks 60 ms a decision (a time budget, not simulations, which a fast machine
+# runs through in under a second): a match lasts at least ~3 s, many polls of the page.
+LIVE = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:ms=60", "random"), seed=6)
 
 
 def _query(page: Any) -> dict[str, list[str]]:  # noqa: F811
@@ -100,7 +102,7 @@ def running(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[S
 
 def test_a_live_match_is_followed_to_its_end(page: Any, browser: Any, running: tuple) -> None:  # noqa: F811
     store, tid, base, player = running
-    # match 0 lasts ~3 s on a quiet machine and the page reloads every 5 s: load it once the
+    # match 0 lasts at least ~3 s (LIVE) and the page reloads every 5 s: load it once the
     # driver has written match 0's first steps, not before, or the page can miss the match
     deadline = time.monotonic() + 120
     while 0 not in {m.match_index for m in store.live_matches(tid)}:

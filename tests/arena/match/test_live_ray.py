@@ -15,9 +15,11 @@ from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from tests.arena.match.test_live import Watched
 
-# Matches of a few seconds: a Ray worker sends live steps once a second (the test cannot shorten
-# that interval in the workers), so a match must outlast a few sends to be seen.
-SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:sims=40", "random"), seed=4)
+# A Ray worker sends live steps once a second (the test cannot shorten that interval in the
+# workers), so a match must outlast a few sends to be seen. A budget in simulations lasts as long as
+# the machine takes (under a second on a fast one: CI once saw nothing); a budget in time does not:
+# ~50 searched decisions of 100 ms make a match of at least 5 s on any machine.
+SLOW = TournamentConfig(game_id="riviera", players_per_match=2, entrants=("ismcts:ms=100", "random"), seed=4)
 
 
 
