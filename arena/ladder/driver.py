@@ -201,8 +201,12 @@ class Ladder:
         while self._poll() == TournamentStatus.RUNNING and not (until and until()):
             if (wait := self.last_abort + IDLE_SECONDS - time.monotonic()) > 0:
                 time.sleep(wait)  # an arena-side failure (the gateway is down?): no flood of aborted matches
-            while self.replay:
-                yield self._planned_job(self.replay.pop(0))
+            if self.replay:  # those cut short so far, then the status and the back-off again: a gateway
+                # that stays gone (its database down?) must not keep the ladder replaying unaware of it
+                replays, self.replay = self.replay, []
+                for planned in replays:
+                    yield self._planned_job(planned)
+                continue
             validations = self._validation_jobs()
             table = self._plan_table()
             if table is None and not validations:
@@ -211,7 +215,9 @@ class Ladder:
             yield from table or ()
 
     def _replays(self) -> Iterator[MatchJob]:
+        """The matches planned and not stored (from an earlier run, or cut short in this one)."""
         pending = self.store.pending_ladder_matches(self.info.id)
+        self.replay.clear()  # they are among `pending`: played once, not twice
         seated = {m.entrant for m in self._refresh_field()}
         dropped = [m.index for m in pending if not set(m.seats) <= seated]
         self.store.drop_ladder_matches(self.info.id, dropped)

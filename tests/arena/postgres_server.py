@@ -76,7 +76,8 @@ def running_postgres() -> Iterator[PostgresServer]:
     try:
         yield PostgresServer(folder, port)
     finally:
-        run(PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
+        if (data / "postmaster.pid").exists():  # a chaos test may have stopped it and failed before the start
+            run(PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)
 
 

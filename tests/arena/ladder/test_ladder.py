@@ -18,6 +18,7 @@ from arena.ladder import matchmaking
 from arena.ladder.driver import Ladder, open_ladder
 from arena.ladder.field import LadderConfig
 from arena.match.executor import JobOutcome, LocalExecutor, MatchJob
+from arena.outcomes import TournamentStatus
 from arena.store import LadderMatch, Store
 from tests.arena.gateway_fixtures import FAULT_BOT, SDK_BOT, gateway, store, toy_registered  # noqa: F401
 
@@ -191,6 +192,35 @@ def test_a_match_the_gateways_stop_cut_short_is_played_again_not_stored_aborted(
     cut = [m for m in matches if m.match_index == executor.cut[1]]
     assert len(cut) == 1 and cut[0].status == "finished", "played again, stored once, rated"
     assert all(m.status == "finished" for m in matches), "the arena's stop blames and aborts nothing"
+
+
+class GatewayStaysGone(LocalExecutor):
+    """Plays nothing: every match comes back cut short, as from a gateway that cannot serve (its
+    database down); after the first, the ladder is told to stop as `arena ladder stop` does."""
+
+    def __init__(self, store: Store, ladder_id: int) -> None:
+        super().__init__()
+        self.store, self.ladder_id = store, ladder_id
+        self.keys: list[tuple[int, int]] = []
+
+    def run(self, jobs: Iterable[MatchJob]) -> Iterator[JobOutcome]:
+        for job in jobs:
+            self.keys.append(job.key)
+            if len(self.keys) == 1:
+                self.store.set_tournament_status(self.ladder_id, TournamentStatus.STOPPING)
+            yield JobOutcome(job, None, "UNAVAILABLE: the database cannot be read", gateway_gone=True)
+
+
+def test_a_ladder_replaying_matches_a_gone_gateway_cuts_short_still_reads_its_status(store: Store) -> None:  # noqa: F811
+    ladder_id = open_ladder(store, LadderConfig(GAME, 2, ("random", "heuristic"), gateway=None))
+    executor = GatewayStaysGone(store, ladder_id)
+    thread = threading.Thread(target=Ladder(store, ladder_id, executor).run, daemon=True)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), f"the ladder replayed {len(executor.keys)} matches without reading its status"
+    assert store.tournament(ladder_id).status == "stopped"
+    assert len(executor.keys) <= 4, "one table, each match played again at most once a second"
+    assert store.count_matches(tournament_id=ladder_id) == 0, "nothing stored: the arena's fault, not a result"
 
 
 class Recording(LocalExecutor):
