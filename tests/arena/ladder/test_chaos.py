@@ -25,13 +25,22 @@ from pathlib import Path
 import pytest
 
 from arena.gateway_access import gateway_answers
+from arena.ladder.field import LadderConfig
+from arena.match.executor import play_job
+from arena.match.record import MatchRecord
 from arena.store import Store
+from arena.tournament.driver import match_job
+from arena.tournament.schedule import PlannedMatch, bot_spec
+from bots import is_builtin
 from tests.arena.gateway_fixtures import HOST_KEY, ROOT, SDK_BOT
 from tests.bots.test_sdk import free_port
 from tests.bots.test_sdk_kill9 import CONNECTED, serve, wait_for_lines
 
 GAME = "gang_of_dice"
 STEP = 15  # matches stored after each fault before the next one
+# a second anchor beside `random`: their matches with each other are played by built-in bots only,
+# which `assert_results_as_without_faults` can play again (on two Ray workers, as by default)
+BOTH_ANCHORS = ("--anchor", "heuristic", "--workers", "2")
 
 
 class Arena:
@@ -153,7 +162,7 @@ def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Ar
     dialer = arena.start(str(SDK_BOT), "--address", arena.gateway, "--token", token, log="dialer.log")
     wait_for_lines(arena.tmp / "dialer.log", CONNECTED, 1, dialer)
     dashboard = arena.dashboard()
-    ladder = arena.ladder()
+    ladder = arena.ladder(*BOTH_ANCHORS)
 
     arena.played(STEP, ladder)
     kill_9(gateway)  # 1. the gateway dies under the matches it hosts
@@ -182,7 +191,7 @@ def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Ar
 
     kill_9(ladder)  # 5. the ladder itself, with matches planned and in flight
     planned = {m.index: (m.seed, m.seats) for m in store.pending_ladder_matches(store.ladders()[0].id)}
-    ladder = arena.ladder()
+    ladder = arena.ladder(*BOTH_ANCHORS)
     wait(lambda: "taken over from a run that ended without stopping" in arena.log("ladder.log"), "the takeover", ladder)
     arena.played(STEP, ladder)
 
@@ -197,9 +206,10 @@ def test_a_running_ladder_survives_every_part_killed_and_blames_no_bot(arena: Ar
     assert dialer.poll() is None, "the dialling bot was never restarted"
 
 
-def assert_nothing_lost_doubled_or_blamed(store: Store, planned: dict[int, tuple[int, tuple[str, ...]]]) -> None:
+def assert_nothing_lost_doubled_or_blamed(store: Store, planned: dict[int, tuple[int, tuple[str, ...]]]) -> int:
     """The stopped ladder's matches: each key once, indexes 0.. without a gap, nothing planned left
-    unplayed (`planned` ones played with their seeds and seats), none aborted, no seat blamed."""
+    unplayed (`planned` ones played with their seeds and seats), none aborted, no seat blamed, and
+    those among built-in bots as a run without faults plays them; returns how many of those."""
     [info] = store.ladders()
     matches = store.matches(tournament_id=info.id, limit=100_000)
     keys = [m.key for m in matches]
@@ -213,3 +223,26 @@ def assert_nothing_lost_doubled_or_blamed(store: Store, planned: dict[int, tuple
     blamed = [(m.key, s.entrant, s.termination, s.reason) for m in matches for s in m.seats
               if s.termination != "normal" or s.faults]
     assert blamed == [], "no bot blamed for the arena's faults"
+    return assert_results_as_without_faults(store)
+
+
+def assert_results_as_without_faults(store: Store) -> int:
+    """Every stored match among built-in bots, played again in this process from its plan (its
+    seats, seed and chance seed) with no fault anywhere, makes the same moves to the same result:
+    the faults changed no result, so the ratings are those a run of the same plan without them
+    gives. A match with a kit bot cannot be checked so: its random choices are not seeded by the
+    match. Returns how many were checked."""
+    [info] = store.ladders()
+    config = LadderConfig.from_json(info.config).as_tournament()
+    checked = 0
+    for match in store.matches(tournament_id=info.id, limit=100_000):
+        seats = tuple(s.entrant for s in match.seats)
+        if not all(is_builtin(bot_spec(entrant)) for entrant in seats):
+            continue
+        planned = PlannedMatch(match.match_index, 0, 0, 0, seats, match.seed, match.chance_seed)
+        again = MatchRecord.from_json(play_job(match_job(info.id, config, planned)).record or {})
+        stored = MatchRecord.from_json(store.match_record(match.id))
+        assert [s.as_step() for s in again.steps] == [s.as_step() for s in stored.steps], match.key
+        assert (again.returns, again.ranks) == (stored.returns, stored.ranks), match.key
+        checked += 1
+    return checked
