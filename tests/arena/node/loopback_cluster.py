@@ -18,6 +18,7 @@ import argparse
 import os
 import signal
 import threading
+from pathlib import Path
 
 for _name, _value in (("RAY_USAGE_STATS_ENABLED", "0"), ("RAY_AUTH_MODE", "disabled"),
                       ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0"), ("RAY_worker_niceness", "0")):
@@ -51,11 +52,47 @@ def main() -> None:
         stop.clear()
         if kill.is_set():
             kill.clear()
+            # the raylet first (no new task starts there), then its workers: killing the raylet
+            # alone is not a lost machine (a worker playing a match lives on until it notices, and
+            # may even hand its result back first); their launched bots die with them
+            workers = workers_of("node1")
             cluster.remove_node(nodes[0], allow_graceful=False)
+            kill_all(workers)
             print("node1 killed", flush=True)
             continue
         break
     cluster.shutdown()
+
+
+def workers_of(node: str) -> list[int]:
+    """The Ray workers of `node` under this process (another test's cluster may have a node1 too),
+    found while its raylet lives: once it is killed they are orphans, no longer under us."""
+    marker = f"ARENA_NODE_NAME={node}".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes().startswith(b"ray::") \
+                    and marker in (proc / "environ").read_bytes().split(b"\0") and _ours(int(proc.name)):
+                found.append(int(proc.name))
+        except OSError:
+            continue  # ended meanwhile, or not ours to read (a sandboxed bot)
+    return found
+
+
+def _ours(pid: int) -> bool:
+    while pid > 1:
+        pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        if pid == os.getpid():
+            return True
+    return False
+
+
+def kill_all(pids: list[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # it ended by itself meanwhile
 
 
 if __name__ == "__main__":

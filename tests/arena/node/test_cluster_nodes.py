@@ -187,10 +187,11 @@ def test_a_node_killed_mid_tournament_costs_only_its_matches_which_play_again_el
     watch = BotWatch()
     try:
         run = tournament(env, cluster, address, "slowbot,slowbot2,slowbot3,random")
-        # killed while it plays: a bot running under it (on a loaded machine node1 may start late,
-        # or be done early, and a kill at a fixed count of finished matches could find it idle)
-        wait_while_playing(run, lambda: not (_alive(watch.on_node("node1")) and store.tournaments()
-                                              and store.tournaments()[0].done_matches >= 1))
+        # killed while a worker of node1 plays a task (its title says so), as soon as one starts:
+        # a match lasts seconds, the kill takes well under one. Not "a bot of node1 is running":
+        # launched bots linger between matches, so node1 could be idle (CI once saw no replay)
+        wait_while_playing(run, lambda: not (store.tournaments() and store.tournaments()[0].done_matches >= 1
+                                              and _playing_on("node1")))
         done_at_kill = store.tournaments()[0].done_matches
         cluster.kill_node1()
         orphans = _still_running(watch.on_node("node1"))
@@ -230,6 +231,19 @@ def _still_running(pids: list[int], wait_s: float = 10.0) -> list[int]:
     while (left := _alive(pids)) and time.monotonic() < deadline:
         time.sleep(0.1)
     return left
+
+
+def _playing_on(node: str) -> list[int]:
+    """The Ray workers of `node` that play matches now (Ray titles a worker by the task it runs)."""
+    playing = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes().startswith(b"ray::play_matches"):
+                if _node_env(int(proc.name)) == node:
+                    playing.append(int(proc.name))
+        except OSError:
+            continue  # it ended while being looked at
+    return playing
 
 
 def _ancestors(pid: int) -> list[int]:
