@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from arena.errors import StoreError, UsageError
 from arena.outcomes import MatchStatus, TournamentStatus
+from arena.record_encoding import encode_record
 from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
@@ -29,7 +30,6 @@ from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
-from arena.store.record_codec import encode_record
 from arena.store.records import BotInfo, MatchResult, RatingEntry, SeatResult
 from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
@@ -179,7 +179,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         """Write results in one transaction, skipping any already stored; returns how many were new.
 
         One statement per table for the whole batch (matches, seats, logs; bot versions looked up
-        once and cached); the records are encoded before the transaction opens, so a writer holds
+        once and cached); a record is stored as the worker that played it encoded it (a result
+        without `encoded_record` is encoded here, before the transaction opens), so a writer holds
         SQLite's lock only for the inserts."""
         if not results:
             return 0
@@ -305,7 +306,9 @@ def _version_key(seat: SeatResult) -> tuple[str, str, str]:
 
 
 def _match_row(result: MatchResult) -> dict[str, Any]:
-    # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs)
+    # `result.record` is the public record: the driver moved the bots' logs out of it (split_logs);
+    # the worker that played the match encoded it already, as a rule (`encoded_record`)
+    record = result.encoded_record if result.encoded_record is not None else encode_record(result.record)
     return dict(
         key=result.key, tournament_id=result.tournament_id, match_index=result.match_index,
         round=result.round, table_no=result.table_no, rotation=result.rotation,
@@ -313,6 +316,6 @@ def _match_row(result: MatchResult) -> dict[str, Any]:
         seed=result.seed, chance_seed=result.chance_seed,
         status=MatchStatus.ABORTED if result.aborted_reason else MatchStatus.FINISHED,
         aborted_reason=result.aborted_reason, decisions=result.decisions,
-        duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=encode_record(result.record),
+        duration_ms=result.duration_ms, attempts=result.attempts, node=result.node, record=record,
         finished_at=now(),
     )
