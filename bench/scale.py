@@ -70,6 +70,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from arena.cli import main as arena_main  # noqa: E402
 from arena.ladder.matchmaking import Candidate, next_table  # noqa: E402
 from arena.rating import rerate  # noqa: E402
+from arena.record_encoding import encode_record  # noqa: E402
 from arena.store import RatingEntry, Store  # noqa: E402
 from arena.tournament.driver import LiveRerate  # noqa: E402
 from dashboards.app import create_app  # noqa: E402
@@ -351,8 +352,9 @@ def print_table(backend: str, sizes: list[tuple[int, int]], results: list[dict[s
 
 
 def too_big(matches: int, templates: list[dict[str, Any]]) -> str | None:
-    """Why a history of `matches` would not fit on this disk (stored as plain JSON: today's store), or None."""
-    need = matches * statistics.mean(len(json.dumps(t)) for t in templates) * 1.2
+    """Why a history of `matches` would not fit on this disk (records compressed, ~2.5 kB of rows and
+    indexes besides), or None."""
+    need = matches * (statistics.mean(len(encode_record(t)) for t in templates) + 2_500)
     free = shutil.disk_usage(tempfile.gettempdir()).free
     return f"needs ~{need / 1e9:.0f} GB, over half the {free / 1e9:.0f} GB free" if need > free / 2 else None
 

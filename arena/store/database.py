@@ -40,6 +40,7 @@ from arena.store.tables import (
     RatingHistoryRow,
     RatingRow,
     SeatRow,
+    SubmissionRow,
     TournamentRow,
     now,
 )
@@ -93,20 +94,32 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         dials in, and has no versions until one is submitted (`arena bot submit`). `author_id`:
         the author whose bot it is (arena/store/authors.py); None: the operator's.
         """
-        check_bot_name(name)
-        token = new_token()
+        return self.register_bots([name], command, files, author_id)[0]
+
+    def register_bots(self, names: Sequence[str], command: str | None = None, files: str | None = None,
+                      author_id: int | None = None) -> list[str]:
+        """`register_bot` for each name, in one transaction (all or none): their tokens, in order.
+
+        For a field of thousands of bots at once (bench/scale_history.py): two transactions a bot
+        took about 20 minutes for 10,000 on a loaded machine."""
+        for name in names:
+            check_bot_name(name)
+        if len(set(names)) < len(names):
+            raise UsageError("the bots to register have a name twice; give each name once")
+        tokens = [new_token() for _ in names]
+        stamp = now()
         with self._writing() as session:
-            if found := session.exec(select(BotRow).where(BotRow.name == name)).first():
-                if found.removed_at is not None:
-                    raise UsageError(f"a bot named {name!r} was removed; its name stays with its match history: "
-                                     "choose another name")
-                raise UsageError(f"a bot named {name!r} is already registered; choose another name")
-            session.add(BotRow(name=name, token_hash=hash_token(token), command=command, files=files,
-                               author_id=author_id))
+            for start in range(0, len(names), 500):
+                _refuse_taken(session, names[start:start + 500])
+            rows = [dict(name=name, token_hash=hash_token(token), command=command, files=files, author_id=author_id,
+                         created_at=stamp, disabled=False) for name, token in zip(names, tokens)]
+            ids = dict(session.execute(insert(BotRow).returning(col(BotRow.name), col(BotRow.id)), rows).all())
+            if command:  # version 1 of each, as `add_version` numbers a new bot's first
+                session.execute(insert(SubmissionRow), [
+                    dict(bot_id=ids[name], number=1, sha256="", command=command, files=files, created_at=stamp,
+                         keep_active=False) for name in names])
             session.commit()
-        if command:
-            self.add_version(name, command, files, sha256="")
-        return token
+        return tokens
 
     def bot_by_token(self, token: str) -> BotInfo | None:
         """The bot whose token this is, or None."""
@@ -299,6 +312,17 @@ class WrittenBatch:
     rows: list[dict[str, Any]]
     match_ids: dict[str, int] = field(default_factory=dict)
     seat_rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _refuse_taken(session: Session, names: Sequence[str]) -> None:
+    """UsageError when a bot of one of these names is registered, or was and was removed."""
+    found = session.exec(select(BotRow).where(col(BotRow.name).in_(names))).first()
+    if found is None:
+        return
+    if found.removed_at is not None:
+        raise UsageError(f"a bot named {found.name!r} was removed; its name stays with its match history: "
+                         "choose another name")
+    raise UsageError(f"a bot named {found.name!r} is already registered; choose another name")
 
 
 def _version_key(seat: SeatResult) -> tuple[str, str, str]:
