@@ -171,6 +171,13 @@ def test_bots_registered_at_once_are_as_if_registered_one_by_one(store: Store) -
     assert store.bot("new1") is None and store.bot("ok") is None, "all or none"
 
 
+def test_a_sqlite_writer_checkpoints_its_wal_every_20000_pages(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA wal_autocheckpoint")).scalar() == 20_000
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
 @pytest.mark.parametrize("url", ["nonsense://x", "postgresql+psycopg://nobody@127.0.0.1:1/none", "sqlite:////no/such/dir/a.db"])
 def test_a_bad_url_is_one_line_that_says_what_is_valid(url: str) -> None:
     with pytest.raises(UsageError) as error:
