@@ -140,6 +140,8 @@ def database_bytes(store: Store) -> int:
     if store.engine.dialect.name == "postgresql":
         with store.engine.connect() as connection:
             return int(connection.execute(text("SELECT pg_database_size(current_database())")).scalar_one())
+    with store.engine.begin() as connection:  # the WAL into the file first: its pages are copies of the file's
+        connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
     path = Path(store.engine.url.database or "")
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
