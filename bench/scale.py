@@ -20,7 +20,7 @@ then measures through the public interfaces only:
 `--keep FOLDER` keeps each SQLite history built (FOLDER/sqlite-SIZE.db) with a description beside it
 (FOLDER/sqlite-SIZE.json); `--reuse FILE.json` measures such a kept history again instead of building
 one (the write rate of its build is the kept one; each run adds its 2,000 new matches to it): a
-1M-match history takes most of an hour to build on a loaded machine, its pages a few minutes.
+1M/10k history took ~30 minutes to build at load 8-23 (BENCHMARKS.md), its pages a few minutes.
 
 Each measurement runs in a forked child and is stopped at --cap seconds ("> cap" in the table),
 so today's slow parts do not stop the run. A refit that hit the cap leaves no ratings, so the pages
