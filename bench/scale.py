@@ -20,7 +20,7 @@ then measures through the public interfaces only:
 `--keep FOLDER` keeps each SQLite history built (FOLDER/sqlite-SIZE.db) with a description beside it
 (FOLDER/sqlite-SIZE.json); `--reuse FILE.json` measures such a kept history again instead of building
 one (the write rate of its build is the kept one; each run adds its 2,000 new matches to it): a
-1M-match history takes most of an hour to build on a loaded machine, its pages a few minutes.
+1M/10k history took ~30 minutes to build at load 8-23 (BENCHMARKS.md), its pages a few minutes.
 
 Each measurement runs in a forked child and is stopped at --cap seconds ("> cap" in the table),
 so today's slow parts do not stop the run. A refit that hit the cap leaves no ratings, so the pages
@@ -70,6 +70,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from arena.cli import main as arena_main  # noqa: E402
 from arena.ladder.matchmaking import Candidate, next_table  # noqa: E402
 from arena.rating import rerate  # noqa: E402
+from arena.record_encoding import encode_record  # noqa: E402
 from arena.store import RatingEntry, Store  # noqa: E402
 from arena.tournament.driver import LiveRerate  # noqa: E402
 from dashboards.app import create_app  # noqa: E402
@@ -139,6 +140,8 @@ def database_bytes(store: Store) -> int:
     if store.engine.dialect.name == "postgresql":
         with store.engine.connect() as connection:
             return int(connection.execute(text("SELECT pg_database_size(current_database())")).scalar_one())
+    with store.engine.begin() as connection:  # the WAL into the file first: its pages are copies of the file's
+        connection.execute(text("PRAGMA wal_checkpoint(TRUNCATE)"))
     path = Path(store.engine.url.database or "")
     return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
@@ -351,8 +354,9 @@ def print_table(backend: str, sizes: list[tuple[int, int]], results: list[dict[s
 
 
 def too_big(matches: int, templates: list[dict[str, Any]]) -> str | None:
-    """Why a history of `matches` would not fit on this disk (stored as plain JSON: today's store), or None."""
-    need = matches * statistics.mean(len(json.dumps(t)) for t in templates) * 1.2
+    """Why a history of `matches` would not fit on this disk (records compressed, ~2.5 kB of rows and
+    indexes besides), or None."""
+    need = matches * (statistics.mean(len(encode_record(t)) for t in templates) + 2_500)
     free = shutil.disk_usage(tempfile.gettempdir()).free
     return f"needs ~{need / 1e9:.0f} GB, over half the {free / 1e9:.0f} GB free" if need > free / 2 else None
 

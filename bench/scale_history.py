@@ -1,13 +1,18 @@
 """A large ladder history built fast for bench/scale.py: real records, many entrants, bulk writes.
 
 A few hundred 4-player Riga matches are really played (the match runner, four built-in `random`
-seats); their records are reused for every stored match with other entrants, seeds and keys. The
-entrants are registered bots `b00001`..`bNNNNN`, each with one version (`b00001@1`), so the
-ladder's field, the bot pages and the leaderboard see the field a real ladder would. Each bot has a
+seats); their records are reused for every stored match with other entrants, seeds and keys. A
+stored record is its template as played and encoded once (`MatchResult.encoded_record`, what the
+worker that plays a match hands the writer): its seats name the random bots that played it, the
+match's row and seats name the drawn entrants, and it replays as played. The entrants are
+registered bots `b00001`..`bNNNNN` (`Store.register_bots`, one transaction), each with one version
+(`b00001@1`), so the ladder's field, the bot pages and the leaderboard see the field a real ladder
+would. Each bot has a
 hidden strength (normal, sd 200 Elo); a match's entrants take the record's ranks in the order of
 strength plus Gumbel noise (a Plackett-Luce draw), so the ratings have something to find.
 
-Everything is written through the store's public interface (`Store.record_matches`, in batches).
+Everything is written through the store's public interface (`Store.record_matches`, in batches):
+the writer only inserts, as it does behind workers that encode (arena/match/executor.py).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from typing import Any
 
 from arena.ladder.field import LadderConfig
 from arena.match.runner import run_match
+from arena.record_encoding import encode_record
 from arena.store import LADDER_KIND, MatchResult, SeatResult, Store
 
 GAME, PLAYERS, RULESET = "riga", 4, "riga@1"
@@ -51,8 +57,9 @@ def play_templates(count: int, seed: int = 1) -> list[dict[str, Any]]:
 
 def register_bots(store: Store, count: int) -> None:
     """`count` registered bots with a command, so each has version 1 (`bNNNNN@1`): the ladder's field."""
-    for number in range(1, count + 1):
-        store.register_bot(bot_name(number), command="python3 bot.py")
+    for first in range(1, count + 1, 10_000):
+        names = [bot_name(n) for n in range(first, min(count, first + 9_999) + 1)]
+        store.register_bots(names, command="python3 bot.py")
 
 
 def ladder_tournament(store: Store, total: int) -> int:
@@ -65,11 +72,14 @@ class Generator:
 
     def __init__(self, templates: list[dict[str, Any]], bots: int, tournament_id: int, seed: int = 7) -> None:
         self.templates, self.bots, self.tournament_id = templates, bots, tournament_id
+        self.encoded = [encode_record(template) for template in templates]  # as the workers that played them would
+        self.decisions = [sum(step.get("actions") is not None for step in t["steps"]) for t in templates]
         self.rng = random.Random(seed)
         self.strength = [self.rng.gauss(0.0, STRENGTH_SD) for _ in range(bots + 1)]
 
     def result(self, index: int) -> MatchResult:
-        template = self.templates[index % len(self.templates)]
+        which = index % len(self.templates)
+        template = self.templates[which]
         drawn = self.rng.sample(range(1, self.bots + 1), PLAYERS)
         # best performance first: strength on the logistic's scale plus Gumbel noise
         by_performance = sorted(drawn,
@@ -77,16 +87,14 @@ class Generator:
         seats_by_rank = sorted(range(PLAYERS), key=lambda s: template["ranks"][s])
         entrant_of = {seat: f"{bot_name(by_performance[place])}@1" for place, seat in enumerate(seats_by_rank)}
         seed, chance_seed = self.rng.getrandbits(63), self.rng.getrandbits(63)
-        record = {**template, "seed": seed,
-                  "seats": [{**s, "bot": entrant_of[i], "version": "1"} for i, s in enumerate(template["seats"])]}
         seats = [SeatResult(seat=i, entrant=entrant_of[i], spec=entrant_of[i], kind="submitted",
                             version=f"registered command {entrant_of[i]}", score=template["returns"][i],
                             rank=template["ranks"][i])
                  for i in range(PLAYERS)]
-        decisions = sum(step.get("actions") is not None for step in template["steps"])
         return MatchResult(tournament_id=self.tournament_id, match_index=index, round=0, table_no=index, rotation=0,
                            game_id=GAME, ruleset=RULESET, seed=seed, chance_seed=chance_seed, seats=seats,
-                           record=record, decisions=decisions, duration_ms=20.0)
+                           record=template, encoded_record=self.encoded[which], decisions=self.decisions[which],
+                           duration_ms=20.0)
 
     def batches(self, start: int, stop: int, size: int) -> Iterator[list[MatchResult]]:
         for first in range(start, stop, size):
@@ -117,11 +125,15 @@ def build(url: str, matches: int, bots: int, templates: list[dict[str, Any]], ba
     register_bots(store, bots)
     tournament_id = ladder_tournament(store, matches)
     generator = Generator(templates, bots, tournament_id)
-    spent = 0.0
-    for start in range(0, matches, 100 * batch):
-        spent += write(store, generator, start, min(matches, start + 100 * batch), batch)
+    if progress:
+        print(f"  {bots:,} bots registered, {time.perf_counter() - began:.0f} s", flush=True)
+    spent, step = 0.0, max(batch, 50_000 // batch * batch)
+    for start in range(0, matches, step):
+        spent_here = write(store, generator, start, min(matches, start + step), batch)
+        spent += spent_here
         if progress:
-            print(f"  … {min(matches, start + 100 * batch):,} matches, {time.perf_counter() - began:.0f} s", flush=True)
+            print(f"  … {min(matches, start + step):,} matches, {time.perf_counter() - began:.0f} s "
+                  f"({(min(matches, start + step) - start) / spent_here:,.0f} written/s in the last ones)", flush=True)
     # A ladder runs for ever, but the dashboard shows a replay once its tournament has finished (duplicate
     # play: api.check_tournament_finished): finished, so that the replay pages are measured too.
     store.set_tournament_status(tournament_id, "finished")

@@ -7,7 +7,9 @@ anchor (e.g. `git worktree add /tmp/anchor main`) and this tree are measured sid
 run. Matches per second are wall time (what a loaded machine gives) and per CPU second of the
 writing process (what the writer's own work allows; PostgreSQL's server works besides). Bytes per
 match: the SQLite file (after a checkpoint) or the PostgreSQL database's growth, divided by the
-matches written: rows and indexes included. "Less encoding": the wall rate with
+matches written: rows and indexes included. In a tree whose workers encode the records (arena/
+record_encoding.py) each result reaches the writer encoded, as the driver hands it over, made
+outside the clock; in an older tree the writer encodes. "Less encoding": the wall rate with
 the time to encode the records (measured apart, the anchor's json.dumps) taken out: what writers
 on several nodes share, each encoding its own records.
 
@@ -43,8 +45,22 @@ def play_records(count: int, path: Path) -> None:
             out.write(json.dumps(split_logs(record)[0]) + "\n")
 
 
+def worker_encoding() -> Any:
+    """This tree's encoder when the workers that play the matches encode them (the writer only
+    inserts: arena/record_encoding.py, issue #33), else None (the writer encodes)."""
+    try:
+        from arena.record_encoding import encode_record
+    except ImportError:
+        return None
+    return encode_record
+
+
 def results(records: list[dict[str, Any]], tournament_id: int, start: int, count: int) -> list[Any]:
+    """A batch of results as the driver hands them to the writer: with each record encoded, as the
+    worker that played it did, in a tree where workers encode."""
     from arena.store import MatchResult, SeatResult
+
+    encode = worker_encoding()
 
     batch = []
     for index in range(start, start + count):
@@ -52,8 +68,10 @@ def results(records: list[dict[str, Any]], tournament_id: int, start: int, count
         entrants = [ENTRANTS[(index * 7 + seat * 11) % len(ENTRANTS)] for seat in range(4)]
         seats = [SeatResult(seat, name, name, score=record["returns"][seat], rank=record["ranks"][seat])
                  for seat, name in enumerate(entrants)]
+        encoded = {} if encode is None else {"encoded_record": encode(record)}
         batch.append(MatchResult(tournament_id, index, 0, index // 4, index % 4, "riga", record["ruleset"],
-                                 record["seed"], record["seed"], seats, record, decisions=100, duration_ms=50.0))
+                                 record["seed"], record["seed"], seats, record, decisions=100, duration_ms=50.0,
+                                 **encoded))
     return batch
 
 
@@ -73,9 +91,10 @@ def child(url: str, records_path: Path, matches: int, batch: int) -> None:
         elapsed += time.perf_counter() - started
         cpu += time.process_time() - cpu_started
     size = database_bytes(store) - before
-    encode = encoding_seconds(records, matches)
+    encode = 0.0 if worker_encoding() else encoding_seconds(records, matches)  # the workers' time is not the writer's
     text = sum(len(json.dumps(r)) for r in records) / len(records)
-    print(json.dumps({"per_second": matches / elapsed, "per_cpu_second": matches / cpu, "bytes": size / matches,
+    print(json.dumps({"encoded_by": "workers" if worker_encoding() else "writer",
+                      "per_second": matches / elapsed, "per_cpu_second": matches / cpu, "bytes": size / matches,
                       "record_text": text, "without_encoding": matches / max(elapsed - encode, 1e-9)}))
 
 
@@ -141,13 +160,14 @@ def main() -> None:
         folder = Path(scratch)
         play_records(args.pool, folder / "records.jsonl")
         print(f"{args.matches:,} 4-player Riga matches in batches of {args.batch}, {args.pool} distinct records")
-        print("| database | tree | matches/s (wall) | matches per CPU s of the writer | bytes per match "
-              "(rows + indexes) | record text bytes | matches/s less encoding |")
-        print("|---|---|---|---|---|---|---|")
+        print("| database | tree | records encoded by | matches/s (wall) | matches per CPU s of the writer "
+              "| bytes per match (rows + indexes) | record text bytes | matches/s less encoding |")
+        print("|---|---|---|---|---|---|---|---|")
         for n, (db, tree) in enumerate((db, tree) for db in dbs for tree in trees):
             got = measure(tree.resolve(), fresh_url(db, folder, n), folder / "records.jsonl", args)
             where = "SQLite" if db == "sqlite" else "PostgreSQL"
-            print(f"| {where} | {tree} | {got['per_second']:,.0f} | {got['per_cpu_second']:,.0f} | {got['bytes']:,.0f} "
+            print(f"| {where} | {tree} | {got['encoded_by']} | {got['per_second']:,.0f}"
+                  f" | {got['per_cpu_second']:,.0f} | {got['bytes']:,.0f} "
                   f"| {got['record_text']:,.0f} | {got['without_encoding']:,.0f} |", flush=True)
 
 

@@ -3,8 +3,8 @@
 Ray tasks play matches, at most `max_in_flight` tasks submitted at a time (Ray's "limit pending
 tasks" pattern; by default 2 per worker CPU, one running and one queued), and the outcomes are
 yielded one per match as their tasks complete — after the next tasks are submitted, so the workers
-keep playing while the driver writes. Workers only play: they return the records and the driver
-alone writes to the database.
+keep playing while the driver writes. Workers only play: they return the records (each also
+encoded for the store: `encode_public`) and the driver alone writes to the database.
 
 Several short matches per task. A Ray task costs 1.5–3 ms of CPU in the worker and the driver
 (measured on 2 cores: ~300 one-match tasks/s with 8 KB records, against ~2,000 matches/s in tasks
@@ -75,7 +75,7 @@ from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noq
 from arena.errors import UsageError  # noqa: E402
 from arena.match.clock import per_move  # noqa: E402
 from arena.match.live import LiveBuffer, Message, StepFeed  # noqa: E402
-from arena.match.record import MatchAborted  # noqa: E402
+from arena.match.record import MatchAborted, encode_public  # noqa: E402
 from arena.match.runner import run_match  # noqa: E402
 from arena.submissions import pack_tree  # noqa: E402
 from engine import registry  # noqa: E402
@@ -142,6 +142,9 @@ class JobOutcome:
     attempts: int = 1
     gateway_gone: bool = False  # `error` as the gateway stopped or cannot be reached: not stored, played later
     node: str = ""  # the node that played it (`node_name`)
+    # the public record (`record` less the launched bots' logs: split_logs) encoded for the store
+    # here, on the node that played it, so the one writer only inserts (arena/record_encoding.py)
+    encoded: bytes | None = field(default=None, repr=False)
 
 
 def play_job(job: MatchJob, gateway: Any = None) -> JobOutcome:
@@ -156,11 +159,13 @@ def play_job(job: MatchJob, gateway: Any = None) -> JobOutcome:
         record = run_match(job.game_id, list(job.bots), job.seed, job.options, chance_seed=job.chance_seed,
                            time_control=per_move(job.time_per_move_ms), gateway=gateway or job.gateway,
                            progress=progress, game_ref=job.game_ref)
-        return JobOutcome(job, record.to_json(), None, _ms_since(started), node=node)
+        played = record.to_json()
+        return JobOutcome(job, played, None, _ms_since(started), node=node, encoded=encode_public(played))
     except MatchAborted as aborted:  # an arena-side error: keep what was played, unrated
         reason = aborted.record.aborted or _first_line(aborted)
-        return JobOutcome(job, aborted.record.to_json(), reason, _ms_since(started),
-                          gateway_gone=aborted.gateway_gone, node=node)
+        played = aborted.record.to_json()
+        return JobOutcome(job, played, reason, _ms_since(started), gateway_gone=aborted.gateway_gone, node=node,
+                          encoded=encode_public(played))
     except Exception as error:  # noqa: BLE001 - any failure inside a match is data, not a crash
         return JobOutcome(job, None, _first_line(error), _ms_since(started), node=node)
 

@@ -12,11 +12,12 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.outcomes import FaultKind, Termination
+from arena.record_encoding import encode_record
 from engine import registry
 from engine.core import Game, State, Step, replay
 
 __all__ = ["FORFEIT_AT_ONCE", "Fault", "MatchAborted", "MatchRecord", "SeatOutcome", "StepRecord", "Termination",
-           "count_strikes", "decode_log", "split_logs", "step_from_json", "step_json"]
+           "count_strikes", "decode_log", "encode_public", "split_logs", "step_from_json", "step_json"]
 
 FORFEIT_AT_ONCE = frozenset({FaultKind.DISCONNECT, FaultKind.CRASH})
 
@@ -159,6 +160,13 @@ def split_logs(record: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, str
         seat.pop("log", None)
         seat.pop("log_steps", None)
     return ({**record, "seats": seats} if "seats" in record else dict(record)), logs, steps
+
+
+def encode_public(record: Mapping[str, Any]) -> bytes:
+    """A played record as the store keeps it (arena/record_encoding.py): its public part, the
+    launched bots' logs taken out by `split_logs` as the driver does. The worker that played the
+    match makes it (arena/match/executor.py), so the one writer only inserts."""
+    return encode_record(split_logs(record)[0])
 
 
 def step_json(step: StepRecord) -> dict[str, Any]:

@@ -176,11 +176,19 @@ def _migrate(engine: Engine, read_only: Path | None) -> None:
     migrations.upgrade(engine)
 
 
+WAL_CHECKPOINT_PAGES = 20_000
+
+
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL: readers (the dashboard) never block the driver; NORMAL sync is still crash-safe in WAL
     # mode (a kill -9 loses nothing committed), and foreign keys are off by default in SQLite.
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    # A checkpoint (the WAL copied into the file, with an fsync) every 20,000 pages, not SQLite's
+    # 1,000: at 10k bots a batch of matches dirties hundreds of pages all over the entrant and pair
+    # indexes, so the writer checkpointed every few commits; the WAL now grows to ~80 MB before one
+    # (issue #33: commits 3.0-3.7 s -> 2.1 s per 4,000 matches written at 10k bots, BENCHMARKS.md)
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_CHECKPOINT_PAGES}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

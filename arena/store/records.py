@@ -118,6 +118,9 @@ class MatchResult:
     logs: dict[int, str] = field(default_factory=dict)
     # PRIVATE, with `logs`: where each decision's part of a seat's log starts, [[step, character offset], ...]
     log_steps: dict[int, list[list[int]]] = field(default_factory=dict)
+    # `record` as stored (arena/record_encoding.py `encode_record`), made where the match was
+    # played so that the writer only inserts; None: the writer encodes `record` itself
+    encoded_record: bytes | None = field(default=None, repr=False)
 
     @property
     def key(self) -> str:

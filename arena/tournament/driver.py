@@ -394,7 +394,7 @@ def match_result(info: TournamentInfo, match: PlannedMatch, outcome: JobOutcome,
         record=record or {"aborted": aborted}, aborted_reason=aborted,
         decisions=sum(step.get("actions") is not None for step in record.get("steps", [])),
         duration_ms=outcome.duration_ms, attempts=outcome.attempts, logs=logs, node=outcome.node,
-        log_steps=log_steps,
+        log_steps=log_steps, encoded_record=outcome.encoded if record else None,  # encoded where it was played
     )
 
 

@@ -20,6 +20,7 @@ from arena.gateway.server import GatewayThread
 from arena.link.hostkey import host_key
 from arena.match import executor
 from arena.match.executor import JobOutcome, MatchJob, RayExecutor, play_job
+from arena.match.record import encode_public
 from arena.store import Store
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig, schedule
@@ -190,6 +191,7 @@ def test_short_matches_share_tasks_and_each_comes_back_once_with_its_record(loca
         assert all(o.error is None and o.attempts == 1 for o in outcomes)
         for outcome in outcomes:
             assert outcome.record["ranks"] == play_job(outcome.job).record["ranks"]  # type: ignore[index]
+            assert outcome.encoded == encode_public(outcome.record or {}), "encoded on the worker, for the store"
     assert single.tasks == len(jobs)
     assert batched.tasks < len(jobs) // 2
 

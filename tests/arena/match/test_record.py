@@ -54,3 +54,18 @@ def test_a_stored_record_with_faults_reads_back_and_writes_the_same_bytes() -> N
     assert json.dumps(record.to_json()) == STORED
     written = record.to_json()["seats"][0]["faults"][0]
     assert [type(v) for v in written.values()] == [int, str, str], "plain JSON values, not enum members"
+
+
+def test_a_record_encoded_where_it_was_played_is_the_public_record_the_writer_would_store() -> None:
+    from arena.match.record import SeatOutcome, encode_public, split_logs
+    from arena.store.record_codec import decode_record, encode_record, record_text
+
+    played = run_match("riga", ["heuristic", "random", "heuristic", "random"], 11).to_json()
+    played["seats"][0] |= {"log": "my hand: 7 of cups\n", "log_steps": [[1, 0]]}  # as a launched bot's seat
+    public = split_logs(played)[0]
+    encoded = encode_public(played)
+    assert encoded == encode_record(public), "the worker's bytes are the writer's, byte for byte"
+    assert decode_record(encoded) == public and record_text(encoded) == json.dumps(public)
+    assert "my hand" not in record_text(encoded) and "log" not in decode_record(encoded)["seats"][0]
+    quiet = MatchRecord("riga", "riga@1", {}, 1, [SeatOutcome("random", log="x")]).to_json()
+    assert decode_record(encode_public(quiet))["seats"] == [{k: v for k, v in quiet["seats"][0].items() if k != "log"}]

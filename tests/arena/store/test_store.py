@@ -151,6 +151,33 @@ def test_registered_bots_keep_working(store: Store) -> None:
         store.register_bot("dialer")
 
 
+def test_bots_registered_at_once_are_as_if_registered_one_by_one(store: Store) -> None:
+    tokens = store.register_bots(["b1", "b2", "b3"], command="python3 bot.py")
+    store.register_bot("single", command="python3 bot.py")
+    assert len(set(tokens)) == 3
+    for name, token in zip(["b1", "b2", "b3"], tokens):
+        info = store.bot_by_token(token)
+        assert info is not None and info.name == name and info.command == "python3 bot.py" and not info.disabled
+        [version] = store.versions(name)
+        [alone] = store.versions("single")
+        assert (version.number, version.command, version.sha256, version.files) == (1, alone.command, "", None)
+    assert store.register_bots(["dialer"]) and store.versions("dialer") == [], "no command: no version"
+    with pytest.raises(UsageError, match="'b2' is already registered"):
+        store.register_bots(["new1", "b2"])
+    with pytest.raises(UsageError, match="a name twice"):
+        store.register_bots(["x1", "x1"])
+    with pytest.raises(UsageError, match="bad bot name"):
+        store.register_bots(["ok", "no@pe"])
+    assert store.bot("new1") is None and store.bot("ok") is None, "all or none"
+
+
+def test_a_sqlite_writer_checkpoints_its_wal_every_20000_pages(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA wal_autocheckpoint")).scalar() == 20_000
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+
+
 @pytest.mark.parametrize("url", ["nonsense://x", "postgresql+psycopg://nobody@127.0.0.1:1/none", "sqlite:////no/such/dir/a.db"])
 def test_a_bad_url_is_one_line_that_says_what_is_valid(url: str) -> None:
     with pytest.raises(UsageError) as error:

@@ -86,6 +86,26 @@ def test_records_replay_and_rotations_share_the_deal(tmp_path: Path) -> None:
     assert len({next(iter(d)) for d in deals.values()}) > 1
 
 
+def test_the_writer_stores_the_records_as_the_workers_encoded_them(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.store.database
+    from arena.store.record_codec import encode_record
+
+    played: list[JobOutcome] = []
+    executor = LocalExecutor(task=lambda job: played.append(arena.match.executor.play_job(job)) or played[-1])
+
+    def writer_encodes(record: object) -> bytes:
+        raise AssertionError("the writer encoded a record the worker had encoded")
+    monkeypatch.setattr(arena.store.database, "encode_record", writer_encodes)
+    store = new_store(tmp_path)
+    tid = start_tournament(store, toy_config(rounds=1))
+    assert play_tournament(store, tid, executor).status == "finished"
+    assert played and all(o.encoded == encode_record(o.record or {}) for o in played), "the toy logs nothing"
+    by_index = {o.job.key[1]: o.record for o in played}
+    for summary in store.matches(tournament_id=tid, limit=100):
+        assert store.match_record(summary.id) == by_index[summary.match_index]
+
+
 def test_results_arriving_in_any_order_give_the_same_matches_and_ratings(tmp_path: Path) -> None:
     in_order, shuffled = new_store(tmp_path, "a.db"), new_store(tmp_path, "b.db")
     first = start_tournament(in_order, toy_config())
