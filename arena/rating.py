@@ -23,7 +23,7 @@ the bot's own games pin its rating (as bayeselo's margins do). Where the data ar
 one-sided too: a bot that lost every game is bounded sharply from above and only loosely (by the
 prior) from below.
 
-The fit only needs each pair's totals (games and score, `Store.pair_totals`) and is computed for
+The fit only needs each pair's totals (games and score, `Store.pair_columns`) and is computed for
 all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
 bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
 keeps the totals in memory, adds each new batch of results and refits from the ratings before,
@@ -62,7 +62,7 @@ from arena.rating_fit import (
     fit_array,
     intervals,
 )
-from arena.store import EntrantTotal, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
+from arena.store import EntrantTotal, PairColumns, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
 
 __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
            "history_drops", "pair_score", "rate_matches", "rate_tournament", "rating_table", "rerate",
@@ -76,7 +76,7 @@ MODEL = Elo(initial=INITIAL, beta=BETA)
 
 class Results(PairArrays):
     """The pair totals and counts of arena/rating_fit.py, added to from rated matches or from the
-    store's totals (Store.pair_totals and Store.entrant_totals of one ruleset)."""
+    store's totals (Store.pair_columns and Store.entrant_totals of one ruleset)."""
 
     def add(self, match: RatedMatch) -> None:
         winners = sum(rank == 1 for rank in match.ranks)
@@ -89,15 +89,19 @@ class Results(PairArrays):
         for first, second, weight, score in match_pairs(match):
             self.add_pair(first, second, weight, score)
 
-    def add_totals(self, pairs: Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
+    def add_totals(self, pairs: PairColumns | Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
         for total in entrants:
             self.bot(total.entrant)
             self.games[total.entrant] += total.games
             self.wins[total.entrant] += total.wins
             self.strikes[total.entrant] += total.strikes
             self.forfeits[total.entrant] += total.forfeits
-        pairs = list(pairs)  # as arrays: a big field has hundreds of thousands
-        self.add_pairs([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs], [p.score for p in pairs])
+        if not isinstance(pairs, PairColumns):
+            pairs = list(pairs)
+            pairs = PairColumns([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs],
+                                [p.score for p in pairs])
+        # as arrays: a big field has hundreds of thousands of pairs
+        self.add_pairs(pairs.a, pairs.b, pairs.weight, pairs.score)
 
 
 def expected(rating: float, other: float) -> float:
@@ -195,7 +199,7 @@ class LiveRate:
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
         self.results = Results()
-        self.results.add_totals(store.pair_totals(ruleset), store.entrant_totals(ruleset))
+        self.results.add_totals(store.pair_columns(ruleset), store.entrant_totals(ruleset))
         self.count, self.newest = store.rated_span(ruleset)
         self.positions = store.history_positions(ruleset)
         self.ratings: dict[str, float] = {}

@@ -22,6 +22,7 @@ from arena.store.records import (
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
+    PairColumns,
     PairTotal,
     RatedMatch,
     SeatResult,
@@ -30,6 +31,7 @@ from arena.store.records import (
 from arena.store.tables import (
     BotRow,
     BotVersionRow,
+    EntrantStatsRow,
     MatchRow,
     PairStatsRow,
     RatingHistoryRow,
@@ -129,28 +131,20 @@ class Queries:
 
     def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
         """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
-        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
-        too, and keeps no wins."""
-        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
-        for match in self.rated_matches(ruleset):
-            winners = sum(rank == 1 for rank in match.ranks)
-            for i, name in enumerate(match.entrants):
-                count = counts[name]
-                count[0] += 1
-                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
-                count[2] += match.strikes[i]
-                count[3] += match.forfeits[i]
-        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+        forfeits, by name. Read from the aggregates kept as matches are written (entrant_stats'
+        rated counts: arena/store/aggregates.py), a row per entrant, never the matches."""
+        query = (select_columns(EntrantStatsRow.entrant, EntrantStatsRow.rated_games, EntrantStatsRow.rated_wins,
+                                EntrantStatsRow.rated_strikes, EntrantStatsRow.rated_forfeits)
+                 .where(EntrantStatsRow.ruleset == ruleset, EntrantStatsRow.rated_games > 0)
+                 .order_by(EntrantStatsRow.entrant))
+        with Session(self.engine) as session:
+            return [EntrantTotal(*row) for row in session.exec(query)]
 
     def rated_span(self, ruleset: str) -> tuple[int, int | None]:
         """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
-        rated = (
-            select(func.count(col(MatchRow.id)))
-            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
-        )
+        rated = select(RulesetStatsRow.rated).where(RulesetStatsRow.ruleset == ruleset)
         with Session(self.engine) as session:
-            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+            return int(session.exec(rated).first() or 0), self._newest_match(session, ruleset)
 
     def newest_match_id(self, ruleset: str) -> int | None:
         with Session(self.engine) as session:
@@ -187,6 +181,24 @@ class Queries:
                  .order_by(PairStatsRow.a, PairStatsRow.b))
         with Session(self.engine) as session:
             return [PairTotal(a, b, weight, score) for a, b, weight, score in session.exec(query)]
+
+    def pair_columns(self, ruleset: str) -> PairColumns:
+        """`pair_totals` as columns, read through the database driver's cursor: its rows (plain
+        tuples) turned into columns at once, with no object per pair (a refit of a big field reads
+        millions of pairs)."""
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        sql = (f"SELECT a, b, weight, score FROM pair_stats WHERE ruleset = {mark} AND weight > 0 "  # noqa: S608
+               "ORDER BY a, b")
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(sql, (ruleset,))
+            rows = cursor.fetchall()
+            cursor.close()
+        finally:
+            connection.close()
+        a, b, weight, score = zip(*rows, strict=True) if rows else ((), (), (), ())
+        return PairColumns(a, b, weight, score)
 
     def leaderboard(self, ruleset: str, *, limit: int = 1000, offset: int = 0) -> list[LeaderboardRow]:
         """The stored ratings of a ruleset, best first (ties by name)."""

@@ -295,13 +295,14 @@ class LadderMatchRow(SQLModel, table=True):
 
 
 class RulesetStatsRow(SQLModel, table=True):
-    """How many matches of a ruleset are stored, finished and aborted."""
+    """How many matches of a ruleset are stored, finished and aborted, and how many are rated."""
 
     __tablename__ = "ruleset_stats"
     ruleset: str = Field(primary_key=True)
     game_id: str = Field(index=True)
     finished: int = 0
     aborted: int = 0
+    rated: int = 0  # finished and not in an SPRT test: the matches the rating counts (Queries.rated_span)
 
 
 class TournamentStatsRow(SQLModel, table=True):
@@ -325,6 +326,12 @@ class EntrantStatsRow(SQLModel, table=True):
     last_match_id: int = 0  # its newest stored match (ids grow in the order matches are stored)
     last_played: datetime = Field(default_factory=now)  # that match's finished_at
     version_id: int = 0  # the newest bot_version it played the ruleset as (the highest id)
+    # the same over its rated matches only (finished, not SPRT games: Queries.rated_matches), what
+    # the rating table shows beside each rating (Queries.entrant_totals)
+    rated_games: int = 0
+    rated_wins: float = 0.0  # first places; a shared one counts 1/(number sharing it)
+    rated_strikes: int = 0
+    rated_forfeits: int = 0  # rated seats whose termination was not normal
 
 
 class PairStatsRow(SQLModel, table=True):

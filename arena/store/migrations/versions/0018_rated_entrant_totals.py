@@ -1,0 +1,75 @@
+"""The rating's per-entrant totals kept as matches are written: `entrant_stats.rated_*`, `ruleset_stats.rated`.
+
+Revision ID: 0018
+Revises: 0017
+
+A refit read every rated match's seats to count each bot's rated games, wins, strikes and forfeits
+(`Queries.entrant_totals`): entrant_stats counts aborted and SPRT seats too and kept no wins. These
+columns count the rated matches only (finished, not in an SPRT test), as `Queries.rated_matches`
+does, so a refit reads a row per entrant and one per pair instead of every seat; `ruleset_stats.rated`
+is the number of rated matches (`Queries.rated_span`). From here on `Store.record_matches` adds to them
+in its own transaction (arena/store/aggregates.py); the backfill below counts the stored matches in SQL,
+one grouped query per table (a row per entrant read back), which SQLite and PostgreSQL run alike.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0018"
+down_revision = "0017"
+branch_labels = None
+depends_on = None
+
+ENTRANT_COLUMNS = ("rated_games", "rated_wins", "rated_strikes", "rated_forfeits")
+# the rated seats of a ruleset, grouped by entrant: a first place shared by n seats is 1/n of a win
+RATED_ENTRANT_TOTALS = """
+    SELECT match.ruleset, seat.entrant, COUNT(*),
+           SUM(CASE WHEN seat.rank = 1 THEN 1.0 / winners.n ELSE 0.0 END),
+           COALESCE(SUM(seat.faults), 0),
+           SUM(CASE WHEN seat.termination = 'normal' THEN 0 ELSE 1 END)
+    FROM seat
+    JOIN match ON match.id = seat.match_id
+    JOIN tournament ON tournament.id = match.tournament_id
+    LEFT JOIN (SELECT match_id, COUNT(*) AS n FROM seat WHERE rank = 1 GROUP BY match_id) AS winners
+        ON winners.match_id = seat.match_id
+    WHERE match.status = 'finished' AND tournament.kind != 'sprt'
+    GROUP BY match.ruleset, seat.entrant
+"""
+RATED_MATCHES = """
+    SELECT match.ruleset, COUNT(*) FROM match JOIN tournament ON tournament.id = match.tournament_id
+    WHERE match.status = 'finished' AND tournament.kind != 'sprt' GROUP BY match.ruleset
+"""
+
+
+def upgrade() -> None:
+    inspector = sa.inspect(op.get_bind())
+    if "rated_games" in {column["name"] for column in inspector.get_columns("entrant_stats")}:
+        return  # a create_all database has them, kept since its first match
+    # plain ALTER TABLE (as 0017): SQLite adds a column in place; the default fills the old rows
+    op.add_column("ruleset_stats", sa.Column("rated", sa.Integer(), nullable=False, server_default="0"))
+    for name in ENTRANT_COLUMNS:
+        kind = sa.Float() if name == "rated_wins" else sa.Integer()
+        op.add_column("entrant_stats", sa.Column(name, kind, nullable=False, server_default="0"))
+    _backfill(op.get_bind())
+
+
+def _backfill(connection: sa.Connection) -> None:
+    """Every ruleset's and entrant's rated counts from the stored matches (one UPDATE by key each:
+    the grouped rows are as many as the entrants, and every one has its entrant_stats row)."""
+    entrants = [dict(ruleset=r, entrant=e, games=g, wins=w, strikes=s, forfeits=f)
+                for r, e, g, w, s, f in connection.execute(sa.text(RATED_ENTRANT_TOTALS))]
+    if entrants:
+        connection.execute(sa.text(
+            "UPDATE entrant_stats SET rated_games = :games, rated_wins = :wins, rated_strikes = :strikes, "
+            "rated_forfeits = :forfeits WHERE ruleset = :ruleset AND entrant = :entrant"), entrants)
+    rulesets = [dict(ruleset=r, rated=n) for r, n in connection.execute(sa.text(RATED_MATCHES))]
+    if rulesets:
+        connection.execute(sa.text("UPDATE ruleset_stats SET rated = :rated WHERE ruleset = :ruleset"), rulesets)
+
+
+def downgrade() -> None:
+    for name in ENTRANT_COLUMNS:
+        op.drop_column("entrant_stats", name)
+    op.drop_column("ruleset_stats", "rated")
