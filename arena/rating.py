@@ -32,8 +32,15 @@ rating, those of a bot that played scaled by its curvature (width ~ 1/sqrt(curva
 EXACT_EVERY-th live rerate, and every full rerate (a run's end, `arena leaderboard --rerate`),
 fits to convergence and finds every interval again.
 
+A live rerate writes only the ratings that changed since it last wrote them (new counts, or a
+rating or interval end moved by more than WRITE_TOLERANCE, the live fit's own tolerance): the stored
+table lags the one in memory by at most that, and a live update of a big field writes the bots
+that played, not the field.
+
 The rating history gets one point per rerate (the fit over every match rated then; position: the
-number of rated matches - 1), never recomputed from the start. The newest point replaces the one
+number of rated matches - 1), never recomputed from the start: a full rerate stores every entrant
+there, a live one the entrants whose rating it writes, and a chart carries a bot's last value over
+the points without its row (arena/store/rating_history.py). The newest point replaces the one
 before it while that one is less than 1/HISTORY_POINTS of the matches past its own predecessor, and
 when a ruleset has more than 2 * HISTORY_POINTS points every other older one is dropped, so a chart
 keeps between HISTORY_POINTS and 2 * HISTORY_POINTS points and ends at the table's number.
@@ -71,6 +78,7 @@ __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
 HISTORY_POINTS = 200
 EXACT_EVERY = 10  # a live rerate fits to convergence and finds every interval again after this many updates
+WRITE_TOLERANCE = LIVE_TOLERANCE  # Elo a stored rating may lag the live table by before it is written again
 MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
@@ -194,7 +202,11 @@ def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
 
 class LiveRate:
     """A ruleset's totals, ratings and history positions in memory: `add` the results as they are
-    written, `rerate` refits from the previous ratings and writes the table and a history point."""
+    written, `rerate` refits from the previous ratings and writes the table and a history point.
+
+    Its first rerate writes the whole table (every rating replaced, every entrant at the point);
+    each later one only the entrants whose rating changed since it last wrote them (`changed`): a
+    live update after a few matches of a big field writes a few rows, not the field."""
 
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
@@ -204,6 +216,7 @@ class LiveRate:
         self.positions = store.history_positions(ruleset)
         self.ratings: dict[str, float] = {}
         self.table: dict[str, RatingEntry] | None = None
+        self.written: dict[str, RatingEntry] | None = None  # the ratings as this object last stored them
         self.played: set[str] = set()
         self.changed = True
         self.updates = 0  # live updates since the last exact table
@@ -226,6 +239,20 @@ class LiveRate:
         newest = self.store.newest_match_id(self.ruleset)
         point = None if self.count == 0 or newest is None else (self.count - 1, newest)
         drop = history_drops(self.positions, point[0]) if point else []
-        self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], entries, point, drop)
+        written = self.written
+        moved = entries if written is None else [e for e in entries if changed(written.get(e.entrant), e)]
+        self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], moved, point, drop,
+                                 every=written is None)
+        self.written = {**(written or {}), **{e.entrant: e for e in moved}}
         self.positions = sorted(set(self.positions) - set(drop) | ({point[0]} if point else set()))
         return entries
+
+
+def changed(stored: RatingEntry | None, entry: RatingEntry) -> bool:
+    """Whether a rating must be written again: new, other counts, or its rating or an interval end
+    moved by more than WRITE_TOLERANCE (the live fit's own tolerance, half the charts' 0.1 Elo)."""
+    if stored is None or (stored.games, stored.wins, stored.strikes, stored.forfeits) != (
+            entry.games, entry.wins, entry.strikes, entry.forfeits):
+        return True
+    return any(not (old == new or abs(old - new) <= WRITE_TOLERANCE)
+               for old, new in ((stored.elo, entry.elo), (stored.low, entry.low), (stored.high, entry.high)))

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
+from arena.store.rating_history import carried, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
     EntrantTotal,
@@ -159,9 +160,8 @@ class Queries:
 
     def history_positions(self, ruleset: str) -> list[int]:
         """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
-        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
         with Session(self.engine) as session:
-            return sorted(int(p) for p in session.exec(query))
+            return [position for position, _ in history_points(session, ruleset)]
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -227,25 +227,25 @@ class Queries:
         """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).
 
         Read from the rating history, whose last point is the fit over every rated match, and
-        which is replaced together with the ratings: unlike a count of the stored matches, it
+        which is written together with the ratings: unlike a count of the stored matches, it
         agrees with the table while another writer adds matches that are not rated yet."""
-        # every rated entrant has a point at the last position: one entrant's is found by the index
-        one = select(RatingRow.entrant).where(RatingRow.ruleset == ruleset).limit(1).scalar_subquery()
-        query = select(func.max(RatingHistoryRow.position)).where(
-            RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == one)
-        with Session(self.engine) as session:
+        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
+        with Session(self.engine) as session:  # the newest point, by ix_rating_history_position
             last = session.exec(query).one()
         return 0 if last is None else last + 1
 
     def rating_history(self, ruleset: str, entrant: str) -> list[HistoryPoint]:
-        """An entrant's rating history: the fit over the matches up to each point, in rating order."""
+        """An entrant's rating history: the fit over the matches up to each point, in rating order
+        (at a point without its row, its value at its last one before: arena/store/rating_history.py)."""
         with Session(self.engine) as session:
             query = (
-                select(RatingHistoryRow)
+                select(RatingHistoryRow.position, RatingHistoryRow.elo)
                 .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
                 .order_by(col(RatingHistoryRow.position))
             )
-            return [HistoryPoint(r.position, r.match_id, r.elo) for r in session.exec(query)]
+            points = [(int(position), float(elo)) for position, elo in session.exec(query)]
+            positions = dict(history_points(session, ruleset)) if points else {}
+        return [HistoryPoint(position, positions[position], elo) for position, elo in carried(points, list(positions))]
 
 
 def _match_query(query: Any, *, tournament_id: int | None, game_id: str | None, ruleset: str | None,

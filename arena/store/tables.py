@@ -216,7 +216,11 @@ class RatingHistoryRow(SQLModel, table=True):
     """An entrant's rating as the matches came in: the fit over the matches up to `position`."""
 
     __tablename__ = "rating_history"
-    __table_args__ = (Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),)
+    __table_args__ = (
+        Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),
+        # a ruleset's points in order (arena/store/rating_history.py): its positions, its newest
+        Index("ix_rating_history_position", "ruleset", "position"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     ruleset: str
     entrant: str

@@ -1,4 +1,4 @@
-"""The rating's per-entrant totals kept as matches are written: `entrant_stats.rated_*`, `ruleset_stats.rated`.
+"""The rating's per-entrant totals kept as matches are written (`entrant_stats.rated_*`, `ruleset_stats.rated`).
 
 Revision ID: 0018
 Revises: 0017
@@ -10,6 +10,10 @@ does, so a refit reads a row per entrant and one per pair instead of every seat;
 is the number of rated matches (`Queries.rated_span`). From here on `Store.record_matches` adds to them
 in its own transaction (arena/store/aggregates.py); the backfill below counts the stored matches in SQL,
 one grouped query per table (a row per entrant read back), which SQLite and PostgreSQL run alike.
+
+Also an index of the rating history by (ruleset, position): a live update now stores only the
+entrants whose rating changed (arena/store/rating_history.py), so a ruleset's points, its newest
+and its positions are found by this index rather than by one entrant's rows.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ RATED_MATCHES = """
 
 def upgrade() -> None:
     inspector = sa.inspect(op.get_bind())
+    if "ix_rating_history_position" not in {index["name"] for index in inspector.get_indexes("rating_history")}:
+        op.create_index("ix_rating_history_position", "rating_history", ["ruleset", "position"])
     if "rated_games" in {column["name"] for column in inspector.get_columns("entrant_stats")}:
         return  # a create_all database has them, kept since its first match
     # plain ALTER TABLE (as 0017): SQLite adds a column in place; the default fills the old rows
@@ -70,6 +76,7 @@ def _backfill(connection: sa.Connection) -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rating_history_position", table_name="rating_history")
     for name in ENTRANT_COLUMNS:
         op.drop_column("entrant_stats", name)
     op.drop_column("ruleset_stats", "rated")
