@@ -12,6 +12,8 @@ forfeits whether it finished or aborted; pair records and the rating's pair tota
 matches only, and the pair totals leave SPRT games out (as `Queries.rated_matches` does). The rated
 counts (a ruleset's rated matches; an entrant's rated games, wins, strikes and forfeits: what the
 rating table shows, `Queries.entrant_totals`) count the same rated matches as the pair totals.
+Nothing subtracts from them: a stored match and its seats are never deleted or changed (retention,
+arena/store/retention.py, only drops a record), nor is a tournament's kind.
 """
 
 from __future__ import annotations

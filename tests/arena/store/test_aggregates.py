@@ -23,6 +23,7 @@ from arena.match.executor import LocalExecutor
 from arena.rating import Results
 from arena.store import EntrantTotal, MatchResult, SeatResult, Store, migrations
 from arena.store.aggregates import Figures, recompute, stored
+from arena.store.retention import Selection, prune_records
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from tests.arena.ladder.test_resume import ladder_process
@@ -225,6 +226,10 @@ def test_the_rated_entrant_totals_kept_equal_those_counted_from_the_matches(tmp_
     assert store.rated_span("toy@1")[0] == finished, "aborted and SPRT matches are not rated"
     assert sum(t.games for t in totals) == sum(
         len(r.seats) for r in results if r.tournament_id == round_robin and r.aborted_reason is None)
+    for tid in (round_robin, sprt, other):
+        store.set_tournament_status(tid, "finished")
+    assert prune_records(store.engine, Selection()) == 290, "retention drops every record"
+    assert assert_kept(store) and store.entrant_totals("toy@1") == totals, "and keeps every figure"
 
 
 def downgrade(store: Store, revision: str) -> None:
