@@ -42,7 +42,10 @@ from arena.store.tables import (
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR,
                       Termination.DISCONNECT, Termination.CRASH)
-RATED_ENTRANT = ("rated_games", "rated_wins", "rated_strikes", "rated_forfeits")  # entrant_stats' rated counts
+RATED_ENTRANT = ("rated_games", "rated_win_shares", "rated_strikes", "rated_forfeits")  # entrant_stats' rated counts
+# a first place in whole shares (a place shared by n winners is WIN_SHARES // n of them, exact for n <= 16):
+# a sum of whole numbers is the same in whatever order the matches are written, a sum of 1/n is not
+WIN_SHARES = 720720
 
 
 @dataclass
@@ -53,7 +56,7 @@ class Figures:
     rulesets: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
     tournaments: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id,
-    #                      rated games, rated wins, rated strikes, rated forfeits]
+    #                      rated games, rated win shares, rated strikes, rated forfeits]
     entrants: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight, score]
     pairs: dict[tuple[str, str, str], list[float]] = field(
@@ -70,14 +73,14 @@ class Figures:
             figures = self._add_entrant((ruleset, seat["entrant"]), match, seat)
             if finished and rated:  # as Queries.rated_matches and arena.rating.Results.add count
                 figures[6] += 1
-                figures[7] += 1 / winners if seat["rank"] == 1 else 0.0
+                figures[7] += WIN_SHARES // winners if seat["rank"] == 1 else 0
                 figures[8] += seat["faults"] or 0
                 figures[9] += seat["termination"] != Termination.NORMAL
         if finished:
             self._add_pairs(ruleset, seats, rated)
 
     def _add_entrant(self, key: tuple[str, str], match: dict[str, Any], seat: dict[str, Any]) -> list[Any]:
-        figures = self.entrants.setdefault(key, [0, 0, 0, 0, match["finished_at"], 0, 0, 0.0, 0, 0])
+        figures = self.entrants.setdefault(key, [0, 0, 0, 0, match["finished_at"], 0, 0, 0, 0, 0])
         figures[0] += 1
         figures[1] += seat["faults"] or 0
         figures[2] += seat["termination"] in FAULT_TERMINATIONS
@@ -108,7 +111,7 @@ class Figures:
         tournaments = [dict(tournament_id=t, finished=f, aborted=a) for t, (f, a) in self.tournaments.items()]
         entrants = [
             dict(ruleset=r, entrant=e, matches=n, strikes=s, forfeits=f, last_match_id=last, last_played=when,
-                 version_id=v, rated_games=rated[0], rated_wins=rated[1], rated_strikes=rated[2],
+                 version_id=v, rated_games=rated[0], rated_win_shares=rated[1], rated_strikes=rated[2],
                  rated_forfeits=rated[3])
             for (r, e), (n, s, f, last, when, v, *rated) in self.entrants.items()
         ]
@@ -191,7 +194,7 @@ def stored(session: Session) -> Figures:
         figures.tournaments[t.tournament_id] = [t.finished, t.aborted]
     for e in session.exec(select(EntrantStatsRow)):
         figures.entrants[e.ruleset, e.entrant] = [e.matches, e.strikes, e.forfeits, e.last_match_id, e.last_played,
-                                                  e.version_id, e.rated_games, e.rated_wins, e.rated_strikes,
+                                                  e.version_id, e.rated_games, e.rated_win_shares, e.rated_strikes,
                                                   e.rated_forfeits]
     for p in session.exec(select(PairStatsRow)):
         figures.pairs[p.ruleset, p.a, p.b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]

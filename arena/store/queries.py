@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
+from arena.store.aggregates import WIN_SHARES
 from arena.store.rating_history import carried, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
@@ -134,12 +135,13 @@ class Queries:
         """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
         forfeits, by name. Read from the aggregates kept as matches are written (entrant_stats'
         rated counts: arena/store/aggregates.py), a row per entrant, never the matches."""
-        query = (select_columns(EntrantStatsRow.entrant, EntrantStatsRow.rated_games, EntrantStatsRow.rated_wins,
+        query = (select_columns(EntrantStatsRow.entrant, EntrantStatsRow.rated_games, EntrantStatsRow.rated_win_shares,
                                 EntrantStatsRow.rated_strikes, EntrantStatsRow.rated_forfeits)
                  .where(EntrantStatsRow.ruleset == ruleset, EntrantStatsRow.rated_games > 0)
                  .order_by(EntrantStatsRow.entrant))
         with Session(self.engine) as session:
-            return [EntrantTotal(*row) for row in session.exec(query)]
+            return [EntrantTotal(name, games, shares / WIN_SHARES, strikes, forfeits)
+                    for name, games, shares, strikes, forfeits in session.exec(query)]
 
     def rated_span(self, ruleset: str) -> tuple[int, int | None]:
         """(how many rated matches the ruleset has, the id of its newest finished match or None)."""

@@ -333,7 +333,9 @@ class EntrantStatsRow(SQLModel, table=True):
     # the same over its rated matches only (finished, not SPRT games: Queries.rated_matches), what
     # the rating table shows beside each rating (Queries.entrant_totals)
     rated_games: int = 0
-    rated_wins: float = 0.0  # first places; a shared one counts 1/(number sharing it)
+    # first places in shares of 1/WIN_SHARES (arena/store/aggregates.py); a place shared by n is
+    # WIN_SHARES/n of them: a whole number, so the sum is the same in whatever order matches come
+    rated_win_shares: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
     rated_strikes: int = 0
     rated_forfeits: int = 0  # rated seats whose termination was not normal
 

@@ -26,11 +26,12 @@ down_revision = "0017"
 branch_labels = None
 depends_on = None
 
-ENTRANT_COLUMNS = ("rated_games", "rated_wins", "rated_strikes", "rated_forfeits")
-# the rated seats of a ruleset, grouped by entrant: a first place shared by n seats is 1/n of a win
-RATED_ENTRANT_TOTALS = """
+ENTRANT_COLUMNS = ("rated_games", "rated_win_shares", "rated_strikes", "rated_forfeits")
+WIN_SHARES = 720720  # a first place in shares: divisible by every number of winners up to 16
+# the rated seats of a ruleset, grouped by entrant: a first place shared by n seats is WIN_SHARES/n
+RATED_ENTRANT_TOTALS = f"""
     SELECT match.ruleset, seat.entrant, COUNT(*),
-           SUM(CASE WHEN seat.rank = 1 THEN 1.0 / winners.n ELSE 0.0 END),
+           SUM(CASE WHEN seat.rank = 1 THEN {WIN_SHARES} / winners.n ELSE 0 END),
            COALESCE(SUM(seat.faults), 0),
            SUM(CASE WHEN seat.termination = 'normal' THEN 0 ELSE 1 END)
     FROM seat
@@ -56,7 +57,7 @@ def upgrade() -> None:
     # plain ALTER TABLE (as 0017): SQLite adds a column in place; the default fills the old rows
     op.add_column("ruleset_stats", sa.Column("rated", sa.Integer(), nullable=False, server_default="0"))
     for name in ENTRANT_COLUMNS:
-        kind = sa.Float() if name == "rated_wins" else sa.Integer()
+        kind = sa.BigInteger() if name == "rated_win_shares" else sa.Integer()
         op.add_column("entrant_stats", sa.Column(name, kind, nullable=False, server_default="0"))
     _backfill(op.get_bind())
 
@@ -68,7 +69,7 @@ def _backfill(connection: sa.Connection) -> None:
                 for r, e, g, w, s, f in connection.execute(sa.text(RATED_ENTRANT_TOTALS))]
     if entrants:
         connection.execute(sa.text(
-            "UPDATE entrant_stats SET rated_games = :games, rated_wins = :wins, rated_strikes = :strikes, "
+            "UPDATE entrant_stats SET rated_games = :games, rated_win_shares = :wins, rated_strikes = :strikes, "
             "rated_forfeits = :forfeits WHERE ruleset = :ruleset AND entrant = :entrant"), entrants)
     rulesets = [dict(ruleset=r, rated=n) for r, n in connection.execute(sa.text(RATED_MATCHES))]
     if rulesets:
