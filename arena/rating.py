@@ -23,7 +23,7 @@ the bot's own games pin its rating (as bayeselo's margins do). Where the data ar
 one-sided too: a bot that lost every game is bounded sharply from above and only loosely (by the
 prior) from below.
 
-The fit only needs each pair's totals (games and score, `Store.pair_totals`) and is computed for
+The fit only needs each pair's totals (games and score, `Store.pair_columns`) and is computed for
 all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
 bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
 keeps the totals in memory, adds each new batch of results and refits from the ratings before,
@@ -32,8 +32,15 @@ rating, those of a bot that played scaled by its curvature (width ~ 1/sqrt(curva
 EXACT_EVERY-th live rerate, and every full rerate (a run's end, `arena leaderboard --rerate`),
 fits to convergence and finds every interval again.
 
+A live rerate writes only the ratings that changed since it last wrote them (new counts, or a
+rating or interval end moved by more than WRITE_TOLERANCE, the live fit's own tolerance): the stored
+table lags the one in memory by at most that, and a live update of a big field writes the bots
+that played, not the field.
+
 The rating history gets one point per rerate (the fit over every match rated then; position: the
-number of rated matches - 1), never recomputed from the start. The newest point replaces the one
+number of rated matches - 1), never recomputed from the start: a full rerate stores every entrant
+there, a live one the entrants whose rating it writes, and a chart carries a bot's last value over
+the points without its row (arena/store/rating_history.py). The newest point replaces the one
 before it while that one is less than 1/HISTORY_POINTS of the matches past its own predecessor, and
 when a ruleset has more than 2 * HISTORY_POINTS points every other older one is dropped, so a chart
 keeps between HISTORY_POINTS and 2 * HISTORY_POINTS points and ends at the table's number.
@@ -62,7 +69,7 @@ from arena.rating_fit import (
     fit_array,
     intervals,
 )
-from arena.store import EntrantTotal, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
+from arena.store import EntrantTotal, PairColumns, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
 
 __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
            "history_drops", "pair_score", "rate_matches", "rate_tournament", "rating_table", "rerate",
@@ -71,12 +78,13 @@ __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate
 BETA = 200.0  # the elo package's logistic uses 10 ** (diff / (2 * beta)): 400 is the classic scale
 HISTORY_POINTS = 200
 EXACT_EVERY = 10  # a live rerate fits to convergence and finds every interval again after this many updates
+WRITE_TOLERANCE = LIVE_TOLERANCE  # Elo a stored rating may lag the live table by before it is written again
 MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
 class Results(PairArrays):
     """The pair totals and counts of arena/rating_fit.py, added to from rated matches or from the
-    store's totals (Store.pair_totals and Store.entrant_totals of one ruleset)."""
+    store's totals (Store.pair_columns and Store.entrant_totals of one ruleset)."""
 
     def add(self, match: RatedMatch) -> None:
         winners = sum(rank == 1 for rank in match.ranks)
@@ -89,15 +97,19 @@ class Results(PairArrays):
         for first, second, weight, score in match_pairs(match):
             self.add_pair(first, second, weight, score)
 
-    def add_totals(self, pairs: Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
+    def add_totals(self, pairs: PairColumns | Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
         for total in entrants:
             self.bot(total.entrant)
             self.games[total.entrant] += total.games
             self.wins[total.entrant] += total.wins
             self.strikes[total.entrant] += total.strikes
             self.forfeits[total.entrant] += total.forfeits
-        pairs = list(pairs)  # as arrays: a big field has hundreds of thousands
-        self.add_pairs([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs], [p.score for p in pairs])
+        if not isinstance(pairs, PairColumns):
+            pairs = list(pairs)
+            pairs = PairColumns([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs],
+                                [p.score for p in pairs])
+        # as arrays: a big field has hundreds of thousands of pairs
+        self.add_pairs(pairs.a, pairs.b, pairs.weight, pairs.score)
 
 
 def expected(rating: float, other: float) -> float:
@@ -190,16 +202,21 @@ def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
 
 class LiveRate:
     """A ruleset's totals, ratings and history positions in memory: `add` the results as they are
-    written, `rerate` refits from the previous ratings and writes the table and a history point."""
+    written, `rerate` refits from the previous ratings and writes the table and a history point.
+
+    Its first rerate writes the whole table (every rating replaced, every entrant at the point);
+    each later one only the entrants whose rating changed since it last wrote them (`changed`): a
+    live update after a few matches of a big field writes a few rows, not the field."""
 
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
         self.results = Results()
-        self.results.add_totals(store.pair_totals(ruleset), store.entrant_totals(ruleset))
+        self.results.add_totals(store.pair_columns(ruleset), store.entrant_totals(ruleset))
         self.count, self.newest = store.rated_span(ruleset)
         self.positions = store.history_positions(ruleset)
         self.ratings: dict[str, float] = {}
         self.table: dict[str, RatingEntry] | None = None
+        self.written: dict[str, RatingEntry] | None = None  # the ratings as this object last stored them
         self.played: set[str] = set()
         self.changed = True
         self.updates = 0  # live updates since the last exact table
@@ -222,6 +239,20 @@ class LiveRate:
         newest = self.store.newest_match_id(self.ruleset)
         point = None if self.count == 0 or newest is None else (self.count - 1, newest)
         drop = history_drops(self.positions, point[0]) if point else []
-        self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], entries, point, drop)
+        written = self.written
+        moved = entries if written is None else [e for e in entries if changed(written.get(e.entrant), e)]
+        self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], moved, point, drop,
+                                 every=written is None)
+        self.written = {**(written or {}), **{e.entrant: e for e in moved}}
         self.positions = sorted(set(self.positions) - set(drop) | ({point[0]} if point else set()))
         return entries
+
+
+def changed(stored: RatingEntry | None, entry: RatingEntry) -> bool:
+    """Whether a rating must be written again: new, other counts, or its rating or an interval end
+    moved by more than WRITE_TOLERANCE (the live fit's own tolerance, half the charts' 0.1 Elo)."""
+    if stored is None or (stored.games, stored.wins, stored.strikes, stored.forfeits) != (
+            entry.games, entry.wins, entry.strikes, entry.forfeits):
+        return True
+    return any(not (old == new or abs(old - new) <= WRITE_TOLERANCE)
+               for old, new in ((stored.elo, entry.elo), (stored.low, entry.low), (stored.high, entry.high)))

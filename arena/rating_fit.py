@@ -21,7 +21,7 @@ the pairs' terms into each bot's sums.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import chain
 
 import numpy as np
@@ -89,7 +89,8 @@ class PairArrays:
         self.score[k] += score
         self._arrays = None
 
-    def add_pairs(self, firsts: list[str], seconds: list[str], weights: list[float], scores: list[float]) -> None:
+    def add_pairs(self, firsts: Sequence[str], seconds: Sequence[str], weights: Sequence[float],
+                  scores: Sequence[float]) -> None:
         """`add_pair` for many distinct pairs at once, as arrays (a ruleset's stored totals: one per
         pair that met, hundreds of thousands on a big field). Pairs already known go one by one."""
         for name in dict.fromkeys(chain.from_iterable(zip(firsts, seconds, strict=True))):

@@ -9,7 +9,11 @@ agree, and migration 0013's backfill does the same in SQL.
 
 The figures count as the pages always did: a match counts toward an entrant's matches, strikes and
 forfeits whether it finished or aborted; pair records and the rating's pair totals count finished
-matches only, and the pair totals leave SPRT games out (as `Queries.rated_matches` does).
+matches only, and the pair totals leave SPRT games out (as `Queries.rated_matches` does). The rated
+counts (a ruleset's rated matches; an entrant's rated games, wins, strikes and forfeits: what the
+rating table shows, `Queries.entrant_totals`) count the same rated matches as the pair totals.
+Nothing subtracts from them: a stored match and its seats are never deleted or changed (retention,
+arena/store/retention.py, only drops a record), nor is a tournament's kind.
 """
 
 from __future__ import annotations
@@ -38,15 +42,21 @@ from arena.store.tables import (
 # A seat that ended like this is the bot's fault; "aborted" is the arena's, never the bot's.
 FAULT_TERMINATIONS = (Termination.TIMEOUT, Termination.ILLEGAL_ACTION, Termination.PROTOCOL_ERROR,
                       Termination.DISCONNECT, Termination.CRASH)
+RATED_ENTRANT = ("rated_games", "rated_win_shares", "rated_strikes", "rated_forfeits")  # entrant_stats' rated counts
+# a first place in whole shares (a place shared by n winners is WIN_SHARES // n of them, exact for n <= 16):
+# a sum of whole numbers is the same in whatever order the matches are written, a sum of 1/n is not
+WIN_SHARES = 720720
 
 
 @dataclass
 class Figures:
     """The aggregates' rows, keyed by their primary keys, as plain lists of values."""
 
-    rulesets: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    # (ruleset, game): [finished, aborted, rated]
+    rulesets: dict[tuple[str, str], list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
     tournaments: dict[int, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
-    # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id]
+    # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id,
+    #                      rated games, rated win shares, rated strikes, rated forfeits]
     entrants: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight, score]
     pairs: dict[tuple[str, str, str], list[float]] = field(
@@ -56,20 +66,28 @@ class Figures:
         """One stored match (its row's values) with its seats (theirs), in seat order."""
         ruleset, finished = match["ruleset"], match["status"] == MatchStatus.FINISHED
         self.rulesets[ruleset, match["game_id"]][0 if finished else 1] += 1
+        self.rulesets[ruleset, match["game_id"]][2] += finished and rated
         self.tournaments[match["tournament_id"]][0 if finished else 1] += 1
+        winners = sum(seat["rank"] == 1 for seat in seats)
         for seat in seats:
-            self._add_entrant((ruleset, seat["entrant"]), match, seat)
+            figures = self._add_entrant((ruleset, seat["entrant"]), match, seat)
+            if finished and rated:  # as Queries.rated_matches and arena.rating.Results.add count
+                figures[6] += 1
+                figures[7] += WIN_SHARES // winners if seat["rank"] == 1 else 0
+                figures[8] += seat["faults"] or 0
+                figures[9] += seat["termination"] != Termination.NORMAL
         if finished:
             self._add_pairs(ruleset, seats, rated)
 
-    def _add_entrant(self, key: tuple[str, str], match: dict[str, Any], seat: dict[str, Any]) -> None:
-        figures = self.entrants.setdefault(key, [0, 0, 0, 0, match["finished_at"], 0])
+    def _add_entrant(self, key: tuple[str, str], match: dict[str, Any], seat: dict[str, Any]) -> list[Any]:
+        figures = self.entrants.setdefault(key, [0, 0, 0, 0, match["finished_at"], 0, 0, 0, 0, 0])
         figures[0] += 1
         figures[1] += seat["faults"] or 0
         figures[2] += seat["termination"] in FAULT_TERMINATIONS
         if match["id"] > figures[3]:
             figures[3], figures[4] = match["id"], match["finished_at"]
         figures[5] = max(figures[5], seat["bot_version_id"])
+        return figures
 
     def _add_pairs(self, ruleset: str, seats: list[dict[str, Any]], rated: bool) -> None:
         k = len(seats)
@@ -88,12 +106,14 @@ class Figures:
 
     def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         """The figures as rows of ruleset_stats, entrant_stats, pair_stats and tournament_stats."""
-        rulesets = [dict(ruleset=r, game_id=g, finished=f, aborted=a) for (r, g), (f, a) in self.rulesets.items()]
+        rulesets = [dict(ruleset=r, game_id=g, finished=f, aborted=a, rated=n)
+                    for (r, g), (f, a, n) in self.rulesets.items()]
         tournaments = [dict(tournament_id=t, finished=f, aborted=a) for t, (f, a) in self.tournaments.items()]
         entrants = [
             dict(ruleset=r, entrant=e, matches=n, strikes=s, forfeits=f, last_match_id=last, last_played=when,
-                 version_id=v)
-            for (r, e), (n, s, f, last, when, v) in self.entrants.items()
+                 version_id=v, rated_games=rated[0], rated_win_shares=rated[1], rated_strikes=rated[2],
+                 rated_forfeits=rated[3])
+            for (r, e), (n, s, f, last, when, v, *rated) in self.entrants.items()
         ]
         pairs = [dict(ruleset=r, a=a, b=b, matches=n, a_ahead=x, b_ahead=y, ties=t, weight=w, score=s)
                  for (r, a, b), (n, x, y, t, w, s) in self.pairs.items()]
@@ -113,10 +133,11 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     for match in matches:
         figures.add(match, by_match[match["id"]], rated=kinds.get(match["tournament_id"]) != "sprt")
     rulesets, entrants, pairs, tournaments = figures.rows()
-    _upsert(session, _table(RulesetStatsRow), rulesets, ("ruleset",), ("finished", "aborted"))
+    _upsert(session, _table(RulesetStatsRow), rulesets, ("ruleset",), ("finished", "aborted", "rated"))
     _upsert(session, _table(TournamentStatsRow), tournaments, ("tournament_id",), ("finished", "aborted"))
-    _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"), ("matches", "strikes", "forfeits"),
-            newest=("last_match_id", "last_played"), highest="version_id")
+    _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"),
+            ("matches", "strikes", "forfeits", *RATED_ENTRANT), newest=("last_match_id", "last_played"),
+            highest="version_id")
     _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
             ("matches", "a_ahead", "b_ahead", "ties", "weight", "score"))
 
@@ -168,12 +189,13 @@ def stored(session: Session) -> Figures:
     """The aggregates as stored, in the same shape as `recompute`'s."""
     figures = Figures()
     for r in session.exec(select(RulesetStatsRow)):
-        figures.rulesets[r.ruleset, r.game_id] = [r.finished, r.aborted]
+        figures.rulesets[r.ruleset, r.game_id] = [r.finished, r.aborted, r.rated]
     for t in session.exec(select(TournamentStatsRow)):
         figures.tournaments[t.tournament_id] = [t.finished, t.aborted]
     for e in session.exec(select(EntrantStatsRow)):
         figures.entrants[e.ruleset, e.entrant] = [e.matches, e.strikes, e.forfeits, e.last_match_id, e.last_played,
-                                                  e.version_id]
+                                                  e.version_id, e.rated_games, e.rated_win_shares, e.rated_strikes,
+                                                  e.rated_forfeits]
     for p in session.exec(select(PairStatsRow)):
         figures.pairs[p.ruleset, p.a, p.b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]
     return figures

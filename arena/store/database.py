@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -30,6 +31,7 @@ from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
+from arena.store.rating_history import write_point
 from arena.store.records import BotInfo, MatchResult, RatingEntry, SeatResult
 from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
@@ -281,26 +283,34 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
 
     def write_ratings(
         self, ruleset: str, game_id: str, entries: list[RatingEntry], point: tuple[int, int] | None,
-        drop: Iterable[int] = (),
+        drop: Iterable[int] = (), *, every: bool = True,
     ) -> None:
-        """Replace a ruleset's ratings and append one history point: at `point` (position, match id)
-        every entry's elo, after deleting the history points at the positions in `drop`."""
+        """Write a ruleset's ratings and a history point at `point` (position, match id), after
+        thinning out the history points at the positions in `drop` (arena/store/rating_history.py).
+
+        `every`: `entries` is the whole table; it replaces every stored rating of the ruleset and each
+        entry gets a point. Otherwise (a live update) `entries` are the ratings that changed since the
+        last write: their rows are written by key, the others stay as stored, and only they get a point."""
         stamp = now()
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
-        points = [] if point is None else [
-            dict(ruleset=ruleset, position=point[0], match_id=point[1], entrant=e.entrant, elo=e.elo) for e in entries]
-        dropped = sorted(set(drop))
         with self._writing() as session:
-            session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
-            for start in range(0, len(dropped), 500):
-                session.execute(delete(RatingHistoryRow).where(
-                    col(RatingHistoryRow.ruleset) == ruleset,
-                    col(RatingHistoryRow.position).in_(dropped[start:start + 500])))
-            if ratings:
-                session.execute(insert(RatingRow), ratings)
-            for start in range(0, len(points), 50_000):
-                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            if every:
+                session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
+                if ratings:  # a Core insert: the ORM's bulk path costs more than the rows at 10k bots
+                    session.execute(insert(RatingRow.__table__), ratings)  # type: ignore[attr-defined]
+            elif ratings:
+                _upsert_ratings(session, ratings)
+            if point is not None:
+                write_point(session, ruleset, point, {e.entrant: e.elo for e in entries}, every, drop)
             session.commit()
+
+
+def _upsert_ratings(session: Session, ratings: list[dict[str, Any]]) -> None:
+    """Insert rating rows, or overwrite the stored ones with the same (ruleset, entrant)."""
+    table = RatingRow.__table__  # type: ignore[attr-defined]
+    statement = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(table)
+    values = {name: statement.excluded[name] for name in ratings[0] if name not in ("ruleset", "entrant")}
+    session.execute(statement.on_conflict_do_update(index_elements=["ruleset", "entrant"], set_=values), ratings)
 
 
 @dataclass

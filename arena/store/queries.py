@@ -16,12 +16,15 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
+from arena.store.aggregates import WIN_SHARES
+from arena.store.rating_history import carried, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
     EntrantTotal,
     HistoryPoint,
     LeaderboardRow,
     MatchSummary,
+    PairColumns,
     PairTotal,
     RatedMatch,
     SeatResult,
@@ -30,6 +33,7 @@ from arena.store.records import (
 from arena.store.tables import (
     BotRow,
     BotVersionRow,
+    EntrantStatsRow,
     MatchRow,
     PairStatsRow,
     RatingHistoryRow,
@@ -129,28 +133,21 @@ class Queries:
 
     def entrant_totals(self, ruleset: str) -> list[EntrantTotal]:
         """Per entrant of the ruleset's rated matches (finished, not SPRT games): games, wins, strikes,
-        forfeits. Read from the matches: entrant_stats counts every stored seat, aborted and SPRT ones
-        too, and keeps no wins."""
-        counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
-        for match in self.rated_matches(ruleset):
-            winners = sum(rank == 1 for rank in match.ranks)
-            for i, name in enumerate(match.entrants):
-                count = counts[name]
-                count[0] += 1
-                count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
-                count[2] += match.strikes[i]
-                count[3] += match.forfeits[i]
-        return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+        forfeits, by name. Read from the aggregates kept as matches are written (entrant_stats'
+        rated counts: arena/store/aggregates.py), a row per entrant, never the matches."""
+        query = (select_columns(EntrantStatsRow.entrant, EntrantStatsRow.rated_games, EntrantStatsRow.rated_win_shares,
+                                EntrantStatsRow.rated_strikes, EntrantStatsRow.rated_forfeits)
+                 .where(EntrantStatsRow.ruleset == ruleset, EntrantStatsRow.rated_games > 0)
+                 .order_by(EntrantStatsRow.entrant))
+        with Session(self.engine) as session:
+            return [EntrantTotal(name, games, shares / WIN_SHARES, strikes, forfeits)
+                    for name, games, shares, strikes, forfeits in session.exec(query)]
 
     def rated_span(self, ruleset: str) -> tuple[int, int | None]:
         """(how many rated matches the ruleset has, the id of its newest finished match or None)."""
-        rated = (
-            select(func.count(col(MatchRow.id)))
-            .join(TournamentRow, col(TournamentRow.id) == col(MatchRow.tournament_id))
-            .where(MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED, TournamentRow.kind != "sprt")
-        )
+        rated = select(RulesetStatsRow.rated).where(RulesetStatsRow.ruleset == ruleset)
         with Session(self.engine) as session:
-            return int(session.exec(rated).one()), self._newest_match(session, ruleset)
+            return int(session.exec(rated).first() or 0), self._newest_match(session, ruleset)
 
     def newest_match_id(self, ruleset: str) -> int | None:
         with Session(self.engine) as session:
@@ -165,9 +162,8 @@ class Queries:
 
     def history_positions(self, ruleset: str) -> list[int]:
         """The positions (rated matches - 1) at which the ruleset's rating history has a point."""
-        query = select(RatingHistoryRow.position).where(RatingHistoryRow.ruleset == ruleset).distinct()
         with Session(self.engine) as session:
-            return sorted(int(p) for p in session.exec(query))
+            return [position for position, _ in history_points(session, ruleset)]
 
     # -- ratings ----------------------------------------------------------------------------
 
@@ -187,6 +183,24 @@ class Queries:
                  .order_by(PairStatsRow.a, PairStatsRow.b))
         with Session(self.engine) as session:
             return [PairTotal(a, b, weight, score) for a, b, weight, score in session.exec(query)]
+
+    def pair_columns(self, ruleset: str) -> PairColumns:
+        """`pair_totals` as columns, read through the database driver's cursor: its rows (plain
+        tuples) turned into columns at once, with no object per pair (a refit of a big field reads
+        millions of pairs)."""
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        sql = (f"SELECT a, b, weight, score FROM pair_stats WHERE ruleset = {mark} AND weight > 0 "  # noqa: S608
+               "ORDER BY a, b")
+        connection = self.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(sql, (ruleset,))
+            rows = cursor.fetchall()
+            cursor.close()
+        finally:
+            connection.close()
+        a, b, weight, score = zip(*rows, strict=True) if rows else ((), (), (), ())
+        return PairColumns(a, b, weight, score)
 
     def leaderboard(self, ruleset: str, *, limit: int = 1000, offset: int = 0) -> list[LeaderboardRow]:
         """The stored ratings of a ruleset, best first (ties by name)."""
@@ -215,25 +229,25 @@ class Queries:
         """How many matches the stored ratings of a ruleset were fitted to (0 when unrated).
 
         Read from the rating history, whose last point is the fit over every rated match, and
-        which is replaced together with the ratings: unlike a count of the stored matches, it
+        which is written together with the ratings: unlike a count of the stored matches, it
         agrees with the table while another writer adds matches that are not rated yet."""
-        # every rated entrant has a point at the last position: one entrant's is found by the index
-        one = select(RatingRow.entrant).where(RatingRow.ruleset == ruleset).limit(1).scalar_subquery()
-        query = select(func.max(RatingHistoryRow.position)).where(
-            RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == one)
-        with Session(self.engine) as session:
+        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
+        with Session(self.engine) as session:  # the newest point, by ix_rating_history_position
             last = session.exec(query).one()
         return 0 if last is None else last + 1
 
     def rating_history(self, ruleset: str, entrant: str) -> list[HistoryPoint]:
-        """An entrant's rating history: the fit over the matches up to each point, in rating order."""
+        """An entrant's rating history: the fit over the matches up to each point, in rating order
+        (at a point without its row, its value at its last one before: arena/store/rating_history.py)."""
         with Session(self.engine) as session:
             query = (
-                select(RatingHistoryRow)
+                select(RatingHistoryRow.position, RatingHistoryRow.elo)
                 .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
                 .order_by(col(RatingHistoryRow.position))
             )
-            return [HistoryPoint(r.position, r.match_id, r.elo) for r in session.exec(query)]
+            points = [(int(position), float(elo)) for position, elo in session.exec(query)]
+            positions = dict(history_points(session, ruleset)) if points else {}
+        return [HistoryPoint(position, positions[position], elo) for position, elo in carried(points, list(positions))]
 
 
 def _match_query(query: Any, *, tournament_id: int | None, game_id: str | None, ruleset: str | None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -201,6 +201,17 @@ class PairTotal:
     b: str
     weight: float
     score: float  # a's
+
+
+@dataclass(frozen=True)
+class PairColumns:
+    """A ruleset's PairTotals as four columns (one entry per pair, a < b): what the rating reads in
+    one go, a big field's hundreds of thousands of pairs without an object per pair."""
+
+    a: Sequence[str]
+    b: Sequence[str]
+    weight: Sequence[float]
+    score: Sequence[float]  # a's
 
 
 @dataclass(frozen=True)

@@ -216,7 +216,11 @@ class RatingHistoryRow(SQLModel, table=True):
     """An entrant's rating as the matches came in: the fit over the matches up to `position`."""
 
     __tablename__ = "rating_history"
-    __table_args__ = (Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),)
+    __table_args__ = (
+        Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),
+        # a ruleset's points in order (arena/store/rating_history.py): its positions, its newest
+        Index("ix_rating_history_position", "ruleset", "position"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     ruleset: str
     entrant: str
@@ -295,13 +299,14 @@ class LadderMatchRow(SQLModel, table=True):
 
 
 class RulesetStatsRow(SQLModel, table=True):
-    """How many matches of a ruleset are stored, finished and aborted."""
+    """How many matches of a ruleset are stored, finished and aborted, and how many are rated."""
 
     __tablename__ = "ruleset_stats"
     ruleset: str = Field(primary_key=True)
     game_id: str = Field(index=True)
     finished: int = 0
     aborted: int = 0
+    rated: int = 0  # finished and not in an SPRT test: the matches the rating counts (Queries.rated_span)
 
 
 class TournamentStatsRow(SQLModel, table=True):
@@ -325,6 +330,14 @@ class EntrantStatsRow(SQLModel, table=True):
     last_match_id: int = 0  # its newest stored match (ids grow in the order matches are stored)
     last_played: datetime = Field(default_factory=now)  # that match's finished_at
     version_id: int = 0  # the newest bot_version it played the ruleset as (the highest id)
+    # the same over its rated matches only (finished, not SPRT games: Queries.rated_matches), what
+    # the rating table shows beside each rating (Queries.entrant_totals)
+    rated_games: int = 0
+    # first places in shares of 1/WIN_SHARES (arena/store/aggregates.py); a place shared by n is
+    # WIN_SHARES/n of them: a whole number, so the sum is the same in whatever order matches come
+    rated_win_shares: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    rated_strikes: int = 0
+    rated_forfeits: int = 0  # rated seats whose termination was not normal
 
 
 class PairStatsRow(SQLModel, table=True):

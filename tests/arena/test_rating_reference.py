@@ -145,8 +145,8 @@ def test_the_drivers_live_rerate_reads_the_totals_once_and_again_after_a_partly_
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     tournament = store.create_tournament("toy", "toy@1", "round_robin", {"entrants": []}, 100, "t")
     reads = []
-    real = store.pair_totals
-    monkeypatch.setattr(store, "pair_totals", lambda ruleset: reads.append(ruleset) or real(ruleset))
+    real = store.pair_columns
+    monkeypatch.setattr(store, "pair_columns", lambda ruleset: reads.append(ruleset) or real(ruleset))
     rerating = LiveRerate(store, "toy@1")
     rng = random.Random(9)
     batches = [[stored_result(20 * n + i, tuple(rng.sample(["a", "b", "c", "d", "e"], 3)), (1, 2, 2), tournament)

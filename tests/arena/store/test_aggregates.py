@@ -1,6 +1,7 @@
 """The aggregates kept as matches are written (arena/store/aggregates.py) equal the same figures
 worked out afresh from the stored matches: after a tournament, a ladder run and a kill -9 resume;
-migration 0013's backfill gives them too; `Store.pair_totals` is what the rating accumulates."""
+migration 0013's backfill gives them too (and 0018's the rated counts); `Store.pair_totals` and
+`Store.entrant_totals` are what the rating accumulates from the rated matches."""
 
 from __future__ import annotations
 
@@ -8,17 +9,21 @@ import random
 import signal
 import subprocess
 import sys
+from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import inspect
 from sqlmodel import Session
 
 from arena.match.executor import LocalExecutor
 from arena.rating import Results
-from arena.store import MatchResult, SeatResult, Store, migrations
+from arena.store import EntrantTotal, MatchResult, SeatResult, Store, migrations
 from arena.store.aggregates import Figures, recompute, stored
+from arena.store.retention import Selection, prune_records
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from tests.arena.ladder.test_resume import ladder_process
@@ -30,7 +35,7 @@ from tests.arena.tournament.test_resume import ENTRANTS, arena, wait_for_matches
 def assert_equal(found: Figures, expected: Figures) -> None:
     assert dict(found.rulesets) == dict(expected.rulesets)
     assert dict(found.tournaments) == dict(expected.tournaments)
-    assert found.entrants == expected.entrants
+    assert found.entrants == expected.entrants  # the rated wins too: whole shares, exact in any order
     assert found.pairs.keys() == expected.pairs.keys()
     for key, figures in expected.pairs.items():
         assert found.pairs[key][:4] == figures[:4], key
@@ -52,7 +57,51 @@ def assert_kept(store: Store) -> Figures:
         assert totals.keys() == fitted.keys()
         for pair, (weight, score) in totals.items():
             assert (weight, score) == pytest.approx(fitted[pair], abs=1e-9)
+        assert_entrant_totals(store, ruleset)
+        assert_read_as_columns(store, ruleset, results)
     return kept
+
+
+def assert_read_as_columns(store: Store, ruleset: str, from_matches: Results) -> None:
+    """`pair_columns` holds `pair_totals`' numbers, and the totals a refit reads (columns and
+    entrant totals) make the same Results as the rated matches added one by one."""
+    columns = store.pair_columns(ruleset)
+    assert list(zip(columns.a, columns.b, columns.weight, columns.score, strict=True)) == [
+        (t.a, t.b, t.weight, t.score) for t in store.pair_totals(ruleset)]
+    read = Results()
+    read.add_totals(columns, store.entrant_totals(ruleset))
+    assert sorted(read.names) == sorted(from_matches.names)
+    assert read.by_name().keys() == from_matches.by_name().keys()
+    for pair, totals in read.by_name().items():
+        assert totals == pytest.approx(from_matches.by_name()[pair], abs=1e-9), pair
+    for counts, expected in ((read.games, from_matches.games), (read.strikes, from_matches.strikes),
+                             (read.forfeits, from_matches.forfeits)):
+        assert counts == expected
+    assert read.wins == pytest.approx(from_matches.wins, abs=1e-9)
+
+
+def entrant_totals_from_matches(store: Store, ruleset: str) -> list[EntrantTotal]:
+    """`Store.entrant_totals` as it was computed before 0018: from every rated match's seats."""
+    counts: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0, 0])
+    for match in store.rated_matches(ruleset):
+        winners = sum(rank == 1 for rank in match.ranks)
+        for i, name in enumerate(match.entrants):
+            count = counts[name]
+            count[0] += 1
+            count[1] += 1 / winners if match.ranks[i] == 1 else 0.0
+            count[2] += match.strikes[i]
+            count[3] += match.forfeits[i]
+    return [EntrantTotal(name, int(g), w, int(s), int(f)) for name, (g, w, s, f) in sorted(counts.items())]
+
+
+def assert_entrant_totals(store: Store, ruleset: str) -> None:
+    """The rated counts kept per entrant equal those counted from the rated matches, and the
+    ruleset's rated count is their number."""
+    kept, expected = store.entrant_totals(ruleset), entrant_totals_from_matches(store, ruleset)
+    assert [(t.entrant, t.games, t.strikes, t.forfeits) for t in kept] == [
+        (t.entrant, t.games, t.strikes, t.forfeits) for t in expected]
+    assert [t.wins for t in kept] == pytest.approx([t.wins for t in expected], abs=1e-9)
+    assert store.rated_span(ruleset)[0] == len(store.rated_matches(ruleset))
 
 
 def mixed_results(tid: int, count: int, seed: int) -> list[MatchResult]:
@@ -131,14 +180,78 @@ def test_migration_0013_backfills_the_figures_written_with_the_matches(fresh_url
     sprt = store.create_tournament("toy", "toy@1", "sprt", {}, 30)
     store.record_matches(mixed_results(tid, 80, 5) + mixed_results(sprt, 30, 6))
     written = assert_kept(store)
+    downgrade(store, "0012")
+    upgraded = Store(fresh_url)
+    with Session(upgraded.engine) as session:
+        assert_equal(stored(session), written)
+
+
+def varied_results(tid: int, count: int, seed: int) -> list[MatchResult]:
+    """2- to 6-player matches of eight entrants: shared places (a shared first too), strikes,
+    forfeits of every kind, aborted matches."""
+    rng, names = random.Random(seed), [f"bot{i}" for i in range(8)]
+    faults = ["timeout", "illegal_action", "protocol_error", "disconnect", "crash"]
+    results = []
+    for index in range(count):
+        aborted = "worker lost" if index % 9 == 4 else None
+        players = 2 + index % 5
+        seats = []
+        for i, name in enumerate(rng.sample(names, players)):
+            termination = rng.choice(["normal"] * 5 + faults)
+            seats.append(SeatResult(i, name, name, score=1.0, rank=None if aborted else rng.randint(1, players - 1),
+                                    termination=termination, faults=rng.randint(0, 2)))
+        results.append(MatchResult(tid, index, 0, index, 0, "toy", "toy@1", index, index, seats, {"steps": []},
+                                   aborted_reason=aborted))
+    return results
+
+
+def test_the_rated_entrant_totals_kept_equal_those_counted_from_the_matches(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    round_robin = store.create_tournament("toy", "toy@1", "round_robin", {}, 200)
+    sprt = store.create_tournament("toy", "toy@1", "sprt", {}, 50)
+    other = store.create_tournament("toy", "toy@2", "round_robin", {}, 40)
+    results = varied_results(round_robin, 200, 7) + varied_results(sprt, 50, 8)
+    random.Random(9).shuffle(results)
+    for start in range(0, len(results), 37):  # batches that add to the rows earlier ones made
+        store.record_matches(results[start:start + 37])
+    store.record_matches([replace(r, ruleset="toy@2") for r in varied_results(other, 40, 10)])
+    assert_kept(store)
+    totals = store.entrant_totals("toy@1")
+    assert any(t.wins % 1 for t in totals), "shared first places count in part"
+    assert all(t.forfeits for t in totals) and all(t.strikes for t in totals)
+    finished = sum(r.aborted_reason is None for r in results if r.tournament_id == round_robin)
+    assert store.rated_span("toy@1")[0] == finished, "aborted and SPRT matches are not rated"
+    assert sum(t.games for t in totals) == sum(
+        len(r.seats) for r in results if r.tournament_id == round_robin and r.aborted_reason is None)
+    for tid in (round_robin, sprt, other):
+        store.set_tournament_status(tid, "finished")
+    assert prune_records(store.engine, Selection()) == 290, "retention drops every record"
+    assert assert_kept(store) and store.entrant_totals("toy@1") == totals, "and keeps every figure"
+
+
+def downgrade(store: Store, revision: str) -> None:
     downgrading = migrations._locking_engine(store.engine)
     with downgrading.begin() as connection:
         config = Config()
         config.set_main_option("script_location", str(migrations.SCRIPTS))
         config.attributes["connection"] = connection
-        command.downgrade(config, "0012")
+        command.downgrade(config, revision)
     downgrading.dispose()
     store.engine.dispose()
+
+
+def test_migration_0018_backfills_the_rated_counts_of_a_database_with_matches(fresh_url: str) -> None:  # noqa: F811
+    store = Store(fresh_url)
+    tid = store.create_tournament("toy", "toy@1", "round_robin", {}, 120)
+    sprt = store.create_tournament("toy", "toy@1", "sprt", {}, 30)
+    store.record_matches(varied_results(tid, 120, 11) + varied_results(sprt, 30, 12))
+    written = assert_kept(store)
+    downgrade(store, "0017")
+    columns = {column["name"] for column in inspect(store.engine).get_columns("entrant_stats")}
+    assert "rated_games" not in columns, "the database is at 0017: no rated counts"
+    store.engine.dispose()
     upgraded = Store(fresh_url)
+    assert migrations.revision(upgraded.engine) == migrations.HEAD
     with Session(upgraded.engine) as session:
         assert_equal(stored(session), written)
+    assert_kept(upgraded)
