@@ -27,6 +27,8 @@ from engine import registry
 TOP_BOTS = 5
 LEADERBOARD_PER_PAGE = 100  # rows of a leaderboard page (`?page=`, `?per_page=` up to 200)
 BOTS_PER_PAGE = 100  # rows of the bots page, the same way
+FIELD_PER_PAGE = 100  # bots of each ladder's field on the ladder page, the same way
+STANDINGS_PER_PAGE = 100  # rows of a tournament's standings, the same way
 RATED_NAMED = 50  # the rated bots an error about an unrated one names (the top ones)
 
 
@@ -197,8 +199,9 @@ def tournament_row(info: TournamentInfo) -> dict[str, Any]:
     }
 
 
-def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
-    """One tournament: config, progress and standings from its own matches."""
+def tournament(store: Store, tournament_id: int, page: int = 1, per_page: int = STANDINGS_PER_PAGE) -> dict[str, Any]:
+    """One tournament: config, progress and one page of its standings from its own matches (best
+    first; `standings_page` says which page of how many: a field of thousands shows a page)."""
     info = store.tournament(tournament_id)
     if info is None:
         raise BadRequest(f"no tournament {tournament_id} is stored", 404)
@@ -207,7 +210,11 @@ def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
         if len(_STANDINGS) >= 64:
             _STANDINGS.pop(next(iter(_STANDINGS)))
         _STANDINGS[key] = _standings(store, info)
-    return {**tournament_row(info), "config": public_config(info.config), "standings": _STANDINGS[key]}
+    every = _STANDINGS[key]
+    pages = check_page_exists(page, per_page, len(every))
+    shown = every[(page - 1) * per_page:page * per_page]
+    return {**tournament_row(info), "config": public_config(info.config), "standings": shown,
+            "standings_page": {"page": page, "pages": pages, "per_page": per_page, "total": len(every)}}
 
 
 def public_config(config: dict[str, Any]) -> dict[str, Any]:
