@@ -245,7 +245,7 @@ def _field_members(anchors: Sequence[str]) -> Any:
               .group_by(col(SubmissionRow.bot_id)).subquery())
     owner = case((col(BotRow.author_id).is_not(None), "author:" + cast(BotRow.author_id, String)),
                  else_="bot:" + col(BotRow.name))
-    versions = (select(
+    versions = (select_columns(
         (col(BotRow.name) + "@" + cast(SubmissionRow.number, String)).label("entrant"), owner.label("owner"),
         literal(1, Integer).label("sort_group"), col(BotRow.name).label("name"),
         col(SubmissionRow.number).label("number"))
@@ -254,9 +254,10 @@ def _field_members(anchors: Sequence[str]) -> Any:
         .where(col(BotRow.removed_at).is_(None), col(BotRow.disabled).is_(False),
                col(SubmissionRow.suspended_reason).is_(None), col(SubmissionRow.validated_at).is_not(None),
                or_(col(SubmissionRow.number) == latest.c.number, col(SubmissionRow.keep_active).is_(True))))
-    fixed = [select(literal(anchor, String).label("entrant"), literal(f"anchor:{anchor}", String).label("owner"),
-                    literal(0, Integer).label("sort_group"), literal("", String).label("name"),
-                    literal(i, Integer).label("number")) for i, anchor in enumerate(anchors)]
+    fixed = [select_columns(literal(anchor, String).label("entrant"),
+                            literal(f"anchor:{anchor}", String).label("owner"), literal(0, Integer).label("sort_group"),
+                            literal("", String).label("name"), literal(i, Integer).label("number"))
+             for i, anchor in enumerate(anchors)]
     return union_all(*fixed, versions).subquery() if fixed else versions.subquery()
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -25,6 +24,7 @@ from arena.store import MatchResult, RatingEntry, SeatResult, Store
 from arena.store import dashboard_queries as dq
 from arena.store.tables import BotRow, SubmissionRow, now
 from dashboards.app import create_app
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 
 GAME = "gang_of_dice"
 ANCHORS = ("heuristic", "random")
@@ -36,8 +36,8 @@ class Field:
     7th), plus the versions the ladder does not seat: an old version, a disabled bot, a suspended
     version, one awaiting validation."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    def __init__(self, url: str) -> None:
+        self.store = Store(url)
         self.ladder = open_ladder(self.store, LadderConfig(GAME, 2, ANCHORS, gateway=None))
         self._register()
         record = run_match(GAME, list(ANCHORS), seed=1, chance_seed=1)
@@ -78,7 +78,7 @@ class Field:
 
 @pytest.fixture(scope="module")
 def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
-    return Field(tmp_path_factory.mktemp("big_field"))
+    return Field(f"sqlite:///{tmp_path_factory.mktemp('big_field') / 'arena.db'}")
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +157,14 @@ def test_head_to_head_takes_a_typed_name_beyond_200_rated_bots(client: TestClien
     assert pair.status_code == 200 and f'name="a" value="{low}"' in pair.text
     data = get(client, f"/api/head-to-head?ruleset={field.ruleset}&a={quote(low, safe='')}&b={quote(top, safe='')}")
     assert data["a"]["place"] == len(board) and data["b"]["place"] == 1
+
+
+@pytest.mark.postgres
+def test_the_field_is_ordered_and_paged_alike_on_postgres(postgres_server: PostgresServer) -> None:  # noqa: F811
+    pg = Field(postgres_server.fresh_database())
+    whole = pg.whole_field()
+    for first in (0, 100, 2500):
+        entries, total = pg.store.field_page(pg.ruleset, ANCHORS, offset=first, limit=100)
+        assert [entry.entrant for entry in entries] == whole[first:first + 100] and total == len(whole)
+    owners = {entry.entrant: entry.owner for entry in pg.store.field_page(pg.ruleset, ANCHORS)[0]}
+    assert owners["heuristic"] == "anchor:heuristic" and owners["b00002@1"] == "bot:b00002" and len(owners) == total
