@@ -271,13 +271,13 @@ def entrant_ratings(store: Store, name: str) -> list[LeaderboardRow]:
     return every_entrant_ratings(store, [name]).get(name, [])
 
 
-def every_entrant_ratings(store: Store, entrants: list[str]) -> dict[str, list[LeaderboardRow]]:
+def every_entrant_ratings(store: Store, entrants: list[str], placed: bool = True) -> dict[str, list[LeaderboardRow]]:
     """`entrant_ratings` of each of `entrants` (a page of bots) at once: their rows read by key,
-    each place counted in its ruleset (`_places`), by ruleset."""
+    each place counted in its ruleset (`_places`; place 0 when not `placed`), by ruleset."""
     query = select_columns(*RATING_COLUMNS).where(col(RatingRow.entrant).in_(entrants)).order_by(RatingRow.ruleset)
     with Session(store.engine) as session:
         rows = list(session.exec(query))
-        places = _places(session, rows)
+        places = _places(session, rows) if placed else [0] * len(rows)
     found: dict[str, list[LeaderboardRow]] = {}
     suspended = store.suspended_versions()
     for row, place in zip(rows, places, strict=True):

@@ -23,6 +23,7 @@ from arena.match.runner import run_match
 from arena.store import MatchResult, RatingEntry, SeatResult, Store
 from arena.store import dashboard_queries as dq
 from arena.store.tables import BotRow, SubmissionRow, now
+from arena.tournament.entrants import latest_versions_only
 from dashboards.app import create_app
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 
@@ -168,3 +169,24 @@ def test_the_field_is_ordered_and_paged_alike_on_postgres(postgres_server: Postg
         assert [entry.entrant for entry in entries] == whole[first:first + 100] and total == len(whole)
     owners = {entry.entrant: entry.owner for entry in pg.store.field_page(pg.ruleset, ANCHORS)[0]}
     assert owners["heuristic"] == "anchor:heuristic" and owners["b00002@1"] == "bot:b00002" and len(owners) == total
+
+
+def test_leaderboard_pages_are_the_whole_table_past_its_first_thousand(client: TestClient, field: Field) -> None:
+    every = field.store.leaderboard(field.ruleset, limit=1_000_000)
+    whole = latest_versions_only(every)  # b00001@1 is left out: b00001@2 is rated
+    assert len(whole) == len(every) - 1 > 2000
+    first = get(client, f"/api/leaderboard?ruleset={field.ruleset}")
+    assert (first["total"], first["pages"], first["hidden_versions"]) == (len(whole), math.ceil(len(whole) / 100), 1)
+    ends = [end for row in whole for end in (row.low, row.elo, row.high) if math.isfinite(end)]
+    assert first["elo_range"] == [min(ends), max(ends)]
+    hidden_at = next(i for i, row in enumerate(every) if row.entrant == "b00001@1")
+    for number in (1, hidden_at // 100 + 1, hidden_at // 100 + 2, 15, first["pages"]):  # around the hidden row
+        rows = get(client, f"/api/leaderboard?ruleset={field.ruleset}&page={number}")["rows"]
+        expected = whole[(number - 1) * 100:number * 100]
+        assert [(r["bot"], r["place"]) for r in rows] == [(r.entrant, r.place) for r in expected]
+    every_version = get(client, f"/api/leaderboard?ruleset={field.ruleset}&all_versions=1&page=2")
+    assert every_version["total"] == len(every) and every_version["hidden_versions"] == 0
+    assert [r["bot"] for r in every_version["rows"]] == [r.entrant for r in every[100:200]]
+    html = client.get(f"/leaderboard?ruleset={field.ruleset}&page=15").text
+    assert f"{len(whole)} bots" in html and f"page 15 of {first['pages']}" in html
+    assert re.findall(r'<tr class="[^"]*" data-bot="([^"]+)"', html) == [r.entrant for r in whole[1400:1500]]
