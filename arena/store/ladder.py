@@ -181,7 +181,7 @@ class LadderStore(Queries):
         many bots the field has. The database joins, orders and counts: only the page's rows are read."""
         members = _field_members(anchors)
         query = (select_columns(members.c.entrant, members.c.owner, members.c.sort_group, RatingRow.elo,
-                                RatingRow.low, RatingRow.high, RatingRow.games)
+                                RatingRow.low, RatingRow.high, RatingRow.games, func.count().over())
                  .select_from(members)
                  .outerjoin(RatingRow, and_(col(RatingRow.ruleset) == ruleset,
                                             col(RatingRow.entrant) == members.c.entrant))
@@ -189,11 +189,11 @@ class LadderStore(Queries):
                            members.c.number)
                  .offset(offset).limit(limit))
         with Session(self.engine) as session:
-            total = int(session.exec(select(func.count()).select_from(members)).one())
-            rows = session.exec(query).all()
+            rows = session.exec(query).all()  # each with the size of the field (one pass, not a second query)
+            total = int(rows[0][-1] if rows else session.exec(select(func.count()).select_from(members)).one())
         return [FieldEntry(entrant, owner, group == 0, elo, -math.inf if low is None else low,
                            math.inf if high is None else high, games or 0)
-                for entrant, owner, group, elo, low, high, games in rows], total
+                for entrant, owner, group, elo, low, high, games, _ in rows], total
 
     def suspended_ladder_versions(self) -> list[tuple[str, str]]:
         """(NAME@N, reason) of every suspended version of a registered bot, by name and number."""
@@ -228,12 +228,15 @@ class LadderStore(Queries):
     def games_since(self, tournament_id: int, since: datetime, entrants: Sequence[str] | None = None) -> dict[str, int]:
         """Matches each entrant (of `entrants`: a page of the field, by their seats' index) played in
         a tournament since `since` (aborted ones too)."""
-        query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
-                 .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
-                 .where(MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
-                 .group_by(SeatRow.entrant))
-        if entrants is not None:
-            query = query.where(col(SeatRow.entrant).in_(entrants))
+        recent = (MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
+        if entrants is None:
+            query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                     .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id)).where(*recent))
+        else:  # from the page's seats, each match by its key: a join may walk the tournament's matches
+            played = select(MatchRow.id).where(col(MatchRow.id) == col(SeatRow.match_id), *recent).exists()
+            query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                     .where(col(SeatRow.entrant).in_(entrants), played))
+        query = query.group_by(SeatRow.entrant)
         with Session(self.engine) as session:
             return dict(session.exec(query).all())
 
