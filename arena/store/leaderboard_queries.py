@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from sqlalchemy import func
+from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
 from arena.store.database import Store
@@ -31,11 +31,12 @@ def later_versions(store: Store, ruleset: str) -> list[str]:
 def elo_range(store: Store, ruleset: str, left_out: list[str]) -> list[float] | None:
     """[lowest, highest] of the finite interval ends and ratings of a ruleset's rated entrants but
     `left_out` (the bars of every page of a leaderboard are drawn on it); None when none is rated."""
-    shown = (RatingRow.ruleset == ruleset, col(RatingRow.entrant).not_in(left_out))
+    query = select(func.min(RatingRow.elo), func.max(RatingRow.elo),  # one pass over the ruleset's ratings
+                   func.min(case((col(RatingRow.low) > -math.inf, RatingRow.low))),
+                   func.max(case((col(RatingRow.high) < math.inf, RatingRow.high))))
     with Session(store.engine) as session:
-        low_elo, high_elo = session.exec(select(func.min(RatingRow.elo), func.max(RatingRow.elo)).where(*shown)).one()
-        low = session.exec(select(func.min(RatingRow.low)).where(*shown, col(RatingRow.low) > -math.inf)).one()
-        high = session.exec(select(func.max(RatingRow.high)).where(*shown, col(RatingRow.high) < math.inf)).one()
+        low_elo, high_elo, low, high = session.exec(
+            query.where(RatingRow.ruleset == ruleset, col(RatingRow.entrant).not_in(left_out))).one()
     if low_elo is None:
         return None
     return [low_elo if low is None else min(low_elo, low), high_elo if high is None else max(high_elo, high)]
