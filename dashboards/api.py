@@ -225,8 +225,11 @@ def index(request: Request) -> JSONResponse:
 
 ENDPOINTS = {
     "/api/games": "registered games and the rulesets with stored matches",
-    "/api/leaderboard?game=&ruleset=&all_versions=": "ratings of one ruleset, best first: each bot's latest "
-                                                     "rated version (every version with all_versions=1)",
+    "/api/leaderboard?game=&ruleset=&all_versions=&page=": "ratings of one ruleset, best first: each bot's "
+                                                           "latest rated version (every version with "
+                                                           "all_versions=1), 100 a page",
+    "/api/ladder?page=&per_page=": "every ladder: its state, a page of its field (best rated first; page, pages, "
+                                   "total), suspended versions, the queue, the matches playing now",
     "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in "
                                                "(top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
