@@ -1,8 +1,9 @@
 """Pages at a field of thousands (issue 33): the ladder page shows one page of its field, in the
 order and with the members the whole field has; a page of bots is placed as the whole leaderboard
 places them (counted per ruleset, not by a window over every rating); head-to-head asks for a typed
-name beyond 200 rated bots and finds one far down the table by its key. A store of a few thousand
-synthetic registered bots and ratings."""
+name beyond 200 rated bots and finds one far down the table by its key; in Chromium, the ladder
+page updating in place stays on the page it shows. A store of a few thousand synthetic registered
+bots and ratings."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from arena.store import dashboard_queries as dq
 from arena.store.tables import BotRow, SubmissionRow, now
 from arena.tournament.entrants import latest_versions_only
 from dashboards.app import create_app
+from dashboards.screenshot import serve
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 
 GAME = "gang_of_dice"
@@ -190,3 +192,23 @@ def test_leaderboard_pages_are_the_whole_table_past_its_first_thousand(client: T
     html = client.get(f"/leaderboard?ruleset={field.ruleset}&page=15").text
     assert f"{len(whole)} bots" in html and f"page 15 of {first['pages']}" in html
     assert re.findall(r'<tr class="[^"]*" data-bot="([^"]+)"', html) == [r.entrant for r in whole[1400:1500]]
+
+
+@pytest.mark.browser
+def test_the_ladder_page_updates_in_place_on_the_page_it_shows(browser: Any, field: Field) -> None:
+    """Chromium: page 2 of the field, followed to page 3 by its link, stays on page 3 as it updates."""
+    whole = field.whole_field()
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    rows = "() => [...document.querySelectorAll('#ladders table.field tbody tr')].map(r => r.dataset.bot)"
+    with serve(Store(field.store.url)) as base:
+        page.goto(f"{base}/ladder?page=2")
+        assert page.evaluate(rows) == whole[100:200]
+        page.click("#ladders a[rel=next]")
+        page.wait_for_url(f"{base}/ladder?page=3")
+        page.wait_for_function("() => Number(document.getElementById('ladders').dataset.updates || 0) >= 1",
+                               timeout=60_000)
+        assert page.evaluate(rows) == whole[200:300]
+    page.close()
+    assert problems == []
