@@ -62,18 +62,23 @@ def tournaments_data(request: Request) -> dict[str, Any]:
 
 
 def tournament_data(request: Request) -> dict[str, Any]:
-    data = views.tournament(store(request), path_id(request, "tournament"))
+    number, per_page = params.page(request.query_params, views.STANDINGS_PER_PAGE)
+    data = views.tournament(store(request), path_id(request, "tournament"), number, per_page)
     return {**data, "live": live.live_list(store(request), tournament_info(request))}
 
 
 def ladder_data(request: Request) -> dict[str, Any]:
-    """Every ladder: its state, field (provisional marks, games in the last hour), suspended
-    versions, planned queue, and the matches playing now (with the live pages' held-back steps)."""
+    """Every ladder: its state, one page of its field (`?page=`: best rated first, provisional
+    marks, games in the last hour), suspended versions, planned queue, and the matches playing now
+    (with the live pages' held-back steps)."""
+    number, per_page = params.page(request.query_params, views.FIELD_PER_PAGE)
     ladders = []
     for info in store(request).ladders():
-        report = ladder_report(store(request), info)
-        report["live"] = live.live_list(store(request), info)
-        ladders.append(report)
+        report = ladder_report(store(request), info, (number - 1) * per_page, per_page)
+        paging = {"page": number, "pages": max(1, -(-report["field_total"] // per_page)), "per_page": per_page,
+                  "total": report["field_total"]}
+        ladders.append({**report, **paging, "live": live.live_list(store(request), info)})
+    params.check_page_exists(number, per_page, max((ladder["total"] for ladder in ladders), default=0))
     return {"ladders": ladders}
 
 
@@ -220,13 +225,17 @@ def index(request: Request) -> JSONResponse:
 
 ENDPOINTS = {
     "/api/games": "registered games and the rulesets with stored matches",
-    "/api/leaderboard?game=&ruleset=&all_versions=": "ratings of one ruleset, best first: each bot's latest "
-                                                     "rated version (every version with all_versions=1)",
+    "/api/leaderboard?game=&ruleset=&all_versions=&page=": "ratings of one ruleset, best first: each bot's "
+                                                           "latest rated version (every version with "
+                                                           "all_versions=1), 100 a page",
+    "/api/ladder?page=&per_page=": "every ladder: its state, a page of its field (best rated first; page, pages, "
+                                   "total), suspended versions, the queue, the matches playing now",
     "/api/rating-history?game=&ruleset=&bot=": "the rating fitted to the matches so far, as they came in "
                                                "(top bots, or each bot= given)",
     "/api/head-to-head?ruleset=&a=&b=": "two bots' record where they met, and LOS",
     "/api/tournaments?page=&per_page=": "tournaments, newest first",
-    "/api/tournaments/{id}": "one tournament: config, progress, standings, the matches being played",
+    "/api/tournaments/{id}?page=&per_page=": "one tournament: config, progress, a page of its standings "
+                                             "(standings_page: which of how many), the matches being played",
     "/api/tournaments/{id}/live": "the matches a tournament is playing now",
     "/api/tournaments/{id}/live/{index}": "a match being played, public view only: its step log and latest position "
                                           "(as far as the sibling rule allows), or its result once stored",

@@ -93,9 +93,11 @@ def _scale(elo_range: list[float] | None) -> tuple[float, float]:
 def head_to_head_page(request: Request) -> Response:
     query = request.query_params
     game_id, ruleset = views.pick_ruleset(api.store(request), api.params.game(query.get("game")), query.get("ruleset"))
-    # the bots to choose from: every rated version (compare v1 with v2), the leaderboard's order
-    rated = api.store(request).leaderboard(ruleset) if ruleset else []
-    board = {"ruleset": ruleset, "rows": [{"bot": row.entrant} for row in rated]}
+    # the bots to choose from: every rated version (compare v1 with v2), the leaderboard's order, in a
+    # list while they fit one; beyond, a name to type with the top of the leaderboard as suggestions
+    rated = api.store(request).leaderboard(ruleset, limit=BOT_CHOICES + 1) if ruleset else []
+    board = {"ruleset": ruleset, "rows": [{"bot": row.entrant} for row in rated[:BOT_CHOICES]],
+             "more": len(rated) > BOT_CHOICES}
     data = api.head_to_head_data(request) if query.get("a") and query.get("b") else None
     context = {"board": board, "pair": data, "a": query.get("a"), "b": query.get("b"),
                "rulesets": views.dq.rulesets(api.store(request))}

@@ -7,7 +7,8 @@ stored raises BadRequest with status 404.
 
 from __future__ import annotations
 
-import math
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -16,8 +17,9 @@ from arena.sprt.report import sprt_json
 from arena.standings import row_json, tournament_standings
 from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, TournamentInfo
 from arena.store import dashboard_queries as dq
+from arena.store import leaderboard_queries as lq
 from arena.store.records import PROVISIONAL_HALF_WIDTH
-from arena.tournament.entrants import bot_name, latest_versions_only
+from arena.tournament.entrants import bot_name, latest_versions_only, version_number
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin
 from dashboards.params import BadRequest, check_page_exists
@@ -27,6 +29,8 @@ from engine import registry
 TOP_BOTS = 5
 LEADERBOARD_PER_PAGE = 100  # rows of a leaderboard page (`?page=`, `?per_page=` up to 200)
 BOTS_PER_PAGE = 100  # rows of the bots page, the same way
+FIELD_PER_PAGE = 100  # bots of each ladder's field on the ladder page, the same way
+STANDINGS_PER_PAGE = 100  # rows of a tournament's standings, the same way
 RATED_NAMED = 50  # the rated bots an error about an unrated one names (the top ones)
 
 
@@ -74,16 +78,18 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
                 per_page: int = LEADERBOARD_PER_PAGE) -> dict[str, Any]:
     """One page of the ratings of one ruleset, best first, with what the table shows beside each:
     each bot's latest rated version (`mybot@2`), or every version with `all_versions`. Only the
-    page's rows are looked up and shown (a field of thousands costs per row shown, not per bot)."""
-    every = store.leaderboard(ruleset) if ruleset else []
-    ranked = every if all_versions else latest_versions_only(every)
-    pages = check_page_exists(page, per_page, len(ranked))
-    first = (page - 1) * per_page
-    rows = ranked[first:first + per_page]
+    page's rows are read and looked up (a field of thousands costs per row shown, not per bot):
+    the older versions left out are found among the few rated entrants past version 1, and the
+    page is read past those above it."""
+    hidden = hidden_versions(store, ruleset) if ruleset and not all_versions else {}
+    total = lq.rating_count(store, ruleset) - len(hidden) if ruleset else 0
+    pages = check_page_exists(page, per_page, total)
+    read = _page_rows(store, ruleset, hidden, (page - 1) * per_page, per_page + 1) if ruleset else []
+    rows = read[:per_page]  # and the next one down, for the last row's LOS
     shown = [row.entrant for row in rows]
     played = dq.last_played(store, ruleset, shown) if ruleset else {}
     versions = dq.latest_versions(store, ruleset, shown) if ruleset else {}
-    below_of = dict(zip(shown, [row.entrant for row in ranked[first + 1:first + per_page + 1]], strict=False))
+    below_of = dict(zip(shown, [row.entrant for row in read[1:]], strict=False))
     pairs = dq.pair_records(store, ruleset, list(below_of.items())) if ruleset else {}
     entries = [{**rating_row(row), "version": _version(versions.get(row.entrant)),
                 "last_played": iso(played.get(row.entrant)),
@@ -94,18 +100,37 @@ def leaderboard(store: Store, game_id: str, ruleset: str | None, all_versions: b
         "matches": store.rated_count(ruleset) if ruleset else 0,  # the matches the table rates
         "stored_matches": store.count_matches(ruleset=ruleset, status=MatchStatus.FINISHED) if ruleset else 0,
         "provisional_half_width": PROVISIONAL_HALF_WIDTH, "rows": entries,
-        "all_versions": all_versions, "hidden_versions": len(every) - len(ranked),
-        "page": page, "pages": pages, "per_page": per_page, "total": len(ranked), "elo_range": _elo_range(ranked),
+        "all_versions": all_versions, "hidden_versions": len(hidden),
+        "page": page, "pages": pages, "per_page": per_page, "total": total,
+        "elo_range": lq.elo_range(store, ruleset, sorted(hidden)) if ruleset else None,
     }
 
 
-def _elo_range(rows: list[LeaderboardRow]) -> list[float] | None:
-    """[lowest, highest] of every row's finite interval ends (its rating where an end is unknown):
-    the interval bars of every page are drawn on the whole table's scale."""
-    if not rows:
-        return None
-    ends = [end for row in rows for end in (row.low, row.elo, row.high) if math.isfinite(end)]
-    return [min(ends), max(ends)]
+def hidden_versions(store: Store, ruleset: str) -> dict[str, int]:
+    """The older versions the leaderboard leaves out (`latest_versions_only`), each with its place
+    among every rating: an older version is hidden by a later one, so only the families of the
+    rated entrants past version 1 are read."""
+    names: set[str] = set()
+    for entrant in lq.later_versions(store, ruleset):
+        spec, mark, label = entrant.partition("#")
+        names |= {f"{bot_name(spec)}{version}{mark}{label}"
+                  for version in ["", *(f"@{n}" for n in range(1, version_number(entrant) + 1))]}
+    rated = [row for rows in dq.every_entrant_ratings(store, sorted(names)).values() for row in rows
+             if row.ruleset == ruleset] if names else []
+    kept = {row.entrant for row in latest_versions_only(rated)}
+    return {row.entrant: row.place for row in rated if row.entrant not in kept}
+
+
+def _page_rows(store: Store, ruleset: str, hidden: dict[str, int], first: int, count: int) -> list[LeaderboardRow]:
+    """`count` rows of the leaderboard without the `hidden` versions from its `first` row, placed
+    1, 2, 3... over the whole of it (the stored order, Elo down, read past the hidden rows above)."""
+    above = sorted(place - 1 for place in hidden.values())  # their indexes among every rating
+    start = first
+    while (moved := first + bisect_right(above, start)) != start:
+        start = moved
+    read = store.leaderboard(ruleset, limit=count + len(hidden), offset=start)
+    return [replace(row, place=row.place - bisect_left(above, row.place - 1))
+            for row in read if row.entrant not in hidden][:count]
 
 
 def rating_row(row: LeaderboardRow) -> dict[str, Any]:
@@ -132,7 +157,7 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
 
     Without `bots`: the TOP_BOTS best of the leaderboard."""
     if bots:
-        rated_in(store, ruleset, bots)
+        rated_in(store, ruleset, bots, placed=False)
     names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
     histories = dq.rating_histories(store, ruleset, names)
     series = []
@@ -142,10 +167,11 @@ def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) ->
     return {"ruleset": ruleset, "series": series}
 
 
-def rated_in(store: Store, ruleset: str, bots: list[str]) -> dict[str, LeaderboardRow]:
+def rated_in(store: Store, ruleset: str, bots: list[str], placed: bool = True) -> dict[str, LeaderboardRow]:
     """The leaderboard rows of `bots` in a ruleset, looked up by name (a field may hold far more
-    bots than one leaderboard read); 404 naming the first one without a rating, and some that have one."""
-    found = {name: row for name, rows in dq.every_entrant_ratings(store, bots).items()
+    bots than one leaderboard read), with their places if `placed`; 404 naming the first one
+    without a rating, and some that have one."""
+    found = {name: row for name, rows in dq.every_entrant_ratings(store, bots, placed).items()
              for row in rows if row.ruleset == ruleset}
     for bot in bots:
         if bot not in found:
@@ -197,8 +223,9 @@ def tournament_row(info: TournamentInfo) -> dict[str, Any]:
     }
 
 
-def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
-    """One tournament: config, progress and standings from its own matches."""
+def tournament(store: Store, tournament_id: int, page: int = 1, per_page: int = STANDINGS_PER_PAGE) -> dict[str, Any]:
+    """One tournament: config, progress and one page of its standings from its own matches (best
+    first; `standings_page` says which page of how many: a field of thousands shows a page)."""
     info = store.tournament(tournament_id)
     if info is None:
         raise BadRequest(f"no tournament {tournament_id} is stored", 404)
@@ -207,7 +234,11 @@ def tournament(store: Store, tournament_id: int) -> dict[str, Any]:
         if len(_STANDINGS) >= 64:
             _STANDINGS.pop(next(iter(_STANDINGS)))
         _STANDINGS[key] = _standings(store, info)
-    return {**tournament_row(info), "config": public_config(info.config), "standings": _STANDINGS[key]}
+    every = _STANDINGS[key]
+    pages = check_page_exists(page, per_page, len(every))
+    shown = every[(page - 1) * per_page:page * per_page]
+    return {**tournament_row(info), "config": public_config(info.config), "standings": shown,
+            "standings_page": {"page": page, "pages": pages, "per_page": per_page, "total": len(every)}}
 
 
 def public_config(config: dict[str, Any]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from arena.ladder.field import LadderConfig, ladder_field
+from arena.ladder.field import LadderConfig
 from arena.ladder.matchmaking import Candidate
 from arena.store import Store, TournamentInfo
 
@@ -24,20 +24,20 @@ def why_words(why: str, focus: str) -> str:
     return WHY_WORDS.get(why, why).format(focus=focus)
 
 
-def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
-    """What `status` and the dashboard's ladder page show of one ladder."""
+def ladder_report(store: Store, info: TournamentInfo, first: int = 0, count: int | None = None) -> dict[str, Any]:
+    """What `status` (the whole field) and the dashboard's ladder page (`count` bots of the field
+    from place `first`) show of one ladder. The field is ordered, counted and paged by the
+    database: a page costs its own rows, not the field's."""
     config = LadderConfig.from_json(info.config)
-    ratings = {row.entrant: row for row in store.leaderboard(info.ruleset)}
-    hour = store.games_since(info.id, datetime.now(UTC) - timedelta(hours=1))
+    entries, total = store.field_page(info.ruleset, config.anchors, offset=first, limit=count)
+    hour = store.games_since(info.id, datetime.now(UTC) - timedelta(hours=1), [e.entrant for e in entries])
     field = []
-    for member in ladder_field(store, config):
-        row = ratings.get(member.entrant)
-        candidate = Candidate(member.entrant, member.owner,
-                              *(() if row is None else (row.elo, row.low, row.high, row.games)))
-        field.append({"bot": member.entrant, "elo": row.elo if row else None, "games": row.games if row else 0,
-                      "provisional": candidate.provisional, "last_hour": hour.get(member.entrant, 0),
-                      "anchor": member.entrant in config.anchors})
-    suspended = [{"bot": v.entrant, "reason": v.suspended} for v in store.ladder_versions() if v.suspended]
+    for entry in entries:
+        rated = () if entry.elo is None else (entry.elo, entry.low, entry.high, entry.games)
+        field.append({"bot": entry.entrant, "elo": entry.elo, "games": entry.games,
+                      "provisional": Candidate(entry.entrant, entry.owner, *rated).provisional,
+                      "last_hour": hour.get(entry.entrant, 0), "anchor": entry.anchor})
+    suspended = [{"bot": entrant, "reason": reason} for entrant, reason in store.suspended_ladder_versions()]
     live = [{"index": m.match_index, "table": m.table_no, "seats": list(m.seats), "steps": len(m.steps)}
             for m in store.live_matches(info.id)]
     playing = {m["index"] for m in live}
@@ -48,5 +48,5 @@ def ladder_report(store: Store, info: TournamentInfo) -> dict[str, Any]:
     return {"id": info.id, "game": info.game_id, "ruleset": info.ruleset, "players": config.players_per_match,
             "status": info.status + (" (no sign of life for 30 s: not running?)" if stale else ""),
             "matches": info.done_matches, "aborted": info.aborted_matches, "anchors": list(config.anchors),
-            "field": sorted(field, key=lambda f: -(f["elo"] or 0)), "suspended": suspended, "queue": queue,
+            "field": field, "field_total": total, "suspended": suspended, "queue": queue,
             "live": live, "note": info.note}

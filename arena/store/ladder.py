@@ -9,13 +9,14 @@ other processes steer it: `arena ladder pause|resume|stop` write `paused`, `runn
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import Integer, String, and_, case, cast, func, insert, literal, or_, union_all, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -27,6 +28,7 @@ from arena.store.tables import (
     BotRow,
     LadderMatchRow,
     MatchRow,
+    RatingRow,
     SeatRow,
     SubmissionRow,
     TournamentRow,
@@ -35,6 +37,19 @@ from arena.store.tables import (
 )
 
 LADDER_KIND = "ladder"
+
+
+@dataclass(frozen=True)
+class FieldEntry:
+    """A bot of a ladder's field with its rating in the ladder's ruleset (elo None: not rated yet)."""
+
+    entrant: str
+    owner: str
+    anchor: bool
+    elo: float | None
+    low: float
+    high: float
+    games: int
 
 
 @dataclass(frozen=True)
@@ -159,6 +174,36 @@ class LadderStore(Queries):
             return [LadderVersion(name, number, author, number == newest, keep, disabled, suspended, ok is not None)
                     for name, number, author, newest, keep, disabled, suspended, ok in session.exec(query)]
 
+    def field_page(self, ruleset: str, anchors: Sequence[str], *, offset: int = 0,
+                   limit: int | None = None) -> tuple[list[FieldEntry], int]:
+        """One page of a ladder's field (the anchors and the `active` versions, as `ladder_field`),
+        best rated first (an unrated bot at Elo 0; ties: anchors, then by name and version), and how
+        many bots the field has. The database joins, orders and counts: only the page's rows are read."""
+        members = _field_members(anchors)
+        query = (select_columns(members.c.entrant, members.c.owner, members.c.sort_group, RatingRow.elo,
+                                RatingRow.low, RatingRow.high, RatingRow.games, func.count().over())
+                 .select_from(members)
+                 .outerjoin(RatingRow, and_(col(RatingRow.ruleset) == ruleset,
+                                            col(RatingRow.entrant) == members.c.entrant))
+                 .order_by(func.coalesce(RatingRow.elo, 0.0).desc(), members.c.sort_group, members.c.name,
+                           members.c.number)
+                 .offset(offset).limit(limit))
+        with Session(self.engine) as session:
+            rows = session.exec(query).all()  # each with the size of the field (one pass, not a second query)
+            total = int(rows[0][-1] if rows else session.exec(select(func.count()).select_from(members)).one())
+        return [FieldEntry(entrant, owner, group == 0, elo, -math.inf if low is None else low,
+                           math.inf if high is None else high, games or 0)
+                for entrant, owner, group, elo, low, high, games, _ in rows], total
+
+    def suspended_ladder_versions(self) -> list[tuple[str, str]]:
+        """(NAME@N, reason) of every suspended version of a registered bot, by name and number."""
+        query = (select(BotRow.name, SubmissionRow.number, SubmissionRow.suspended_reason)
+                 .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
+                 .where(col(BotRow.removed_at).is_(None), col(SubmissionRow.suspended_reason).is_not(None))
+                 .order_by(col(BotRow.name), col(SubmissionRow.number)))
+        with Session(self.engine) as session:
+            return [(f"{name}@{number}", str(reason)) for name, number, reason in session.exec(query)]
+
     def set_keep_active(self, name: str, number: int, keep: bool) -> None:
         """Keep `NAME@number` in the ladder although it is not the latest version (or stop keeping it)."""
         with self._writing() as session:
@@ -180,14 +225,43 @@ class LadderStore(Queries):
         with Session(self.engine) as session:
             return list(session.exec(query))
 
-    def games_since(self, tournament_id: int, since: datetime) -> dict[str, int]:
-        """Matches each entrant played in a tournament since `since` (aborted ones too)."""
-        query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
-                 .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id))
-                 .where(MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
-                 .group_by(SeatRow.entrant))
+    def games_since(self, tournament_id: int, since: datetime, entrants: Sequence[str] | None = None) -> dict[str, int]:
+        """Matches each entrant (of `entrants`: a page of the field, by their seats' index) played in
+        a tournament since `since` (aborted ones too)."""
+        recent = (MatchRow.tournament_id == tournament_id, col(MatchRow.finished_at) >= since)
+        if entrants is None:
+            query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                     .join(MatchRow, col(MatchRow.id) == col(SeatRow.match_id)).where(*recent))
+        else:  # from the page's seats, each match by its key: a join may walk the tournament's matches
+            played = select(MatchRow.id).where(col(MatchRow.id) == col(SeatRow.match_id), *recent).exists()
+            query = (select(SeatRow.entrant, func.count(col(SeatRow.id)))
+                     .where(col(SeatRow.entrant).in_(entrants), played))
+        query = query.group_by(SeatRow.entrant)
         with Session(self.engine) as session:
             return dict(session.exec(query).all())
+
+
+def _field_members(anchors: Sequence[str]) -> Any:
+    """The field as rows (entrant, owner, sort_group, name, number): the anchors (sort_group 0, in their
+    order) and the versions `LadderVersion.active` keeps (sort_group 1), in SQL."""
+    latest = (select(SubmissionRow.bot_id, func.max(SubmissionRow.number).label("number"))
+              .group_by(col(SubmissionRow.bot_id)).subquery())
+    owner = case((col(BotRow.author_id).is_not(None), "author:" + cast(BotRow.author_id, String)),
+                 else_="bot:" + col(BotRow.name))
+    versions = (select_columns(
+        (col(BotRow.name) + "@" + cast(SubmissionRow.number, String)).label("entrant"), owner.label("owner"),
+        literal(1, Integer).label("sort_group"), col(BotRow.name).label("name"),
+        col(SubmissionRow.number).label("number"))
+        .join(BotRow, col(BotRow.id) == col(SubmissionRow.bot_id))
+        .join(latest, latest.c.bot_id == col(SubmissionRow.bot_id))
+        .where(col(BotRow.removed_at).is_(None), col(BotRow.disabled).is_(False),
+               col(SubmissionRow.suspended_reason).is_(None), col(SubmissionRow.validated_at).is_not(None),
+               or_(col(SubmissionRow.number) == latest.c.number, col(SubmissionRow.keep_active).is_(True))))
+    fixed = [select_columns(literal(anchor, String).label("entrant"),
+                            literal(f"anchor:{anchor}", String).label("owner"), literal(0, Integer).label("sort_group"),
+                            literal("", String).label("name"), literal(i, Integer).label("number"))
+             for i, anchor in enumerate(anchors)]
+    return union_all(*fixed, versions).subquery() if fixed else versions.subquery()
 
 
 def _ladder_match(row: LadderMatchRow) -> LadderMatch:

@@ -366,7 +366,7 @@ function liveLadder(root) {
   const every = Number(root.dataset.live) * 1000;
   const tick = async () => {
     try {
-      const response = await fetch(window.location.pathname, { headers: { Accept: "text/html" } });
+      const response = await fetch(window.location.pathname + window.location.search, { headers: { Accept: "text/html" } });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("ladders");
       if (fresh) root.innerHTML = fresh.innerHTML;

@@ -111,3 +111,22 @@ def test_a_bot_past_the_first_leaderboard_read_has_its_head_to_head_and_chart(
     assert client.get(f"/bots/{quote(a, safe='')}").status_code == 200
     error = get(client, "/api/head-to-head?ruleset=riviera@1&a=nobody&b=random", 404)["error"]
     assert error.startswith("bot 'nobody' has no rating in riviera@1; rated: ")
+
+
+def test_tournament_standings_pages_put_together_are_the_whole_standings(client: TestClient, filled: Filled) -> None:
+    whole = get(client, f"/api/tournaments/{filled.riviera}")
+    assert whole["standings_page"] == {"page": 1, "pages": 1, "per_page": 100, "total": 4}
+    assert len(whole["standings"]) == 4 and "pager" not in client.get(f"/tournaments/{filled.riviera}").text
+    shown = []
+    for number in (1, 2, 3):
+        page = get(client, f"/api/tournaments/{filled.riviera}?per_page=2&page={number}", 404 if number == 3 else 200)
+        shown += page.get("standings", [])
+    assert shown == whole["standings"]
+    html = client.get(f"/tournaments/{filled.riviera}?per_page=2").text
+    assert "page 1 of 2 · 4 in all" in html and 'href="?per_page=2&amp;page=2" rel="next">Lower →' in html
+    assert html.count('class="place place-') == 2
+
+
+def test_head_to_head_lists_every_rated_bot_of_a_small_field(client: TestClient) -> None:
+    html = client.get("/head-to-head?ruleset=riviera@1").text
+    assert '<select name="a">' in html and '<select name="b">' in html and "<datalist" not in html
