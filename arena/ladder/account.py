@@ -71,7 +71,10 @@ class Account:
                   f"({type(error).__name__}: {why}); waiting", file=sys.stderr, flush=True)
 
     def database_back(self, kept: int) -> None:
+        """Said once the database answers; matches the gateway cut short meanwhile were the outage's
+        (a gateway that cannot read its database answers as gone): this line covers them too."""
         waited = time.monotonic() - (self.down_since or time.monotonic())
+        self.gone_since, self.replayed = None, set()
         self.say(f"the database answers again after {waited:.0f} s; the {kept} results kept in memory are "
                  "written and the matches that were under way are played again as planned: none lost, none "
                  "twice, no bot blamed")

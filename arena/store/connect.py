@@ -129,7 +129,10 @@ def _engine(url: str, read_only: Path | None) -> Engine:
                              f"{URL_HELP}")
         if read_only is not None:
             return create_engine(_read_only_url(read_only), connect_args=SQLITE_CONNECT)
-        engine = create_engine(url, connect_args=SQLITE_CONNECT if backend == "sqlite" else {})
+        # A server restarted under a running arena leaves its pooled connections dead: each is
+        # tried before use (one round trip) and replaced, instead of failing the first call after.
+        engine = (create_engine(url, connect_args=SQLITE_CONNECT) if backend == "sqlite"
+                  else create_engine(url, pool_pre_ping=True))
     except (ArgumentError, NoSuchModuleError, ImportError, ValueError) as error:
         raise UsageError(
             f"cannot open database {_shown(url)!r} ({type(error).__name__}: {str(error).splitlines()[0]}); {URL_HELP}"

@@ -68,6 +68,21 @@ def test_a_database_that_is_down_is_told_in_the_log_without_storing_it(
     assert "the database answers again" in store.ladders()[0].note
 
 
+def test_matches_the_gateway_cut_short_while_the_database_was_down_are_told_with_the_database(
+        ladder: tuple[Store, Account], capsys: pytest.CaptureFixture[str]) -> None:
+    """A gateway that cannot read its database answers as gone: once the database is back, the
+    note says so, and the next match played does not tell of the gateway's return over it."""
+    store, account = ladder
+    account.gateway_gone(3, "GatewayError: UNAVAILABLE: the database cannot be written or read")
+    account.database_down(StoreError("cannot open database"), 0)
+    account.database_back(0)
+    account.played()
+    assert "the database answers again" in store.ladders()[0].note
+    assert "the gateway answers again" not in capsys.readouterr().err
+    account.gateway_gone(4, "GatewayError: UNAVAILABLE: the gateway is stopping")  # gone for real later: told
+    assert "the gateway stopped or cannot be reached" in store.ladders()[0].note
+
+
 def test_a_ladder_waits_out_a_database_that_refuses_writes_and_loses_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
