@@ -8,6 +8,8 @@ a Ray worker playing a match, and the ladder's own kill -9 (then a restart). Aft
 plays on, and at the end: every match key once, indexes without a gap, every planned match played,
 nothing stored aborted, no seat blamed (every termination normal, no strike), the dialling bot
 reconnected by itself, and each fault told in one line in the ladder's log and on its page.
+The run is made on SQLite and on PostgreSQL (the session's server: its own outage is
+test_chaos_database.py's).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from arena.tournament.driver import match_job
 from arena.tournament.schedule import PlannedMatch, bot_spec
 from bots import is_builtin
 from tests.arena.gateway_fixtures import HOST_KEY, ROOT, SDK_BOT
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
 from tests.bots.test_sdk import free_port
 from tests.bots.test_sdk_kill9 import CONNECTED, serve, wait_for_lines
 
@@ -146,9 +149,14 @@ def ray_worker_playing(ancestor: int) -> int | None:
     return busy[0] if busy else None
 
 
-@pytest.fixture
-def arena(tmp_path: Path) -> Iterator[Arena]:
-    running = Arena(tmp_path)
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def arena(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Arena]:
+    """The arena's processes on an SQLite file, or on a database of the session's PostgreSQL."""
+    if request.param == "sqlite":
+        running = Arena(tmp_path)
+    else:
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        running = Arena(tmp_path, server.fresh_database())
     yield running
     running.stop_all()
 
