@@ -28,6 +28,7 @@ from arena.tournament.entrants import latest_versions_only
 from dashboards.app import create_app
 from dashboards.screenshot import serve
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.dashboards.test_paging import get
 
 GAME = "gang_of_dice"
 ANCHORS = ("heuristic", "random")
@@ -88,12 +89,6 @@ def field(tmp_path_factory: pytest.TempPathFactory) -> Field:
 def client(field: Field) -> Iterator[TestClient]:
     with TestClient(create_app(field.store)) as test_client:
         yield test_client
-
-
-def get(client: TestClient, url: str, status: int = 200) -> dict[str, Any]:
-    response = client.get(url)
-    assert response.status_code == status, response.text
-    return response.json()  # type: ignore[no-any-return]
 
 
 def test_the_ladder_pages_put_together_are_the_whole_field_in_its_order(client: TestClient, field: Field) -> None:

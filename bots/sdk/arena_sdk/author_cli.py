@@ -198,13 +198,9 @@ class Caller:
 
 
 def submit_command(call: Caller, args: argparse.Namespace) -> int:
-    if not args.command.strip():
-        raise CliError("--command is empty: give the command line that starts the bot in its folder, "
-                       "e.g. 'python3 bot.py'")
+    check_command(args)
     with archive_of(args.path) as (archive, archive_format):
-        header = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
-                                 size=archive.stat().st_size)
-        reply = call("SubmitVersion", submission(header, archive))
+        reply = call("SubmitVersion", submission(version_header(args, archive, archive_format), archive))
     version = reply.version
     if reply.token:
         print(f"registered bot {version.bot!r}. Its token {TOKEN_NOTE}:")
@@ -214,6 +210,19 @@ def submit_command(call: Caller, args: argparse.Namespace) -> int:
     print(f"`{version.bot}` now plays {entrant} in new matches and tournaments; "
           + ("earlier versions stay playable as NAME@N." if version.number > 1 else "pin it with NAME@N."))
     return 0
+
+
+def check_command(args: argparse.Namespace) -> None:
+    """A submit's or a try's --command, refused when empty before anything is packed."""
+    if not args.command.strip():
+        raise CliError("--command is empty: give the command line that starts the bot in its folder, "
+                       "e.g. 'python3 bot.py'")
+
+
+def version_header(args: argparse.Namespace, archive: Path, archive_format: str) -> pb.SubmitHeader:
+    """What a submit and a try say of the version before its archive's chunks."""
+    return pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
+                           size=archive.stat().st_size)
 
 
 def submission(header: pb.SubmitHeader, archive: Path) -> Iterator[pb.SubmitVersionRequest]:
@@ -354,12 +363,9 @@ def logs_command(call: Caller, args: argparse.Namespace) -> int:
 
 
 def try_command(call: Caller, args: argparse.Namespace) -> int:
-    if not args.command.strip():
-        raise CliError("--command is empty: give the command line that starts the bot in its folder, "
-                       "e.g. 'python3 bot.py'")
+    check_command(args)
     with archive_of(args.path) as (archive, archive_format):
-        submit = pb.SubmitHeader(bot=args.name, command=args.command, archive_format=archive_format,
-                                 size=archive.stat().st_size)
+        submit = version_header(args, archive, archive_format)
         header = pb.TryHeader(submit=submit, game_id=args.game, matches=args.matches)
         reply = call("TryVersion", try_stream(header, archive))
     print(f"{args.name}: {len(reply.matches)} unrated match(es) of {reply.game_id} against the ladder's anchors "
