@@ -23,8 +23,8 @@ the bot's own games pin its rating (as bayeselo's margins do). Where the data ar
 one-sided too: a bot that lost every game is bounded sharply from above and only loosely (by the
 prior) from below.
 
-The fit only needs each pair's totals (games and score, `Store.pair_columns`) and is computed for
-all bots at once (arena/rating_fit.py: Newton's method with a sparse solve, the intervals by a
+The fit only needs each pair's totals (games and score, `Store.pair_chunks`) and is computed for
+all bots at once (arena/rating_fit/: Newton's method with a sparse solve, the intervals by a
 bracketed Newton root find per bot). A live rerate (`LiveRate`, used by the drivers' LiveRerate)
 keeps the totals in memory, adds each new batch of results and refits from the ratings before,
 to LIVE_TOLERANCE (0.05 Elo: usually two Newton steps); each interval keeps its distances to the
@@ -52,6 +52,7 @@ fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -65,11 +66,14 @@ from arena.rating_fit import (
     TOLERANCE,
     Floats,
     PairArrays,
+    Pairs,
     curvature,
     fit_array,
     intervals,
+    local_enough,
+    local_update,
 )
-from arena.store import EntrantTotal, PairColumns, PairTotal, RatedMatch, RatingEntry, Store, match_pairs, pair_score
+from arena.store import EntrantTotal, PairColumns, RatedMatch, RatingEntry, Store, match_pairs, pair_score
 
 __all__ = ["HALF_CHI2_95", "HISTORY_POINTS", "INITIAL", "PRIOR_DRAWS", "LiveRate", "Results", "expected", "fit",
            "history_drops", "pair_score", "rate_matches", "rate_tournament", "rating_table", "rerate",
@@ -83,33 +87,43 @@ MODEL = Elo(initial=INITIAL, beta=BETA)
 
 
 class Results(PairArrays):
-    """The pair totals and counts of arena/rating_fit.py, added to from rated matches or from the
-    store's totals (Store.pair_columns and Store.entrant_totals of one ruleset)."""
+    """The pair totals and counts of arena/rating_fit/, added to from rated matches or from the
+    store's totals (Store.pair_chunks and Store.entrant_totals of one ruleset)."""
 
     def add(self, match: RatedMatch) -> None:
-        winners = sum(rank == 1 for rank in match.ranks)
-        for i, name in enumerate(match.entrants):
-            self.bot(name)
-            self.games[name] += 1
-            self.wins[name] += 1 / winners if match.ranks[i] == 1 else 0.0
-            self.strikes[name] += match.strikes[i]
-            self.forfeits[name] += match.forfeits[i]
-        for first, second, weight, score in match_pairs(match):
-            self.add_pair(first, second, weight, score)
+        self.add_matches([match])
 
-    def add_totals(self, pairs: PairColumns | Iterable[PairTotal], entrants: Iterable[EntrantTotal]) -> None:
+    def add_matches(self, matches: Iterable[RatedMatch]) -> None:
+        """Rated matches' counts, and their pairs gathered into one `add_pairs`."""
+        firsts: list[str] = []
+        seconds: list[str] = []
+        weights: list[float] = []
+        scores: list[float] = []
+        for match in matches:
+            winners = sum(rank == 1 for rank in match.ranks)
+            for i, name in enumerate(match.entrants):
+                self.bot(name)
+                self.games[name] += 1
+                self.wins[name] += 1 / winners if match.ranks[i] == 1 else 0.0
+                self.strikes[name] += match.strikes[i]
+                self.forfeits[name] += match.forfeits[i]
+            for first, second, weight, score in match_pairs(match):
+                firsts.append(first)
+                seconds.append(second)
+                weights.append(weight)
+                scores.append(score)
+        if firsts:
+            self.add_pairs(firsts, seconds, weights, scores)
+
+    def add_totals(self, pairs: Iterable[PairColumns], entrants: Iterable[EntrantTotal]) -> None:
+        """Stored totals: the pairs in chunks of columns (Store.pair_chunks), the entrants' counts."""
         for total in entrants:
             self.bot(total.entrant)
             self.games[total.entrant] += total.games
             self.wins[total.entrant] += total.wins
             self.strikes[total.entrant] += total.strikes
             self.forfeits[total.entrant] += total.forfeits
-        if not isinstance(pairs, PairColumns):
-            pairs = list(pairs)
-            pairs = PairColumns([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs],
-                                [p.score for p in pairs])
-        # as arrays: a big field has hundreds of thousands of pairs
-        self.add_pairs(pairs.a, pairs.b, pairs.weight, pairs.score)
+        self.add_columns(pairs)
 
 
 def expected(rating: float, other: float) -> float:
@@ -119,29 +133,42 @@ def expected(rating: float, other: float) -> float:
 
 def fit(results: Results, start: dict[str, float] | None = None, tolerance: float = TOLERANCE) -> dict[str, float]:
     """Maximum-likelihood ratings by name; `start` (an earlier fit) makes it faster; `tolerance`:
-    LIVE_TOLERANCE for a live update (arena/rating_fit.py)."""
+    LIVE_TOLERANCE for a live update (arena/rating_fit/)."""
     known = start or {}
     ratings = fit_array(results, np.array([known.get(name, INITIAL) for name in results.names]), tolerance)
     return dict(zip(results.names, ratings.tolist(), strict=True))
 
 
 def rating_table(results: Results, ratings: dict[str, float], before: dict[str, RatingEntry] | None = None,
-                 played: set[str] | None = None) -> list[RatingEntry]:
-    """The rating table, best first, with every interval found by root finding; or, given `before`
-    (the last table, computed from `results` before the latest ones) and `played` (who has results
+                 played: set[str] | None = None, guesses: dict[str, RatingEntry] | None = None) -> list[RatingEntry]:
+    """The rating table, best first, with every interval found by root finding (from `guesses`' if
+    given: an earlier table's, whose distances to the rating are close); or, given `before` (the
+    last table, computed from `results` before the latest ones) and `played` (who has results
     since), a live update of it: an interval keeps its distances to the rating; a bot that played
     takes one Newton step of the root finder from its old distances scaled by how much its games'
     curvature grew (width ~ 1/sqrt(curvature)); a bot not in `before` gets its interval found."""
     values = np.array([ratings[name] for name in results.names])
     bend = curvature(results, values)
     if before is None:
-        low, high = intervals(results, values)
+        low, high = intervals(results, values, guesses=None if guesses is None else distances(guesses, results.names))
     else:
         low, high = _live_intervals(results, values, bend, before, played or set())
     results.curvature = bend
-    return sorted((RatingEntry(name, float(values[i]), float(low[i]), float(high[i]), results.games[name],
-                               results.wins[name], results.strikes[name], results.forfeits[name])
-                   for i, name in enumerate(results.names)), key=lambda entry: (-entry.elo, entry.entrant))
+    return sorted((table_entry(results, name, float(values[i]), float(low[i]), float(high[i]))
+                   for i, name in enumerate(results.names)), key=lambda e: (-e.elo, e.entrant))
+
+
+def table_entry(results: Results, name: str, elo: float, low: float, high: float) -> RatingEntry:
+    return RatingEntry(name, elo, low, high, results.games[name], results.wins[name], results.strikes[name],
+                       results.forfeits[name])
+
+
+def distances(table: dict[str, RatingEntry], names: list[str]) -> tuple[Floats, Floats]:
+    """Each bot's interval ends' distances to its rating in `table` (nan where it has none; inf for a
+    bot that met nobody)."""
+    below = np.array([table[n].elo - table[n].low if n in table else np.nan for n in names])
+    above = np.array([table[n].high - table[n].elo if n in table else np.nan for n in names])
+    return below, above
 
 
 def _live_intervals(results: Results, values: Floats, bend: Floats, before: dict[str, RatingEntry],
@@ -149,8 +176,7 @@ def _live_intervals(results: Results, values: Floats, bend: Floats, before: dict
     names, was = results.names, results.curvature
     fresh = np.array([name not in before for name in names])
     again = np.array([name in played for name in names]) & ~fresh
-    below = np.array([before[n].elo - before[n].low if n in before else np.nan for n in names])
-    above = np.array([before[n].high - before[n].elo if n in before else np.nan for n in names])
+    below, above = distances(before, names)
     known = np.zeros(len(names), bool)
     known[:len(was)] = True
     scale = np.ones(len(names))
@@ -169,8 +195,7 @@ def _live_intervals(results: Results, values: Floats, bend: Floats, before: dict
 def rate_matches(matches: Iterable[RatedMatch]) -> list[RatingEntry]:
     """The rating table of these matches (their order does not matter)."""
     results = Results()
-    for match in matches:
-        results.add(match)
+    results.add_matches(matches)
     return rating_table(results, fit(results))
 
 
@@ -197,54 +222,103 @@ def history_drops(positions: list[int], position: int, points: int = HISTORY_POI
 
 def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
     """Recompute a ruleset's ratings from its stored totals, store them and a history point."""
-    return LiveRate(store, ruleset).rerate()
+    live = LiveRate(store, ruleset)
+    live.rerate()
+    return live.entries()
 
 
 class LiveRate:
     """A ruleset's totals, ratings and history positions in memory: `add` the results as they are
-    written, `rerate` refits from the previous ratings and writes the table and a history point.
+    written, `rerate` refits and writes the table and a history point.
 
-    Its first rerate writes the whole table (every rating replaced, every entrant at the point);
-    each later one only the entrants whose rating changed since it last wrote them (`changed`): a
-    live update after a few matches of a big field writes a few rows, not the field."""
+    Its first rerate fits from the stored ratings (their intervals as the root finder's first
+    guesses) and writes the whole table (every rating replaced, every entrant at the point). Each
+    later one is a live update: local (arena/rating_fit/local.py: each bot that played moved alone,
+    over the new results only) while the new results are a small share of every such bot's games,
+    else a refit from the ratings before to LIVE_TOLERANCE; every EXACT_EVERY-th is an exact fit.
+    A live update writes only the entrants whose rating changed since it last wrote them
+    (`changed`): after a few matches of a big field a few rows, not the field."""
 
     def __init__(self, store: Store, ruleset: str) -> None:
         self.store, self.ruleset = store, ruleset
         self.results = Results()
-        self.results.add_totals(store.pair_columns(ruleset), store.entrant_totals(ruleset))
+        self.results.add_totals(store.pair_chunks(ruleset), store.entrant_totals(ruleset))
+        self.results.fresh = []  # from here on the terms each update adds are kept for the local one
+        self.results.reindex()  # the pairs' keys sorted now: the first live update finds them at once
         self.count, self.newest = store.rated_span(ruleset)
         self.positions = store.history_positions(ruleset)
+        self.stored = store.stored_ratings(ruleset)  # where the first fit starts
         self.ratings: dict[str, float] = {}
         self.table: dict[str, RatingEntry] | None = None
         self.written: dict[str, RatingEntry] | None = None  # the ratings as this object last stored them
         self.played: set[str] = set()
+        self.updated: list[RatingEntry] = []  # the entries the last update made (the others stayed)
         self.changed = True
         self.updates = 0  # live updates since the last exact table
+        self.local = 0  # local ones since the last fit (exact or live)
+        self.fitted, self.added = np.zeros(0), np.zeros(0)  # curvature at the last fit; what local updates added
 
     def add(self, matches: Iterable[RatedMatch]) -> None:
+        matches = list(matches)
+        self.results.add_matches(matches)
         for match in matches:
-            self.results.add(match)
             self.played.update(match.entrants)
-            self.count += 1
-            self.changed = True
+        self.count += len(matches)
+        self.changed = self.changed or bool(matches)
 
-    def rerate(self) -> list[RatingEntry]:
+    def entries(self) -> list[RatingEntry]:
+        """The table as the last rerate left it, best first."""
+        return sorted((self.table or {}).values(), key=lambda entry: (-entry.elo, entry.entrant))
+
+    def rerate(self) -> None:
+        """Update the table with the results added since (or fit it, the first time) and write it."""
         if self.changed or self.table is None:
-            exact = self.table is None or self.updates >= EXACT_EVERY
-            self.ratings = fit(self.results, self.ratings or None, TOLERANCE if exact else LIVE_TOLERANCE)
-            entries = rating_table(self.results, self.ratings, None if exact else self.table, self.played)
-            self.table, self.played, self.changed = {e.entrant: e for e in entries}, set(), False
-            self.updates = 0 if exact else self.updates + 1
-        entries = sorted(self.table.values(), key=lambda entry: (-entry.elo, entry.entrant))
+            self._update()
+        assert self.table is not None
+        updated = list(self.table.values()) if self.written is None else self.updated
         newest = self.store.newest_match_id(self.ruleset)
         point = None if self.count == 0 or newest is None else (self.count - 1, newest)
         drop = history_drops(self.positions, point[0]) if point else []
         written = self.written
-        moved = entries if written is None else [e for e in entries if changed(written.get(e.entrant), e)]
+        moved = updated if written is None else [e for e in updated if changed(written.get(e.entrant), e)]
         self.store.write_ratings(self.ruleset, self.ruleset.split("@", 1)[0], moved, point, drop,
                                  every=written is None)
         self.written = {**(written or {}), **{e.entrant: e for e in moved}}
         self.positions = sorted(set(self.positions) - set(drop) | ({point[0]} if point else set()))
+
+    def _update(self) -> None:
+        terms, results, table = self.results.take_fresh(), self.results, self.table
+        values = np.array([self.ratings.get(name, INITIAL) for name in results.names])
+        if table is None or self.updates >= EXACT_EVERY:
+            start = self.ratings or {name: e.elo for name, e in self.stored.items()}
+            self.ratings = fit(results, start or None, TOLERANCE)
+            entries = rating_table(results, self.ratings, guesses=table or self.stored)
+            self.updates = self.local = 0
+        elif local_enough(terms, values, self.fitted, self.added):
+            entries = self._local_entries(terms, values, table)
+            self.updates, self.local = self.updates + 1, self.local + 1
+        else:
+            self.ratings = fit(results, self.ratings, LIVE_TOLERANCE)
+            entries = rating_table(results, self.ratings, table, self.played)
+            self.updates, self.local = self.updates + 1, 0
+        if self.local == 0:  # a fit: the local updates' reference from here on
+            self.fitted, self.added = results.curvature.copy(), np.zeros(len(results.names))
+        self.table = {**(table or {}), **{e.entrant: e for e in entries}}
+        self.updated, self.played, self.changed = entries, set(), False
+
+    def _local_entries(self, terms: Pairs, values: Floats, table: dict[str, RatingEntry]) -> list[RatingEntry]:
+        """The table's entries of the bots that played, after a local update: each interval keeps
+        its distances to the rating, scaled by how much its curvature grew (width ~ 1/sqrt)."""
+        results, was = self.results, self.results.curvature
+        moved, bend = local_update(terms, values, was)
+        results.curvature, self.added = bend, self.added + (bend - was)
+        entries = []
+        for i in np.union1d(terms[0], terms[1]).tolist():
+            name, before, scale = results.names[i], table[results.names[i]], math.sqrt(was[i] / bend[i])
+            elo = float(moved[i])
+            self.ratings[name] = elo
+            entries.append(table_entry(results, name, elo, elo - (before.elo - before.low) * scale,
+                                       elo + (before.high - before.elo) * scale))
         return entries
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arena.ladder.matchmaking import Candidate, Pool, next_table  # noqa: E402
 from arena.rating import Results, fit, rating_table  # noqa: E402
 from arena.rating_fit import LIVE_TOLERANCE  # noqa: E402
-from arena.store import EntrantTotal, PairTotal, RatedMatch  # noqa: E402
+from arena.store import EntrantTotal, PairColumns, PairTotal, RatedMatch  # noqa: E402
 from tests.arena import rating_reference as reference  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def vectorized_only(bots: int, count: int) -> tuple[Results, dict[str, float]]:
     pairs, entrants = timed("totals (numpy aggregate -> PairTotal list)",
                             lambda: as_totals(bots, *games(bots, count, 7)))
     results = Results()
-    timed(f"load {len(pairs):,} pair totals", lambda: results.add_totals(pairs, entrants))
+    timed(f"load {len(pairs):,} pair totals", lambda: results.add_totals([PairColumns.of(pairs)], entrants))
     ratings = timed("fit", lambda: fit(results))
     timed("intervals (table)", lambda: rating_table(results, ratings))
     return results, ratings

@@ -109,7 +109,7 @@ class Ladder:
         self.config = LadderConfig.from_json(info.config)
         self.tournament = self.config.as_tournament()
         self.results = Results()
-        self.results.add_totals(store.pair_columns(info.ruleset), store.entrant_totals(info.ruleset))
+        self.results.add_totals(store.pair_chunks(info.ruleset), store.entrant_totals(info.ruleset))
         self.ratings: dict[str, float] = {}
         self.entries: dict[str, RatingEntry] = {}
         self.played_since: set[str] = set()  # entrants with results since the last fit

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -28,7 +27,7 @@ from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
-from arena.store.connect import default_db_url, explain, is_read_only, open_engine
+from arena.store.connect import default_db_url, driver_rows, explain, is_read_only, open_engine, stamp
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
 from arena.store.rating_history import write_point
@@ -291,14 +290,12 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
         `every`: `entries` is the whole table; it replaces every stored rating of the ruleset and each
         entry gets a point. Otherwise (a live update) `entries` are the ratings that changed since the
         last write: their rows are written by key, the others stay as stored, and only they get a point."""
-        stamp = now()
-        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
+        when = now()
+        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=when, **vars(e)) for e in entries]
         with self._writing() as session:
             if every:
                 session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
-                if ratings:  # a Core insert: the ORM's bulk path costs more than the rows at 10k bots
-                    session.execute(insert(RatingRow.__table__), ratings)  # type: ignore[attr-defined]
-            elif ratings:
+            if ratings:
                 _upsert_ratings(session, ratings)
             if point is not None:
                 write_point(session, ruleset, point, {e.entrant: e.elo for e in entries}, every, drop)
@@ -306,11 +303,14 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
 
 
 def _upsert_ratings(session: Session, ratings: list[dict[str, Any]]) -> None:
-    """Insert rating rows, or overwrite the stored ones with the same (ruleset, entrant)."""
-    table = RatingRow.__table__  # type: ignore[attr-defined]
-    statement = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(table)
-    values = {name: statement.excluded[name] for name in ratings[0] if name not in ("ruleset", "entrant")}
-    session.execute(statement.on_conflict_do_update(index_elements=["ruleset", "entrant"], set_=values), ratings)
+    """Insert rating rows, or overwrite the stored ones with the same (ruleset, entrant) (through the
+    driver: 10k rows of a big field's table cost more through SQLAlchemy than the database's work)."""
+    names = list(ratings[0])
+    changed = ", ".join(f"{name} = excluded.{name}" for name in names if name not in ("ruleset", "entrant"))
+    sql = (f"INSERT INTO rating ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)}) "  # noqa: S608
+           f"ON CONFLICT (ruleset, entrant) DO UPDATE SET {changed}")
+    when = stamp(session, ratings[0]["updated_at"])
+    driver_rows(session, sql, [tuple(when if name == "updated_at" else row[name] for name in names) for row in ratings])
 
 
 @dataclass

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, insert, text
+from sqlalchemy import delete, text
 from sqlmodel import Session, col
 
+from arena.store.connect import driver_rows
 from arena.store.tables import RatingHistoryRow
 
 # the distinct positions of a ruleset in one index seek each (a loose index scan on
@@ -76,9 +77,8 @@ def write_point(session: Session, ruleset: str, point: tuple[int, int], elos: di
         names = sorted(elos)
         for start in range(0, len(names), 500):
             session.execute(delete(table).where(*here, col(RatingHistoryRow.entrant).in_(names[start:start + 500])))
-    rows = [dict(ruleset=ruleset, position=position, match_id=match_id, entrant=e, elo=v) for e, v in elos.items()]
-    for start in range(0, len(rows), 50_000):
-        session.execute(insert(table), rows[start:start + 50_000])
+    sql = "INSERT INTO rating_history (ruleset, position, match_id, entrant, elo) VALUES (?, ?, ?, ?, ?)"
+    driver_rows(session, sql, [(ruleset, position, match_id, entrant, elo) for entrant, elo in elos.items()])
     _thin(session, ruleset, sorted(set(drop) - {position}))
 
 

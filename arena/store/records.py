@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -205,13 +205,18 @@ class PairTotal:
 
 @dataclass(frozen=True)
 class PairColumns:
-    """A ruleset's PairTotals as four columns (one entry per pair, a < b): what the rating reads in
-    one go, a big field's hundreds of thousands of pairs without an object per pair."""
+    """PairTotals as four columns (one entry per pair, a < b): a ruleset's are read in chunks of these
+    (`Queries.pair_chunks`), a big field's millions of pairs without an object per pair."""
 
     a: Sequence[str]
     b: Sequence[str]
     weight: Sequence[float]
     score: Sequence[float]  # a's
+
+    @classmethod
+    def of(cls, totals: Iterable[PairTotal]) -> PairColumns:
+        pairs = list(totals)
+        return cls([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs], [p.score for p in pairs])
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""THE REFERENCE: arena/rating.py as it was before the vectorized fit (arena/rating_fit.py), bot by bot
+"""THE REFERENCE: arena/rating.py as it was before the vectorized fit (arena/rating_fit/), bot by bot
 in plain Python, kept to check the new numbers against (tests/arena/test_rating_reference.py) and to
 time them side by side (bench/rating_fit.py). Not used by the arena.
 

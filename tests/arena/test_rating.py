@@ -8,7 +8,7 @@ import random
 import pytest
 from elo import Elo
 
-from arena.rating import HALF_CHI2_95, history_drops, pair_score, rate_matches
+from arena.rating import HALF_CHI2_95, Results, history_drops, pair_score, rate_matches
 from arena.store import RatedMatch, RatingEntry
 
 
@@ -209,10 +209,11 @@ def test_a_rerate_with_nothing_new_replaces_its_point() -> None:
 
 
 def test_stored_pair_totals_added_as_arrays_equal_them_added_one_by_one() -> None:
-    """Results.add_totals takes a ruleset's stored pair totals as arrays (a big field has hundreds of
-    thousands): the same pairs, totals and fit as adding each pair, on either side of the name order."""
-    from arena.rating import Results, fit
-    from arena.store import PairTotal
+    """Results.add_totals takes a ruleset's stored pair totals in chunks of columns (a big field has
+    millions): the same bots, pairs, totals and fit as adding each pair, on either side of the name
+    order; pairs added later, known or new, are found among them."""
+    from arena.rating import fit
+    from arena.store import PairColumns, PairTotal
 
     rng = random.Random(5)
     names = [f"bot{n:02d}" for n in range(30)]
@@ -220,14 +221,21 @@ def test_stored_pair_totals_added_as_arrays_equal_them_added_one_by_one() -> Non
     totals = [PairTotal(a, b, w, rng.uniform(0, w)) for a, b in sorted(pairs) for w in [rng.choice((1.0, 1 / 3, 2.5))]]
     rng.shuffle(totals)
     bulk, single = Results(), Results()
-    bulk.add_totals(totals, [])
+    bulk.add_totals([PairColumns.of(totals[:70]), PairColumns.of(totals[70:])], [])
     for total in totals:
         single.add_pair(total.a, total.b, total.weight, total.score)
-    assert bulk.names == single.names and bulk.pair_index == single.pair_index and bulk.pairs == single.pairs
-    for mine, theirs in zip(bulk.arrays(), single.arrays(), strict=True):
-        assert mine.tolist() == theirs.tolist()
-    assert fit(bulk) == fit(single)
-    bulk.add_totals(totals[:10], [])  # pairs it knows: added to one by one
-    for total in totals[:10]:
+    assert bulk.names == single.names and bulk.pairs == single.pairs == len(totals)
+    assert_same_totals(bulk, single)
+    assert fit(bulk) == pytest.approx(fit(single), abs=1e-9)
+    later = totals[:10] + [PairTotal("bot00", "new", 1.0, 0.5), PairTotal(totals[0].b, totals[0].a, 2.0, 2.0)]
+    bulk.add_totals([PairColumns.of(later)], [])
+    for total in later:
         single.add_pair(total.a, total.b, total.weight, total.score)
-    assert bulk.by_name() == single.by_name()
+    assert bulk.pairs == single.pairs == len(totals) + 1
+    assert_same_totals(bulk, single)
+
+
+def assert_same_totals(mine: Results, theirs: Results) -> None:
+    assert mine.by_name().keys() == theirs.by_name().keys()
+    for pair, totals in mine.by_name().items():
+        assert totals == pytest.approx(theirs.by_name()[pair], abs=1e-12), pair

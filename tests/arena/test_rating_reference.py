@@ -1,4 +1,4 @@
-"""The vectorized fit (arena/rating.py, arena/rating_fit.py) against the bot-by-bot reference it
+"""The vectorized fit (arena/rating.py, arena/rating_fit/) against the bot-by-bot reference it
 replaced (tests/arena/rating_reference.py): the same ratings and intervals within 0.5 Elo on varied
 fields; a live update (totals in memory, refit from the ratings before) against a full refit; the
 history appended one point per rerate."""
@@ -145,8 +145,8 @@ def test_the_drivers_live_rerate_reads_the_totals_once_and_again_after_a_partly_
     store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
     tournament = store.create_tournament("toy", "toy@1", "round_robin", {"entrants": []}, 100, "t")
     reads = []
-    real = store.pair_columns
-    monkeypatch.setattr(store, "pair_columns", lambda ruleset: reads.append(ruleset) or real(ruleset))
+    real = store.pair_chunks
+    monkeypatch.setattr(store, "pair_chunks", lambda ruleset: reads.append(ruleset) or real(ruleset))
     rerating = LiveRerate(store, "toy@1")
     rng = random.Random(9)
     batches = [[stored_result(20 * n + i, tuple(rng.sample(["a", "b", "c", "d", "e"], 3)), (1, 2, 2), tournament)

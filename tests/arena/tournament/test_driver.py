@@ -113,7 +113,10 @@ def test_results_arriving_in_any_order_give_the_same_matches_and_ratings(tmp_pat
     play_tournament(in_order, first, LocalExecutor())
     play_tournament(shuffled, second, ShuffledExecutor(seed=3))
     assert stored(in_order, first) == stored(shuffled, second)
-    assert in_order.leaderboard("toy@1") == shuffled.leaderboard("toy@1")
+    # the run's last rerate starts from the live table, which saw the results in another order: the
+    # same fit, to its tolerance (1e-4 Elo), not to the last bit
+    assert [vars(row) for row in in_order.leaderboard("toy@1")] == [
+        pytest.approx(vars(row), abs=1e-3) for row in shuffled.leaderboard("toy@1")]
 
 
 def test_an_arena_error_in_one_match_is_stored_unrated_and_the_rest_goes_on(
