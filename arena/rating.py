@@ -222,9 +222,9 @@ def history_drops(positions: list[int], position: int, points: int = HISTORY_POI
 
 def rerate(store: Store, ruleset: str) -> list[RatingEntry]:
     """Recompute a ruleset's ratings from its stored totals, store them and a history point."""
-    live = LiveRate(store, ruleset)
-    live.rerate()
-    return live.entries()
+    once = LiveRate(store, ruleset, live=False)
+    once.rerate()
+    return once.entries()
 
 
 class LiveRate:
@@ -239,12 +239,14 @@ class LiveRate:
     A live update writes only the entrants whose rating changed since it last wrote them
     (`changed`): after a few matches of a big field a few rows, not the field."""
 
-    def __init__(self, store: Store, ruleset: str) -> None:
+    def __init__(self, store: Store, ruleset: str, *, live: bool = True) -> None:
+        """`live`: results will be added (else one rerate, `rerate`'s: nothing kept for adding)."""
         self.store, self.ruleset = store, ruleset
         self.results = Results()
         self.results.add_totals(store.pair_chunks(ruleset), store.entrant_totals(ruleset))
-        self.results.fresh = []  # from here on the terms each update adds are kept for the local one
-        self.results.reindex()  # the pairs' keys sorted now: the first live update finds them at once
+        if live:
+            self.results.fresh = []  # from here on the terms each update adds are kept for the local one
+            self.results.reindex()  # the pairs' keys sorted now: the first live update finds them at once
         self.count, self.newest = store.rated_span(ruleset)
         self.positions = store.history_positions(ruleset)
         self.stored = store.stored_ratings(ruleset)  # where the first fit starts

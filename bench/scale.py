@@ -68,8 +68,8 @@ from starlette.routing import Route  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from arena.cli import main as arena_main  # noqa: E402
-from arena.ladder.matchmaking import Candidate, next_table  # noqa: E402
-from arena.rating import rerate  # noqa: E402
+from arena.ladder.matchmaking import Candidate, Pool, next_table  # noqa: E402
+from arena.rating import EXACT_EVERY, rerate  # noqa: E402
 from arena.record_encoding import encode_record  # noqa: E402
 from arena.store import RatingEntry, Store  # noqa: E402
 from arena.tournament.driver import LiveRerate  # noqa: E402
@@ -170,6 +170,12 @@ def measure_live(report: Callable[[str, Cell], None], history: History, generato
     scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
     live.last = -math.inf
     report("live update after 1,000 new", timed(live.maybe))
+    assert live.rate is not None
+    live.rate.updates = EXACT_EVERY  # the next one is the exact one a live rerate makes every EXACT_EVERY
+    start += NEW_MATCHES
+    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
+    live.last = -math.inf
+    report(f"live update, the exact one of every {EXACT_EVERY}", timed(live.maybe))
 
 
 def measure_leaderboard(report: Callable[[str, Cell], None], url: str, repeat: int) -> None:
@@ -185,7 +191,15 @@ def measure_next_table(report: Callable[[str, Cell], None], url: str, repeat: in
     rows = store.leaderboard(RULESET, limit=1_000_000)
     field = [Candidate(row.entrant, f"bot:{row.entrant}", row.elo, row.low, row.high, row.games) for row in rows]
     rng = random.Random(1)
-    report("next table (whole field)", spread(lambda: next_table(field, scale_history.PLAYERS, rng), max(repeat, 100)))
+    pool = Pool(field)  # as the ladder's driver keeps it between refits (arena/ladder/driver.py `_pool`)
+
+    def choose() -> None:
+        table = next_table(pool, scale_history.PLAYERS, rng)
+        assert table is not None
+        pool.seat(table)
+
+    report("next table (whole field)", spread(choose, max(repeat, 100)))
+    report("its pool built again (after a refit)", spread(lambda: Pool(field), repeat))
 
 
 def page_paths(history: History, store: Store) -> list[tuple[str, str]]:
@@ -245,9 +259,11 @@ def measure_all(history: History, generator: scale_history.Generator, cap: float
     paths = page_paths(history, store)
     store.engine.dispose()
     cells |= capped(cap, ["write, batches of 100"], measure_small_writes, history, generator)
-    cells |= capped(cap, ["live update after 1,000 new"], measure_live, history, generator)
+    cells |= capped(cap, ["live update after 1,000 new", f"live update, the exact one of every {EXACT_EVERY}"],
+                    measure_live, history, generator)
     cells |= capped(cap, ["arena leaderboard"], measure_leaderboard, history.url, repeat)
-    cells |= capped(cap, ["next table (whole field)"], measure_next_table, history.url, repeat)
+    cells |= capped(cap, ["next table (whole field)", "its pool built again (after a refit)"], measure_next_table,
+                    history.url, repeat)
     for row, path in paths:
         cells |= capped(cap, [f"GET {row}"], measure_page, history.url, row, path, repeat)
     return cells
