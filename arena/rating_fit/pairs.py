@@ -154,9 +154,10 @@ class PairArrays:
         self.score[slots] += scores
         if self.fresh is not None:
             self.fresh.append((keys // PAIR_KEY, keys % PAIR_KEY, weights, scores))
-        self.recent.update(zip(keys[new].tolist(), slots[new].tolist(), strict=True))
-        if len(self.recent) > max(1024, self.indexed // 8):
-            self.reindex()
+        if len(self.recent) + added > max(1024, self.indexed // 8):
+            self.reindex()  # many new pairs: all sorted again, none of them one by one into the dict
+        else:
+            self.recent.update(zip(keys[new].tolist(), slots[new].tolist(), strict=True))
 
     def _slots(self, keys: Ints) -> Ints:
         """Each key's slot, -1 for a pair not met before."""

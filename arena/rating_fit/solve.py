@@ -44,10 +44,12 @@ def fit_array(results: PairArrays, start: Floats | None = None, tolerance: float
     ratings = np.full(n, INITIAL) if start is None else np.array(start, dtype=np.float64)
     if results.pairs == 0:
         return np.full(n, INITIAL)
-    pairs = results.arrays()
+    pairs, groups = results.arrays(), results.groups()
     bends = np.empty(results.pairs)  # each pair's curvature at the step's ratings
     for _ in range(200):
-        step = _newton_step(ratings, pairs, n, bends)
+        # a step's shift of a whole group changes nothing (the ridge's answer to rounding in the
+        # gradient's sum): taken out, it would otherwise stay as a step that never shrinks
+        step = centred(_newton_step(ratings, pairs, n, bends), groups) - INITIAL
         largest = float(np.max(np.abs(step)))
         # halve a step that lowers the likelihood: only a long one can (far from the answer); within
         # SURE_STEP Elo the quadratic model is good to a few per cent (Elo's logistic bends slowly)
@@ -58,7 +60,7 @@ def fit_array(results: PairArrays, start: Floats | None = None, tolerance: float
         ratings = ratings + step
         if largest < tolerance:
             break
-    return centred(ratings, results.groups())
+    return centred(ratings, groups)
 
 
 def _newton_step(ratings: Floats, pairs: Pairs, n: int, bends: Floats) -> Floats:
