@@ -28,6 +28,7 @@ from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
+from arena.store.bulk import execute_many
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
@@ -229,7 +230,9 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
     def _insert_matches(self, session: Session, batch: WrittenBatch) -> None:
         # Core bulk inserts (one statement per table, RETURNING the new ids): the ORM's
         # object-per-row path costs about a millisecond per match, which a fast tournament feels.
-        returned = session.execute(insert(MatchRow).returning(col(MatchRow.id), col(MatchRow.key)), batch.rows)
+        # (of the table, not the mapped class: the ORM's bulk path would collect every row again)
+        table = MatchRow.__table__  # type: ignore[attr-defined]
+        returned = session.execute(insert(table).returning(table.c.id, table.c.key), batch.rows)
         batch.match_ids.update({key: match_id for match_id, key in returned})
         versions = self._bot_version_ids(session, {_version_key(seat): seat.kind
                                                    for r in batch.results for seat in r.seats})
@@ -239,7 +242,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                  bot_version_id=versions[_version_key(seat)])
             for r in batch.results for seat in r.seats
         )
-        session.execute(insert(SeatRow), batch.seat_rows)
+        execute_many(session, SeatRow.__table__, insert(SeatRow.__table__), batch.seat_rows)  # type: ignore[attr-defined]
         insert_logs(session, batch.match_ids, batch.results)
 
     def _bot_version_ids(self, session: Session,
