@@ -16,7 +16,7 @@ from arena.store.aggregates import stored
 from tests.arena.postgres_server import postgres_server  # noqa: F401
 from tests.arena.store.test_aggregates import assert_kept
 from tests.arena.store.test_migrations import differences, fresh_url  # noqa: F401
-from tests.arena.store.test_record_codec import real_records
+from tests.arena.store.test_record_codec import real_records, without_dictionary
 from tests.arena.store.test_record_migration import replay
 
 DROPPED = {"ix_seat_entrant", "ix_seat_match_id"}
@@ -33,7 +33,8 @@ def move_to(url: str, revision: str, downgrade: bool) -> None:
 
 
 def played_results(store: Store, records: list[dict[str, Any]]) -> list[MatchResult]:
-    """Each real record stored three times over, with entrants that overlap (pairs, ties, faults)."""
+    """Each real record stored three times over, with entrants that overlap (pairs, ties, faults);
+    every other one encoded as the arena encoded records before 0019 (no dictionary)."""
     names = ["ann", "bob", "cat", "dan", "eve", "fay"]
     results = []
     for number, record in enumerate(records * 3):
@@ -42,8 +43,9 @@ def played_results(store: Store, records: list[dict[str, Any]]) -> list[MatchRes
                             rank=record["ranks"][seat], termination="timeout" if number == seat else "normal",
                             faults=number % 2)
                  for seat in range(len(record["seats"]))]
+        old = {"encoded_record": without_dictionary(record)} if number % 2 else {}
         results.append(MatchResult(tid, 0, 0, 0, 0, record["game_id"], record["ruleset"], record["seed"],
-                                   record["seed"], seats, record, decisions=5, duration_ms=1.0))
+                                   record["seed"], seats, record, decisions=5, duration_ms=1.0, **old))
     return results
 
 
@@ -79,6 +81,7 @@ def test_a_database_at_0018_keeps_its_records_replays_and_aggregates(fresh_url: 
     sqlite = old.engine.dialect.name == "sqlite"
     assert not (sqlite and pair_stats_without_rowid(old))
     before = snapshot(old)
+    assert {record[:1] for _, record in before[0]} == {b"\x01", b"\x02", b"\x03"}, "old and new encodings"
     old.engine.dispose()
 
     store = Store(fresh_url)  # opening it runs 0019
