@@ -6,7 +6,10 @@ compiled-parameter machinery, and the ORM's bulk path for a mapped class): at 10
 cost the writer about as much as SQLite's own inserts (profile: BENCHMARKS.md, "Fewer bytes and
 faster writes"). Here the statement is compiled once per call for the dialect, each column's bind
 processor (e.g. SQLite's DATETIME text) looked up once, and the rows handed to the driver as
-tuples (qmark: SQLite) or dicts (pyformat: psycopg): the same SQL and the same stored values.
+tuples (qmark: SQLite): the same SQL and the same stored values. On PostgreSQL even the driver's
+executemany costs per row (psycopg sends each row as a statement of the pipeline, ~20 µs of its
+Python each), so there the rows go as one array per column in a single statement:
+`INSERT ... SELECT * FROM unnest(%(a)s::TYPE[], ...)`, each column cast to its own type.
 """
 
 from __future__ import annotations
@@ -26,13 +29,31 @@ def execute_many(session: Session, table: Table, statement: Insert, rows: list[d
     connection = session.connection()
     dialect = connection.dialect
     names = list(rows[0])
-    compiled = statement.compile(dialect=dialect, column_keys=names)
+    compiled = statement.compile(dialect=dialect, column_keys=names, for_executemany=True)
     processors = {name: table.c[name].type._cached_bind_processor(dialect) for name in names}
-    if compiled.positional:
+    if dialect.name == "postgresql":
+        columns = {name: [row[name] for row in rows] for name in names}
+        for name, process in processors.items():
+            if process is not None:
+                columns[name] = [process(value) for value in columns[name]]
+        connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect), columns)
+    elif compiled.positional:
         steps = [(name, processors[name]) for name in compiled.positiontup or ()]
-        parameters: list[Any] = [tuple(row[name] if process is None else process(row[name]) for name, process in steps)
-                                 for row in rows]
-    else:
-        active = {name: process for name, process in processors.items() if process is not None}
-        parameters = [row if not active else {**row, **{n: p(row[n]) for n, p in active.items()}} for row in rows]
-    connection.exec_driver_sql(str(compiled), parameters)
+        connection.exec_driver_sql(str(compiled), [
+            tuple(row[name] if process is None else process(row[name]) for name, process in steps) for row in rows])
+    else:  # another driver: SQLAlchemy's own executemany
+        session.execute(statement, rows)
+
+def _from_arrays(sql: str, table: Table, dialect: Any) -> str:
+    """The INSERT's `VALUES (...)` replaced by the rows of one array per column (PostgreSQL), in the
+    order of its column list."""
+    names = [name.strip('"') for name in sql[sql.index("(") + 1:sql.index(")")].split(", ")]
+    start = sql.index(" VALUES (")
+    depth, end = 0, start + len(" VALUES ")
+    while True:  # to the parenthesis that closes VALUES (its casts have none, but stay safe)
+        depth += {"(": 1, ")": -1}.get(sql[end], 0)
+        if depth == 0:
+            break
+        end += 1
+    arrays = ", ".join(f"%({name})s::{table.c[name].type.compile(dialect=dialect)}[]" for name in names)
+    return f"{sql[:start]} SELECT * FROM unnest({arrays}){sql[end + 1:]}"
