@@ -14,7 +14,7 @@ the time to encode the records (measured apart, the anchor's json.dumps) taken o
 on several nodes share, each encoding its own records.
 
 Usage:
-    .venv/bin/python bench/store_writes.py [--tree /tmp/anchor --tree .] [--matches 20000] [--batch 100]
+    .venv/bin/python bench/store_writes.py [--tree /tmp/anchor --tree .] [--matches 20000] [--batch 100] [--bots 40]
         [--db sqlite] [--db postgresql+psycopg://postgres@127.0.0.1:54329/postgres]
 """
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRANTS = [f"bot{n}" for n in range(40)]
+ENTRANTS = [f"bot{n}" for n in range(40)]  # --bots: how many entrants the matches are drawn among
 
 
 def play_records(count: int, path: Path) -> None:
@@ -61,11 +62,13 @@ def results(records: list[dict[str, Any]], tournament_id: int, start: int, count
     from arena.store import MatchResult, SeatResult
 
     encode = worker_encoding()
-
+    draw = random.Random(start)
     batch = []
     for index in range(start, start + count):
         record = records[index % len(records)]
         entrants = [ENTRANTS[(index * 7 + seat * 11) % len(ENTRANTS)] for seat in range(4)]
+        if len(ENTRANTS) > 40:  # a large field: four entrants drawn at random (seeded), as a ladder's tables
+            entrants = draw.sample(ENTRANTS, 4)
         seats = [SeatResult(seat, name, name, score=record["returns"][seat], rank=record["ranks"][seat])
                  for seat, name in enumerate(entrants)]
         encoded = {} if encode is None else {"encoded_record": encode(record)}
@@ -75,10 +78,11 @@ def results(records: list[dict[str, Any]], tournament_id: int, start: int, count
     return batch
 
 
-def child(url: str, records_path: Path, matches: int, batch: int) -> None:
+def child(url: str, records_path: Path, matches: int, batch: int, bots: int) -> None:
     """Write the matches with this tree's Store; print what it measured as one JSON line."""
     from arena.store import Store
 
+    ENTRANTS[:] = [f"bot{n}" for n in range(bots)]
     records = [json.loads(line) for line in records_path.open()]
     store = Store(url)
     before = database_bytes(store)
@@ -136,7 +140,7 @@ def fresh_url(db: str, folder: Path, n: int) -> str:
 
 def measure(tree: Path, url: str, records: Path, args: argparse.Namespace) -> dict[str, float]:
     command = [sys.executable, str(Path(__file__).resolve()), "--child", url, "--records", str(records),
-               "--matches", str(args.matches), "--batch", str(args.batch)]
+               "--matches", str(args.matches), "--batch", str(args.batch), "--bots", str(args.bots)]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     output = subprocess.run(command, cwd=tree, env=env, check=True, capture_output=True, text=True).stdout
     return json.loads(output.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -148,18 +152,20 @@ def main() -> None:
     parser.add_argument("--db", action="append", help="'sqlite' or a PostgreSQL server URL (repeatable)")
     parser.add_argument("--matches", type=int, default=20_000)
     parser.add_argument("--batch", type=int, default=100, help="results per record_matches call")
+    parser.add_argument("--bots", type=int, default=40, help="entrants; past 40, each table drawn at random")
     parser.add_argument("--pool", type=int, default=40, help="distinct records played up front")
     parser.add_argument("--records", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.records, args.matches, args.batch)
+        child(args.child, args.records, args.matches, args.batch, args.bots)
         return
     trees, dbs = args.tree or [ROOT], args.db or ["sqlite"]
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         play_records(args.pool, folder / "records.jsonl")
-        print(f"{args.matches:,} 4-player Riga matches in batches of {args.batch}, {args.pool} distinct records")
+        print(f"{args.matches:,} 4-player Riga matches among {args.bots:,} bots in batches of {args.batch}, "
+              f"{args.pool} distinct records")
         print("| database | tree | records encoded by | matches/s (wall) | matches per CPU s of the writer "
               "| bytes per match (rows + indexes) | record text bytes | matches/s less encoding |")
         print("|---|---|---|---|---|---|---|---|")

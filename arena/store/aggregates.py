@@ -28,6 +28,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
+from arena.store.bulk import execute_many
 from arena.store.tables import (
     EntrantStatsRow,
     MatchRow,
@@ -160,7 +161,7 @@ def _upsert(session: Session, table: Table, rows: list[dict[str, Any]], keys: tu
         values[name] = case((new[newest[0]] > old[newest[0]], new[name]), else_=old[name])
     if highest:
         values[highest] = case((new[highest] > old[highest], new[highest]), else_=old[highest])
-    session.execute(statement.on_conflict_do_update(index_elements=list(keys), set_=values), rows)
+    execute_many(session, table, statement.on_conflict_do_update(index_elements=list(keys), set_=values), rows)
 
 
 # -- the same figures from the stored matches (tests; migration 0013 backfills them in SQL) ----------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,7 +18,6 @@ from urllib.parse import quote
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
-from sqlmodel import Session
 
 from arena.errors import StoreError, UsageError
 from arena.store import migrations
@@ -198,20 +196,3 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
-
-def driver_rows(session: Session, sql: str, rows: list[tuple[Any, ...]]) -> None:
-    """Run `sql` (written with `?` marks) once per row, straight through the database driver's
-    executemany: thousands of rows with no per-row work of SQLAlchemy's (a live rerate of a big
-    field writes ~3,300 ratings and as many history rows: 90 ms through the ORM's Core insert, a
-    third of that this way). A datetime must be passed as `stamp` gives it."""
-    connection = session.connection()
-    if connection.dialect.paramstyle != "qmark":
-        sql = sql.replace("?", "%s")
-    connection.exec_driver_sql(sql, rows)
-
-
-def stamp(session: Session, when: datetime) -> datetime | str:
-    """A datetime as SQLAlchemy stores it for this database: SQLite's text form, or as it is."""
-    if session.get_bind().dialect.name == "sqlite":
-        return when.strftime("%Y-%m-%d %H:%M:%S.%f")
-    return when

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import delete, insert, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -27,7 +28,8 @@ from arena.store.aggregates import add_matches, with_ids
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
-from arena.store.connect import default_db_url, driver_rows, explain, is_read_only, open_engine, stamp
+from arena.store.bulk import execute_many
+from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
 from arena.store.rating_history import write_point
@@ -228,7 +230,9 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
     def _insert_matches(self, session: Session, batch: WrittenBatch) -> None:
         # Core bulk inserts (one statement per table, RETURNING the new ids): the ORM's
         # object-per-row path costs about a millisecond per match, which a fast tournament feels.
-        returned = session.execute(insert(MatchRow).returning(col(MatchRow.id), col(MatchRow.key)), batch.rows)
+        # (of the table, not the mapped class: the ORM's bulk path would collect every row again)
+        table = MatchRow.__table__  # type: ignore[attr-defined]
+        returned = session.execute(insert(table).returning(table.c.id, table.c.key), batch.rows)
         batch.match_ids.update({key: match_id for match_id, key in returned})
         versions = self._bot_version_ids(session, {_version_key(seat): seat.kind
                                                    for r in batch.results for seat in r.seats})
@@ -238,7 +242,7 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
                  bot_version_id=versions[_version_key(seat)])
             for r in batch.results for seat in r.seats
         )
-        session.execute(insert(SeatRow), batch.seat_rows)
+        execute_many(session, SeatRow.__table__, insert(SeatRow.__table__), batch.seat_rows)  # type: ignore[attr-defined]
         insert_logs(session, batch.match_ids, batch.results)
 
     def _bot_version_ids(self, session: Session,
@@ -304,13 +308,13 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogSto
 
 def _upsert_ratings(session: Session, ratings: list[dict[str, Any]]) -> None:
     """Insert rating rows, or overwrite the stored ones with the same (ruleset, entrant) (through the
-    driver: 10k rows of a big field's table cost more through SQLAlchemy than the database's work)."""
-    names = list(ratings[0])
-    changed = ", ".join(f"{name} = excluded.{name}" for name in names if name not in ("ruleset", "entrant"))
-    sql = (f"INSERT INTO rating ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)}) "  # noqa: S608
-           f"ON CONFLICT (ruleset, entrant) DO UPDATE SET {changed}")
-    when = stamp(session, ratings[0]["updated_at"])
-    driver_rows(session, sql, [tuple(when if name == "updated_at" else row[name] for name in names) for row in ratings])
+    driver, arena/store/bulk.py: 10k rows of a big field's table cost more through SQLAlchemy's
+    per-row parameters than the database's work)."""
+    table = RatingRow.__table__  # type: ignore[attr-defined]
+    statement = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(table)
+    values = {name: statement.excluded[name] for name in ratings[0] if name not in ("ruleset", "entrant")}
+    execute_many(session, table, statement.on_conflict_do_update(index_elements=["ruleset", "entrant"], set_=values),
+                 ratings)
 
 
 @dataclass

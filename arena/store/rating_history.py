@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, text
+from sqlalchemy import delete, insert, text
 from sqlmodel import Session, col
 
-from arena.store.connect import driver_rows
+from arena.store.bulk import execute_many
 from arena.store.tables import RatingHistoryRow
 
 # the distinct positions of a ruleset in one index seek each (a loose index scan on
@@ -77,8 +77,8 @@ def write_point(session: Session, ruleset: str, point: tuple[int, int], elos: di
         names = sorted(elos)
         for start in range(0, len(names), 500):
             session.execute(delete(table).where(*here, col(RatingHistoryRow.entrant).in_(names[start:start + 500])))
-    sql = "INSERT INTO rating_history (ruleset, position, match_id, entrant, elo) VALUES (?, ?, ?, ?, ?)"
-    driver_rows(session, sql, [(ruleset, position, match_id, entrant, elo) for entrant, elo in elos.items()])
+    rows = [dict(ruleset=ruleset, position=position, match_id=match_id, entrant=e, elo=v) for e, v in elos.items()]
+    execute_many(session, table, insert(table), rows)  # through the driver: ~3,300 rows a live update at 10k bots
     _thin(session, ruleset, sorted(set(drop) - {position}))
 
 

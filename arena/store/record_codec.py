@@ -15,6 +15,10 @@ of three encodings, told apart by the first byte, each zlib-compressed compact J
 - `0x01`, steps in columns: `[head, chances, actions, elapsed]`, when every step has exactly the
   keys `chance`, `actions`, `elapsed_ms` in that order (what `StepRecord` writes) but some step
   is neither of the above (several seats at once).
+- `0x03`, against a preset dictionary of the game's (from revision 0019's arena on): then the
+  dictionary's id (one byte, `DICTIONARIES` in arena/record_encoding.py), then a zlib stream,
+  compressed with that dictionary, of `0x02` or `0x01` and its compact JSON as above. A 4-player
+  Riga record keeps ~1.0 kB.
 - a plain zlib stream of the text (RFC 1950: first byte 0x78): any other record.
 
 Decoding rebuilds the same dict (keys in the same order), so `json.dumps` gives back the same
@@ -33,9 +37,11 @@ import zlib
 from typing import Any
 
 from arena.errors import StoreError
-from arena.record_encoding import COLUMNS, LEVEL, ONE_SEAT, encode_record
+from arena.record_encoding import COLUMNS, DICTIONARY, LEVEL, ONE_SEAT, dictionary, encode_record
 
-__all__ = ["COLUMNS", "ONE_SEAT", "RecordPruned", "decode_record", "encode_record", "encode_text", "record_text"]
+__all__ = ["COLUMNS", "DICTIONARY", "ONE_SEAT", "RecordPruned", "decode_record", "encode_record", "encode_text",
+           "record_text"]
+IN_COLUMNS = (ONE_SEAT, COLUMNS, DICTIONARY)
 
 ZLIB_FIRST_BYTE = 0x78
 
@@ -53,7 +59,7 @@ def encode_text(text: str) -> bytes:
     """The stored form of a record's JSON text (a record stored as text before revision 0014):
     in columns only when they give back exactly this text, else the text itself compressed."""
     columns = encode_record(json.loads(text))
-    if columns[:1] in (ONE_SEAT, COLUMNS) and record_text(columns) == text:
+    if columns[:1] in IN_COLUMNS and record_text(columns) == text:
         return columns
     return zlib.compress(text.encode("utf-8"), LEVEL)
 
@@ -63,8 +69,8 @@ def record_text(stored: bytes | str, match_id: int = 0) -> str:
     if isinstance(stored, str):
         return stored
     data = bytes(stored)  # PostgreSQL's driver may hand back a memoryview
-    if data[:1] in (ONE_SEAT, COLUMNS):
-        return json.dumps(_from_columns(data))
+    if data[:1] in IN_COLUMNS:
+        return json.dumps(_from_columns(data, match_id))
     return zlib.decompress(_zlib(data, match_id)).decode("utf-8")
 
 
@@ -76,16 +82,16 @@ def decode_record(stored: bytes | str | None, match_id: int = 0) -> dict[str, An
         record: dict[str, Any] = json.loads(stored)
         return record
     data = bytes(stored)
-    if data[:1] in (ONE_SEAT, COLUMNS):
-        return _from_columns(data)
+    if data[:1] in IN_COLUMNS:
+        return _from_columns(data, match_id)
     record = json.loads(zlib.decompress(_zlib(data, match_id)))
     return record
 
 
-def _from_columns(data: bytes) -> dict[str, Any]:
-    columns = json.loads(zlib.decompress(data[1:]))
+def _from_columns(data: bytes, match_id: int) -> dict[str, Any]:
+    form, columns = _columns(data, match_id)
     head: dict[str, Any] = columns[0]
-    if data[:1] == COLUMNS:
+    if form == COLUMNS:
         _, chances, actions, elapsed = columns
         head["steps"] = [{"chance": c, "actions": a, "elapsed_ms": e} for c, a, e in zip(chances, actions, elapsed)]
         return head
@@ -102,9 +108,23 @@ def _from_columns(data: bytes) -> dict[str, Any]:
     return head
 
 
+def _columns(data: bytes, match_id: int) -> tuple[bytes, list[Any]]:
+    """A record's form (ONE_SEAT or COLUMNS) and its columns."""
+    if data[:1] != DICTIONARY:
+        return data[:1], json.loads(zlib.decompress(data[1:]))
+    try:
+        preset = dictionary(data[1])
+    except (IndexError, KeyError):
+        raise StoreError(f"the stored record of match {match_id} was compressed with a dictionary this arena "
+                         f"does not have (id {data[1:2].hex() or 'none'}): was it written by a newer arena?") from None
+    decompressor = zlib.decompressobj(zdict=preset)
+    inner = decompressor.decompress(data[2:]) + decompressor.flush()
+    return inner[:1], json.loads(inner[1:])
+
+
 def _zlib(data: bytes, match_id: int) -> bytes:
     if not data or data[0] != ZLIB_FIRST_BYTE:
         raise StoreError(f"the stored record of match {match_id} is in an unknown encoding "
-                         f"(first byte {data[:1].hex() or 'none'}; known: 01, 02, 78): "
+                         f"(first byte {data[:1].hex() or 'none'}; known: 01, 02, 03, 78): "
                          "was it written by a newer arena?")
     return data

@@ -163,9 +163,10 @@ class SeatRow(SQLModel, table=True):
         Index("ix_seat_entrant_termination", "entrant", "termination", "match_id"),
     )
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True)
+    # neither has an index of its own: the unique (match_id, seat) and ix_seat_entrant_match serve them
+    match_id: int = Field(foreign_key="match.id")
     seat: int
-    entrant: str = Field(index=True)
+    entrant: str
     bot_version_id: int = Field(foreign_key="bot_version.id")
     score: float | None = None
     rank: int | None = None
@@ -345,6 +346,8 @@ class PairStatsRow(SQLModel, table=True):
     the rating's sufficient statistic over the rated ones (not SPRT games): PairTotal."""
 
     __tablename__ = "pair_stats"
+    # SQLite: rows stored in key order, the key once (not in the table and again in its index): migration 0019
+    __table_args__ = {"sqlite_with_rowid": False}
     ruleset: str = Field(primary_key=True)
     a: str = Field(primary_key=True)
     b: str = Field(primary_key=True)
