@@ -39,6 +39,8 @@ def create_app(store: Store, author_pages: authors.AuthorPages | None = None) ->
                             authors.SignIn: authors.sign_in_first, ServiceError: authors.service_error},
     )
     app.state.store = store
+    if author_pages is not None:
+        author_pages.bind(store)  # the signed-in sessions live in this database, shared by every dashboard
     app.state.authors = author_pages
     app.state.replays = ReplayCache()
     return app

@@ -51,7 +51,17 @@ class AuthorPages:
                  sessions: auth.Sessions | None = None) -> None:
         self.client = client
         self.max_upload_bytes = max_upload_bytes
-        self.sessions = sessions or auth.Sessions()
+        self._sessions = sessions
+
+    @property
+    def sessions(self) -> auth.Sessions:
+        assert self._sessions is not None, "create_app binds the sessions to the dashboard's database"
+        return self._sessions
+
+    def bind(self, store: Store) -> None:
+        """Keep the sessions in the dashboard's database, unless some were given."""
+        if self._sessions is None:
+            self._sessions = auth.Sessions(store)
 
 
 class SignIn(ArenaError):
@@ -133,7 +143,13 @@ async def _owned(request: Request, session: auth.Session, bot: str) -> Any:
     """The bot as the service lists it (AuthorBot), when it is the author's; 404 otherwise."""
     [listed] = await _owned_call(request, session, "list_bots", bot)
     session.bots.add(bot)
+    _keep(request, session)
     return listed
+
+
+def _keep(request: Request, session: auth.Session) -> None:
+    """Write what this request changed in the session (its bots, its notice) to the database."""
+    _pages(request).sessions.save(session)
 
 
 def _page(request: Request, template: str, data: dict[str, Any], title: str, status: int = 200) -> Response:
@@ -226,6 +242,7 @@ async def my_bots(request: Request) -> Response:
     store: Store = request.app.state.store
     bots = [await run_in_threadpool(bot_view, store, bot) for bot in listed]
     data = {"author": session.author, "bots": bots, "csrf": session.csrf, "notice": _notice(session)}
+    _keep(request, session)
     return _page(request, "author_bots.html", data, "My bots")
 
 
@@ -236,6 +253,7 @@ async def bot_page(request: Request) -> Response:
     view = await run_in_threadpool(bot_view, store, listed)
     recent = await run_in_threadpool(recent_matches, store, listed.name, [v["entrant"] for v in view["versions"]])
     data = {"author": session.author, "bot": view, "recent": recent, "csrf": session.csrf, "notice": _notice(session)}
+    _keep(request, session)
     return _page(request, "author_bot.html", data, listed.name)
 
 
@@ -330,6 +348,7 @@ async def upload(request: Request) -> Response:
                f"`{version.bot}` plays it in new matches")
     session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""),
                       reply.token or None)
+    _keep(request, session)
     return _redirect(bot_url(version.bot))
 
 
@@ -396,6 +415,7 @@ async def register(request: Request) -> Response:
         return _upload_form(request, session, None, "", error.message, error.status, bot)
     session.bots.add(bot)
     session.notice = (f"registered {bot}: it dials in with its token, which follows, shown only this once", token)
+    _keep(request, session)
     return _redirect(bot_url(bot))
 
 
@@ -406,6 +426,7 @@ async def rotate(request: Request) -> Response:
     token = await _owned_call(request, session, "rotate", name)
     session.notice = (f"a new token for {name}: the old one no longer works (its open stream was closed); "
                       "shown only this once", token)
+    _keep(request, session)
     return _redirect(bot_url(name))
 
 
@@ -416,6 +437,7 @@ async def set_state(request: Request) -> Response:
     disabled = _text(form, "disabled") == "1"
     await _owned_call(request, session, "set_disabled", name, disabled)
     session.notice = (f"{name} is {'disabled: it may not connect or be seated' if disabled else 'enabled again'}", None)
+    _keep(request, session)
     return _redirect(bot_url(name))
 
 
