@@ -21,6 +21,7 @@ from dashboards.app import create_app
 from dashboards.author_sessions import COOKIE, SEEN_EVERY_S, Sessions, session_secret
 from dashboards.authors import AuthorPages
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
+from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401 - a fixture
 from tests.dashboards.author_fixtures import AuthorArena
 
 TOKEN = re.compile(r"arena_(?!author)[A-Za-z0-9_-]{32}")  # a bot token (an author key says so)
@@ -96,9 +97,16 @@ class Asking:  # a request carrying a session's cookie
         self.cookies = {COOKIE: sid}
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Store(server.fresh_database())
+
+
 def test_last_seen_is_written_at_most_once_a_minute_and_the_oldest_go_past_the_cap(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'arena.db'}")
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [1000.0]
     sessions = Sessions(store, secret="s", clock=lambda: clock[0])
     session = sessions.start("alice", "arena_author_x")
