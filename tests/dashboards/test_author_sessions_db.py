@@ -20,8 +20,8 @@ from dashboards import author_sessions
 from dashboards.app import create_app
 from dashboards.author_sessions import COOKIE, SEEN_EVERY_S, Sessions, session_secret
 from dashboards.authors import AuthorPages
-from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401 - a fixture
+from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.dashboards.author_fixtures import AuthorArena
 
 TOKEN = re.compile(r"arena_(?!author)[A-Za-z0-9_-]{32}")  # a bot token (an author key says so)
