@@ -1,6 +1,7 @@
 """The dashboard as a Starlette application: HTML pages and the JSON API behind them.
 
-`create_app(store)` serves one database, read only: it never runs or writes matches. Pages and
+`create_app(store)` serves one database: it never runs or writes matches; the one thing it writes,
+with author pages on, is the signed-in authors' sessions (dashboards/author_sessions.py). Pages and
 API endpoints share the functions of dashboards/views.py, so `/api/leaderboard?game=riga` is the
 data that `/leaderboard?game=riga` renders. A bad parameter is a 4xx with a one-line message:
 JSON `{"error": ..., "status": ...}` under /api, an error page elsewhere.
