@@ -1,6 +1,7 @@
 """The dashboard as a Starlette application: HTML pages and the JSON API behind them.
 
-`create_app(store)` serves one database, read only: it never runs or writes matches. Pages and
+`create_app(store)` serves one database: it never runs or writes matches; the one thing it writes,
+with author pages on, is the signed-in authors' sessions (dashboards/author_sessions.py). Pages and
 API endpoints share the functions of dashboards/views.py, so `/api/leaderboard?game=riga` is the
 data that `/leaderboard?game=riga` renders. A bad parameter is a 4xx with a one-line message:
 JSON `{"error": ..., "status": ...}` under /api, an error page elsewhere.
@@ -39,6 +40,8 @@ def create_app(store: Store, author_pages: authors.AuthorPages | None = None) ->
                             authors.SignIn: authors.sign_in_first, ServiceError: authors.service_error},
     )
     app.state.store = store
+    if author_pages is not None:
+        author_pages.bind(store)  # the signed-in sessions live in this database, shared by every dashboard
     app.state.authors = author_pages
     app.state.replays = ReplayCache()
     return app

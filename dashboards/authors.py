@@ -51,7 +51,17 @@ class AuthorPages:
                  sessions: auth.Sessions | None = None) -> None:
         self.client = client
         self.max_upload_bytes = max_upload_bytes
-        self.sessions = sessions or auth.Sessions()
+        self._sessions = sessions
+
+    @property
+    def sessions(self) -> auth.Sessions:
+        assert self._sessions is not None, "create_app binds the sessions to the dashboard's database"
+        return self._sessions
+
+    def bind(self, store: Store) -> None:
+        """Keep the sessions in the dashboard's database, unless some were given."""
+        if self._sessions is None:
+            self._sessions = auth.Sessions(store)
 
 
 class SignIn(ArenaError):
@@ -69,8 +79,13 @@ def _pages(request: Request) -> AuthorPages:
     return pages
 
 
-def _session(request: Request) -> auth.Session:
-    session = _pages(request).sessions.get(request)
+async def _live(request: Request, touch: bool = True) -> auth.Session | None:
+    """The request's live session, or None (read from the database on the thread pool)."""
+    return await run_in_threadpool(_pages(request).sessions.get, request, touch)
+
+
+async def _session(request: Request) -> auth.Session:
+    session = await _live(request)
     if session is None:
         raise SignIn
     return session
@@ -114,7 +129,7 @@ async def _call(request: Request, session: auth.Session, method: str, *args: Any
         return await run_in_threadpool(getattr(pages.client, method), session.key, *args)
     except ServiceError as error:
         if error.status == 401:  # the key was rotated or the author disabled: every session ends
-            pages.sessions.end_all(session.author)
+            await run_in_threadpool(pages.sessions.end_all, session.author)
             raise SignIn from None
         raise
 
@@ -133,7 +148,13 @@ async def _owned(request: Request, session: auth.Session, bot: str) -> Any:
     """The bot as the service lists it (AuthorBot), when it is the author's; 404 otherwise."""
     [listed] = await _owned_call(request, session, "list_bots", bot)
     session.bots.add(bot)
+    await _keep(request, session)
     return listed
+
+
+async def _keep(request: Request, session: auth.Session) -> None:
+    """Write what this request changed in the session (its bots, its notice) to the database."""
+    await run_in_threadpool(_pages(request).sessions.save, session)
 
 
 def _page(request: Request, template: str, data: dict[str, Any], title: str, status: int = 200) -> Response:
@@ -150,8 +171,7 @@ def _redirect(url: str) -> Response:
 
 
 async def signin_page(request: Request) -> Response:
-    pages = _pages(request)
-    if pages.sessions.get(request) is not None:
+    if await _live(request) is not None:
         return _redirect("/my")
     return _signin_form(request, "", 200)
 
@@ -186,9 +206,9 @@ async def signin(request: Request) -> Response:
         if error.status == 401:
             failures.failed(address, name)
         return _signin_form(request, error.message, error.status)
-    if (previous := pages.sessions.get(request)) is not None:  # one session per browser
-        pages.sessions.end(previous)
-    session = pages.sessions.start(author, key)
+    if (previous := await _live(request)) is not None:  # one session per browser
+        await run_in_threadpool(pages.sessions.end, previous)
+    session = await run_in_threadpool(pages.sessions.start, author, key)
     response = _redirect("/my")
     auth.set_session_cookie(response, request, session)
     response.delete_cookie(auth.SIGNIN_COOKIE, path="/signin")
@@ -207,10 +227,10 @@ def _check_key(store: Store, key: str) -> str:
 
 async def signout(request: Request) -> Response:
     pages = _pages(request)
-    session = pages.sessions.get(request)
+    session = await _live(request)
     if session is not None:
         await _form(request, session)
-        pages.sessions.end(session)
+        await run_in_threadpool(pages.sessions.end, session)
     response = _redirect("/signin")
     auth.clear_session_cookie(response, request)
     return response
@@ -220,22 +240,24 @@ async def signout(request: Request) -> Response:
 
 
 async def my_bots(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     listed = await _call(request, session, "list_bots")
     session.bots = {bot.name for bot in listed}
     store: Store = request.app.state.store
     bots = [await run_in_threadpool(bot_view, store, bot) for bot in listed]
     data = {"author": session.author, "bots": bots, "csrf": session.csrf, "notice": _notice(session)}
+    await _keep(request, session)
     return _page(request, "author_bots.html", data, "My bots")
 
 
 async def bot_page(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     listed = await _owned(request, session, request.path_params["name"])
     store: Store = request.app.state.store
     view = await run_in_threadpool(bot_view, store, listed)
     recent = await run_in_threadpool(recent_matches, store, listed.name, [v["entrant"] for v in view["versions"]])
     data = {"author": session.author, "bot": view, "recent": recent, "csrf": session.csrf, "notice": _notice(session)}
+    await _keep(request, session)
     return _page(request, "author_bot.html", data, listed.name)
 
 
@@ -247,7 +269,7 @@ def _notice(session: auth.Session) -> dict[str, str | None] | None:
 
 async def recent_json(request: Request) -> Response:
     """The bot page's recent and running matches, polled by static/author.js."""
-    session = _pages(request).sessions.get(request, touch=False)
+    session = await _live(request, touch=False)
     name = request.path_params["name"]
     if session is None:
         return JSONResponse({"error": "signed out: sign in again", "status": 401}, 401, headers=NO_STORE)
@@ -267,7 +289,7 @@ def _bot_and_match(request: Request) -> tuple[str, str]:
 
 
 async def log_page(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     name, match = _bot_and_match(request)
     logs = await _owned_call(request, session, "read_log", name, int(match))
     if not logs:
@@ -281,7 +303,7 @@ async def log_page(request: Request) -> Response:
 
 async def replay_page(request: Request) -> Response:
     """The match as the author's bot's seat saw it, each decision beside what the bot printed then."""
-    session = _session(request)
+    session = await _session(request)
     name, match = _bot_and_match(request)
     replay = await _owned_call(request, session, "read_replay", name, int(match))
     data = {"bot": name, "match": int(match), "replay": replay}
@@ -292,7 +314,7 @@ async def replay_page(request: Request) -> Response:
 
 
 async def upload_page(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     name = request.path_params.get("name")
     if name is not None:
         await _owned(request, session, name)
@@ -308,7 +330,7 @@ def _upload_form(request: Request, session: auth.Session, bot: str | None, comma
 
 async def upload(request: Request) -> Response:
     """An archive and its command, streamed to the service's SubmitVersion."""
-    session = _session(request)
+    session = await _session(request)
     pages = _pages(request)
     name = request.path_params.get("name")
     if name is not None:  # a version of an existing bot of mine (a new one comes through /my/new)
@@ -330,6 +352,7 @@ async def upload(request: Request) -> Response:
                f"`{version.bot}` plays it in new matches")
     session.notice = (message + ("; its token follows, shown only this once" if reply.token else ""),
                       reply.token or None)
+    await _keep(request, session)
     return _redirect(bot_url(version.bot))
 
 
@@ -387,7 +410,7 @@ def _too_large(pages: AuthorPages) -> str:
 
 async def register(request: Request) -> Response:
     """A bot that dials in: its token, shown once on its page."""
-    session = _session(request)
+    session = await _session(request)
     form = await _form(request, session)
     bot = _text(form, "bot")
     try:
@@ -396,26 +419,29 @@ async def register(request: Request) -> Response:
         return _upload_form(request, session, None, "", error.message, error.status, bot)
     session.bots.add(bot)
     session.notice = (f"registered {bot}: it dials in with its token, which follows, shown only this once", token)
+    await _keep(request, session)
     return _redirect(bot_url(bot))
 
 
 async def rotate(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     name = request.path_params["name"]
     await _form(request, session)
     token = await _owned_call(request, session, "rotate", name)
     session.notice = (f"a new token for {name}: the old one no longer works (its open stream was closed); "
                       "shown only this once", token)
+    await _keep(request, session)
     return _redirect(bot_url(name))
 
 
 async def set_state(request: Request) -> Response:
-    session = _session(request)
+    session = await _session(request)
     name = request.path_params["name"]
     form = await _form(request, session)
     disabled = _text(form, "disabled") == "1"
     await _owned_call(request, session, "set_disabled", name, disabled)
     session.notice = (f"{name} is {'disabled: it may not connect or be seated' if disabled else 'enabled again'}", None)
+    await _keep(request, session)
     return _redirect(bot_url(name))
 
 

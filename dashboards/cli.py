@@ -64,7 +64,12 @@ def dashboard_command(args: argparse.Namespace) -> int:
     else:
         print(f"Author sign-in is off: {args.host} is a network address and the dashboard serves plain HTTP "
               "(pass --tls-cert/--tls-key, --proxy ADDR behind an HTTPS proxy, or --insecure)", flush=True)
-    app = create_app(Store(url, reader=True), pages)
+    store = Store(url, reader=True)
+    if pages is not None and store.read_only:
+        print(f"Author sign-in is off: this dashboard may not write {url}, where the signed-in sessions are kept "
+              "(run it as a user who may write the database)", flush=True)
+        pages = None
+    app = create_app(store, pages)
     scheme = "https" if tls else "http"
     print(f"Arena dashboard: {scheme}://{args.host}:{args.port}/  (database {url}; authors' service "
           f"{args.gateway}; Ctrl-C stops it)", flush=True)

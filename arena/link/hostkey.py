@@ -26,13 +26,18 @@ def host_key_path() -> Path:
 
 def host_key() -> str:
     """The host key from the environment or the key file (created when missing)."""
-    if key := os.environ.get("ARENA_HOST_KEY", "").strip():
+    return secret_from("ARENA_HOST_KEY", host_key_path(), "host key")
+
+
+def secret_from(variable: str, path: Path, what: str) -> str:
+    """`$variable` when set, else the secret in `path` (created when missing: a random one, mode
+    0600 in a folder of mode 0700); a file that other users can read or change is refused."""
+    if key := os.environ.get(variable, "").strip():
         return key
-    path = host_key_path()
     if not path.exists():
         _create(path)
     if (mode := stat.S_IMODE(path.stat().st_mode)) & 0o077:
-        raise UsageError(f"the host key file {path} can be read or changed by other users (mode {mode:04o}); "
+        raise UsageError(f"the {what} file {path} can be read or changed by other users (mode {mode:04o}); "
                          f"make it the owner's only with `chmod 600 {path}`")
     return path.read_text().strip()
 
@@ -42,7 +47,7 @@ def _create(path: Path) -> None:
     path.parent.parent.mkdir(parents=True, exist_ok=True)
     path.parent.mkdir(mode=0o700, exist_ok=True)
     path.parent.chmod(0o700)  # mkdir's mode is masked by the umask
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".host.key.")  # mode 0600
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
     try:
         with os.fdopen(fd, "w") as file:
             file.write(secrets.token_urlsafe(32) + "\n")

@@ -25,6 +25,7 @@ from arena.errors import StoreError, UsageError
 from arena.outcomes import MatchStatus, TournamentStatus
 from arena.record_encoding import encode_record
 from arena.store.aggregates import add_matches, with_ids
+from arena.store.author_sessions import AuthorSessionStore
 from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
@@ -65,7 +66,7 @@ def _bot_info(row: BotRow) -> BotInfo:
 LIVE_BOT = col(BotRow.removed_at).is_(None)  # a removed bot's row only keeps its name taken
 
 
-class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, BotLogStore, LadderStore):
+class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSessionStore, BotLogStore, LadderStore):
     """One database, opened by URL; brings its schema to the newest revision (arena/store/migrations)."""
 
     def __init__(self, url: str | None = None, *, reader: bool = False, create: bool = True) -> None:

@@ -35,6 +35,22 @@ class AuthorRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now)
 
 
+class AuthorSessionRow(SQLModel, table=True):
+    """A signed-in author's dashboard session (dashboards/author_sessions.py), shared by every
+    dashboard on the database. Found by the hash of its id, which the cookie alone carries; the
+    author's key and the once-shown notice are sealed (AES-GCM) under a secret the database lacks."""
+
+    __tablename__ = "author_session"
+    id_hash: str = Field(primary_key=True)  # sha256 of the session id, hex
+    author: str = Field(index=True)
+    csrf: str  # the session's form token: worth nothing without the cookie
+    started: float
+    seen: float = Field(index=True)  # written at most once a minute; the oldest go first past the cap
+    bots: str = Field(sa_column=Column(Text, nullable=False))  # the author's bots as last listed, JSON
+    key: bytes = Field(sa_column=Column(LargeBinary, nullable=False))  # sealed author key
+    notice: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))  # sealed
+
+
 class BotRow(SQLModel, table=True):
     """A registered external bot: it connects with a token, of which only a hash is kept.
 

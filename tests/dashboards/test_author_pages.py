@@ -6,11 +6,13 @@ sign-out, `<script>` in a command and a log, guessing keys."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
 from arena.link.tls import is_loopback
+from arena.store import Store
 from arena.store.live import LiveMatch
 from arena.tournament.schedule import TournamentConfig
 from dashboards.app import create_app
@@ -243,9 +245,9 @@ def test_the_bot_page_shows_suspended_provisional_and_disabled_and_the_matches_p
     assert f'href="/tournaments/{running}/live/3"' in client.get("/my/bots/pybot").text
 
 
-def test_a_session_ends_an_hour_after_its_last_request_and_eight_after_sign_in() -> None:
+def test_a_session_ends_an_hour_after_its_last_request_and_eight_after_sign_in(tmp_path: Path) -> None:
     clock = [1000.0]
-    sessions = Sessions(clock=lambda: clock[0])
+    sessions = Sessions(Store(f"sqlite:///{tmp_path / 'arena.db'}"), secret="s", clock=lambda: clock[0])
 
     class Asking:  # a request carrying the session's cookie
         def __init__(self, sid: str) -> None:
@@ -254,7 +256,7 @@ def test_a_session_ends_an_hour_after_its_last_request_and_eight_after_sign_in()
     session = sessions.start("alice", "arena_author_x")
     for _ in range(7):  # active: each request moves the idle end on
         clock[0] += IDLE_S - 1
-        assert sessions.get(Asking(session.id)) is session
+        assert sessions.get(Asking(session.id)).id == session.id
     clock[0] = session.started + LIFETIME_S
     assert sessions.get(Asking(session.id)) is None, "8 hours after sign-in, however active"
     other = sessions.start("bob", "arena_author_y")
