@@ -1,7 +1,7 @@
 """Signed-in authors' dashboard sessions in the database: `author_session`.
 
-Revision ID: 0019
-Revises: 0018
+Revision ID: 0020
+Revises: 0019
 
 A session lived in the memory of the dashboard that signed its author in; in the database, several
 dashboards behind a proxy share it and a restart signs nobody out (docs/scaling.md, "Author
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019"
-down_revision = "0018"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
