@@ -45,7 +45,47 @@ from arena.submissions import pack_tree, store_submission  # noqa: E402
 from arena.v1 import bot_pb2 as pb  # noqa: E402
 
 EXAMPLES = {"python-sdk": (ROOT / "bots/examples/python", "python3 random_bot.py"),
-            "node": (ROOT / "bots/examples/node", "node bot.js")}
+            "node": (ROOT / "bots/examples/node", "node bot.js"),
+            "minimal": (None, "python3 minimal_bot.py")}
+
+# A bot that does what the echo client does and no more: raw bytes on its stream, the request
+# parsed for its id, the first legal action answered. Beside the echo, it shows the arena's own
+# path; beside the kit's bot, the kit's own work (parsing the observation's JSON, its objects).
+MINIMAL_BOT = """import asyncio, os
+import grpc
+from arena_sdk.v1 import bot_pb2 as pb
+
+
+async def main():
+    outbox = asyncio.Queue()
+    outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client="minimal")).SerializeToString())
+
+    async def sends():
+        while True:
+            yield await outbox.get()
+
+    async with grpc.aio.insecure_channel(os.environ["ARENA_ADDRESS"]) as channel:
+        play = channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None, response_deserializer=None)
+        async for data in play(sends(), metadata=(("authorization", "Bearer " + os.environ["ARENA_TOKEN"]),)):
+            message = pb.ArenaMessage.FromString(data)
+            if message.WhichOneof("kind") == "decision":
+                asked = message.decision
+                action = pb.Action(request_id=asked.request_id, action_id=asked.legal_actions[0].id)
+                outbox.put_nowait(pb.BotMessage(action=action).SerializeToString())
+
+
+asyncio.run(main())
+"""
+
+
+def example_folder(kind: str, scratch: Path) -> Path:
+    folder = EXAMPLES[kind][0]
+    if folder is not None:
+        return folder
+    folder = scratch / "minimal"
+    folder.mkdir(mode=0o755)
+    (folder / "minimal_bot.py").write_text(MINIMAL_BOT)
+    return folder
 
 
 # -- one decision ---------------------------------------------------------------------------------
@@ -56,11 +96,13 @@ async def unix_echo(payload: bytes, count: int, folder: str) -> list[float]:
 
 
 def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count: int,
-                   at_runner: list[float], at_host: list[float]) -> None:
-    """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms)."""
+                   at_runner: list[float], at_host: list[float], before: bool = False) -> None:
+    """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms);
+    `before`: the gateway's path (`NodeHost.decide_as_gateway`), else the node's (`NodeHost.decide`)."""
     for number in range(count + 100):
         started = time.perf_counter()
-        reply = host.decide(name, request, 5000)
+        decide = host.decide_as_gateway if before else host.decide
+        reply = decide(name, request, 5000)
         assert reply.fault == pb.TERMINATION_NORMAL, reply.reason
         if number >= 100:
             at_runner.append((time.perf_counter() - started) * 1000)
@@ -68,9 +110,9 @@ def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count
 
 
 def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3) -> dict[str, Any]:
-    folder, command = EXAMPLES[kind]
+    command = EXAMPLES[kind][1]
     with tempfile.TemporaryDirectory() as scratch:
-        stored = store_submission(folder, Path(scratch) / "submissions")
+        stored = store_submission(example_folder(kind, Path(scratch)), Path(scratch) / "submissions")
         cache = FilesCache(Path(scratch) / "cache")
         host = NodeHost().start()
         name = "benchbot@1"
@@ -84,14 +126,18 @@ def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3)
             echo: list[float] = []
             node: list[float] = []
             loop: list[float] = []
+            before: list[float] = []
+            before_loop: list[float] = []
             payload = pb.ArenaMessage(decision=request).SerializeToString()
-            for _ in range(rounds):
+            for _ in range(rounds):  # blocks in turn, so the machine's load falls on each alike
                 echo += asyncio.run(unix_echo(payload, count // rounds + 100, scratch))
                 node_decisions(host, name, request, count // rounds, node, loop)
+                node_decisions(host, name, request, count // rounds, before, before_loop, before=True)
             host.close_seat(name, pb.MatchEnd(match_id=request.match_id, seat=request.seat))
         finally:
             host.stop()
-    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop)}
+    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop),
+            "before_at_runner": percentiles(before), "before_at_host": percentiles(before_loop)}
 
 
 # -- a tournament on 1 and 2 nodes --------------------------------------------------------------
@@ -204,7 +250,8 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
     parser.add_argument("--matches", type=int, default=24)
-    parser.add_argument("--bots", default="python-sdk,node", help="latency: which example bots")
+    parser.add_argument("--bots", default="minimal,python-sdk,node",
+                        help="latency: which bots (" + ", ".join(EXAMPLES) + ")")
     parser.add_argument("--think-ms", type=float, default=5.0, help="scaling: CPU the submitted bots spend a decision")
     args = parser.parse_args()
     load = os.getloadavg()[0]
@@ -212,13 +259,15 @@ def main() -> None:
         request = sample_request(args.game or "riviera")
         results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
         print(json.dumps({**results, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
-        print("\n| bot | bare echo, Unix socket: p50 / p99 ms | node, at runner: p50 / p99 ms | × echo p50 / p99 "
-              "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|")
+        print("\n| bot | path | bare echo, Unix socket: p50 / p99 ms | at runner: p50 / p99 ms | × echo p50 / p99 "
+              "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|---|")
         for kind, row in results.items():
-            echo, node, loop = row["echo_unix"], row["node_at_runner"], row["node_at_host"]
-            print(f"| {kind} | {echo['p50_ms']} / {echo['p99_ms']} | {node['p50_ms']} / {node['p99_ms']} "
-                  f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
-                  f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
+            for path, at_runner, at_host in (("node (now)", "node_at_runner", "node_at_host"),
+                                             ("gateway's (before)", "before_at_runner", "before_at_host")):
+                echo, node, loop = row["echo_unix"], row[at_runner], row[at_host]
+                print(f"| {kind} | {path} | {echo['p50_ms']} / {echo['p99_ms']} | {node['p50_ms']} / {node['p99_ms']} "
+                      f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
+                      f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
         return
     runs = [scaling(where, nodes, args.matches, args.game or "gang_of_dice", args.think_ms)
             for where in ("gateway", "node") for nodes in (1, 2)]
