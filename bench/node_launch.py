@@ -3,12 +3,15 @@
     .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera]
     .venv/bin/python bench/node_launch.py scaling [--matches 24] [--game gang_of_dice]
 
-latency: a submitted example bot (the Python kit's and the Node.js one), launched in its real
-sandbox by a `NodeHost` in this process, as a Ray worker launches it; one whole decision timed at
-the runner (`NodeHost.decide`, what a match waits: runner thread -> the host's loop -> the bot's
-gRPC stream on the node's Unix socket -> back). Beside it, in blocks that take turns with it, a
-bare gRPC bidirectional echo over a Unix socket (the same kind of socket): a grpc.aio server
-sends the DecisionRequest-sized message, a minimal client process sends it back.
+latency: a submitted bot (a minimal one that does what the echo client does, the Python kit's
+example and the Node.js one), launched in its real sandbox by a `NodeHost` in this process, as a
+Ray worker launches it; one whole decision timed at the runner, what a match waits: `NodeHost.decide`
+(the runner's thread runs the host's loop and sends onto the bot's gRPC stream on the node's Unix
+socket, arena/node/hop.py) and, in blocks taking turns with it, the gateway's path it replaced
+(`NodeHost.decide_as_gateway`: `Gateway.decide` as a task on the loop, the runner's thread handing
+it over). Beside them, in blocks that take turns with them, a bare gRPC bidirectional echo over a
+Unix socket (the same kind of socket): a grpc.aio server sends the DecisionRequest-sized message,
+a minimal client process sends it back. Last, the Python kit's own work on one decision, alone.
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
@@ -107,6 +110,29 @@ def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count
         if number >= 100:
             at_runner.append((time.perf_counter() - started) * 1000)
             at_host.append(reply.elapsed_ms)
+
+
+def kit_work(request: pb.DecisionRequest, count: int = 20_000) -> dict[str, float]:
+    """The Python kit's own work on one decision, in this process (no stream): parsing the
+    ArenaMessage, then what its connection does with it (`Decision.from_message`: the observation's
+    JSON and the legal actions; the random bot's `act`; the Action queued). Microseconds per decision."""
+    import random
+
+    from arena_sdk.client import Bot, Connection
+    from arena_sdk.v1 import bot_pb2 as kit_pb
+
+    class RandomBot(Bot):
+        def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+            return random.choice(legal_actions)
+
+    data = pb.ArenaMessage(decision=request).SerializeToString()
+    connection = Connection("unix:unused", "unused", RandomBot(), "bench", None)
+    outbox: asyncio.Queue[Any] = asyncio.Queue()
+    started = time.perf_counter()
+    for _ in range(count):
+        connection._handle(kit_pb.ArenaMessage.FromString(data), outbox, set())
+        outbox.get_nowait().SerializeToString()
+    return {"kit_us_per_decision": round((time.perf_counter() - started) / count * 1e6, 1)}
 
 
 def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3) -> dict[str, Any]:
@@ -258,7 +284,8 @@ def main() -> None:
     if args.what == "latency":
         request = sample_request(args.game or "riviera")
         results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
-        print(json.dumps({**results, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+        print(json.dumps({**results, "python_kit_alone": kit_work(request),
+                          "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
         print("\n| bot | path | bare echo, Unix socket: p50 / p99 ms | at runner: p50 / p99 ms | × echo p50 / p99 "
               "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|---|")
         for kind, row in results.items():
