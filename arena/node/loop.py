@@ -13,6 +13,11 @@ lingering and timers go on between matches); a thread that then waits asks it to
 costs the two wake-ups of before, once, after an idle spell. Between two decisions that follow
 each other closely (a match's steps), nobody runs the loop: what arrives meanwhile waits in the
 kernel and in gRPC's own threads until the next wait (at most `IDLE_S`).
+
+Only decisions are run so (`wait`). Everything else (`run`: opening a seat, which may launch the
+bot, closing one, stopping) runs on the background thread alone, no other thread driving until it
+is done: a launched bot's sandbox dies with the thread that started it (bwrap's --die-with-parent
+follows the parent *thread*), and a runner's thread may be short-lived (a match's seat pool).
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ class SharedLoop:
         self._turn = threading.Condition()
         self._driver: object = None  # the thread running the loop now: its ident, BACKGROUND, or None
         self._released_at = 0.0  # when a waiting thread last stopped driving (time.monotonic)
+        self._pinned = 0  # calls of `run` under way: only the background thread drives meanwhile
+        self._wanted = threading.Event()  # wakes the background thread: a `run`, or `close`
         self._closing = threading.Event()
         self._thread = threading.Thread(target=self._background, name="arena-node-host", daemon=True)
 
@@ -48,8 +55,20 @@ class SharedLoop:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     def run(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = 30.0) -> T:
-        """Run a coroutine on the loop and wait for its result (driving the loop meanwhile)."""
-        return self.wait(self.submit(coroutine), timeout)
+        """Run a coroutine on the loop, driven by the background thread alone until it is done, and
+        wait for its result (a thread driving for a decision lets go first, and none takes over)."""
+        with self._turn:
+            self._pinned += 1
+            while self._driver not in (None, BACKGROUND):
+                self.loop.call_soon_threadsafe(self.loop.stop)  # it stops after its current turn
+                self._turn.wait()
+        self._wanted.set()
+        try:
+            return self.submit(coroutine).result(timeout)
+        finally:
+            with self._turn:
+                self._pinned -= 1
+                self._turn.notify_all()
 
     def wait(self, future: concurrent.futures.Future[T], timeout: float | None,
              start: Callable[[], None] | None = None) -> T:
@@ -83,7 +102,7 @@ class SharedLoop:
     def _take_free(self) -> bool:
         """Become the driver if nobody drives now."""
         with self._turn:
-            if self._driver is not None:
+            if self._driver is not None or self._pinned:
                 return False
             self._driver = threading.get_ident()
             return True
@@ -94,16 +113,16 @@ class SharedLoop:
 
     def _take(self, future: concurrent.futures.Future[Any], deadline: float | None) -> bool:
         """Become the driver; False when the future is done first or the deadline passes."""
-        asked = False
+        woken = False
         with self._turn:
             if deadline is not None and time.monotonic() >= deadline:
                 return False
-            while self._driver is not None and not future.done():
-                if not asked:  # the future's end, or the loop let go, wakes this thread
+            while (self._driver is not None or self._pinned) and not future.done():
+                if not woken:  # the future's end, or the loop let go, wakes this thread
                     future.add_done_callback(self._wake)
-                    if self._driver == BACKGROUND:
-                        self.loop.call_soon_threadsafe(self.loop.stop)
-                    asked = True
+                    woken = True
+                if self._driver == BACKGROUND and not self._pinned:  # (asking twice costs nothing)
+                    self.loop.call_soon_threadsafe(self.loop.stop)
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
@@ -135,14 +154,16 @@ class SharedLoop:
             self._turn.notify_all()
 
     def _background(self) -> None:
-        """Drive the loop whenever no thread has driven it for IDLE_S, until `close`."""
+        """Drive the loop whenever no thread has driven it for IDLE_S, or a `run` is under way,
+        until `close`."""
         while not self._closing.is_set():
             with self._turn:
-                idle = self._driver is None and time.monotonic() - self._released_at >= IDLE_S
+                idle = self._driver is None and (self._pinned > 0 or time.monotonic() - self._released_at >= IDLE_S)
                 if idle:
                     self._driver = BACKGROUND
+                    self._wanted.clear()
             if not idle:
-                self._closing.wait(IDLE_S)
+                self._wanted.wait(IDLE_S)
                 continue
             try:
                 self.loop.run_forever()
@@ -155,10 +176,11 @@ class SharedLoop:
     def close(self) -> None:
         """Stop the background thread (after the last `run`); the loop is closed."""
         self._closing.set()
+        self._wanted.set()
         with self._turn:
             if self._driver == BACKGROUND:
                 self.loop.call_soon_threadsafe(self.loop.stop)
         if self._thread.ident is not None:  # started
             self._thread.join(5)
-        if not self._thread.is_alive():
+        if not self._thread.is_alive() and not self.loop.is_running():  # (a thread may still wait on it)
             self.loop.close()

@@ -21,12 +21,14 @@ from typing import Any
 
 import pytest
 
+from arena.gateway.core import GatewayStopping
+from arena.launch.launcher import LaunchLimits
 from arena.match.record import MatchRecord, Termination
 from arena.match.runner import run_match
 from arena.node.files import FilesCache
 from arena.node.host import NodeHost
 from arena.node.loop import SharedLoop
-from arena.node.task import prepare
+from arena.node.task import NodeSeats, prepare
 from arena.store import Store
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
@@ -123,6 +125,48 @@ def test_two_threads_deciding_at_once_get_their_own_answers(
     assert all(set(actions) <= {4, 5, 6} and len(actions) == 150 for actions in answers)
 
 
+@pytest.mark.parametrize("path", ["hop", "gateway"])
+def test_a_host_stopping_mid_decision_is_the_arenas_stop_not_the_bots_fault(
+    path: str, store: Store, submissions: Path, hosts: list[NodeHost], tmp_path: Path,  # noqa: F811
+) -> None:
+    host = hosts[0]
+    launch = submit(store, submissions, "quiet", "python3 fault_bot.py --mode silent")
+    prepare(node_job(launch), host, FilesCache(tmp_path / "cache"))
+    start = pb.MatchStart(match_id="m", seat=1, game_id="toy")
+    assert host.open_seat(launch.name, start, 30_000).fault == pb.TERMINATION_NORMAL
+    request = pb.DecisionRequest(match_id="m", seat=1, game_id="toy", step=0, observation_json="{}",
+                                 legal_actions=[pb.LegalAction(id=1, label="1")], time_left_ms=60_000)
+    decide = host.decide if path == "hop" else host.decide_as_gateway
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        waiting = pool.submit(decide, launch.name, request, 60_000)  # the bot never answers
+        while host.gateway is None or not any(s.pending for s in host.gateway.sessions.values()):
+            threading.Event().wait(0.01)  # until the request is out and waiting
+        host.stop()
+        with pytest.raises(GatewayStopping):
+            waiting.result(30)
+
+
+def test_bots_launched_for_a_match_of_two_launched_seats_outlive_its_seat_threads(
+    store: Store, submissions: Path, sandboxed: None, toy_registered: None, tmp_path: Path,  # noqa: F811
+) -> None:
+    """Two launched seats are opened by the match's seat pool, whose threads end with the match;
+    the bots launched then linger for the next match alive (launched on the host's own thread)."""
+    host = NodeHost(LaunchLimits(linger_s=60, cpu_seconds=60)).start()
+    try:
+        launches = [submit(store, submissions, name, "python3 fault_bot.py --mode ok") for name in ("left", "right")]
+        names = [launch.name for launch in launches]
+        for launch in launches:
+            prepare(node_job(launch), host, FilesCache(tmp_path / "cache"))
+        with NodeSeats(host, set(names), None) as seats:
+            records = [run_match("gang_of_dice", names, seed, gateway=seats, time_control=FAST,  # type: ignore[arg-type]
+                                 connect_timeout_ms=30_000, match_id=f"pair{seed}") for seed in (1, 2, 3)]
+        for record in records:
+            assert [s.termination for s in record.seats] == [Termination.NORMAL] * 2, [s.reason for s in record.seats]
+        assert set(host.running()) == set(names), "still running, lingering for the next match"
+    finally:
+        host.stop()
+
+
 # -- the shared loop, without bots ----------------------------------------------------------------
 
 def test_the_waiting_thread_runs_the_loop_itself() -> None:
@@ -134,12 +178,33 @@ def test_the_waiting_thread_runs_the_loop_itself() -> None:
 
     future: concurrent.futures.Future[int] = concurrent.futures.Future()
     assert shared.wait(future, 5.0, start=lambda: future.set_result(threading.get_ident())) == threading.get_ident()
-    ran_on.append(shared.run(where(), 5.0))
+    ran_on.append(shared.wait(shared.submit(where()), 5.0))
     assert ran_on == [threading.get_ident()]
     with pytest.raises(concurrent.futures.TimeoutError):
         shared.wait(concurrent.futures.Future(), 0.05)
-    assert shared.run(where(), 5.0) == threading.get_ident(), "the loop is free again after a timeout"
+    assert shared.wait(shared.submit(where()), 5.0) == threading.get_ident(), "the loop is free after a timeout"
     shared.close()
+
+
+def test_what_may_launch_a_bot_runs_on_the_background_thread_even_while_a_decision_waits() -> None:
+    """A sandbox dies with the thread that started it: `run` (open a seat, which may launch) never
+    runs on a runner's thread, not even one driving the loop for a decision at that moment."""
+    shared = SharedLoop()
+    shared.start()
+    answer: concurrent.futures.Future[str] = concurrent.futures.Future()
+
+    async def where() -> str:
+        return threading.current_thread().name
+
+    try:
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="seat") as pool:
+            deciding = pool.submit(shared.wait, answer, 30)  # drives the loop until its answer
+            assert shared.run(where(), 10) == "arena-node-host"
+            shared.loop.call_soon_threadsafe(answer.set_result, "answered")
+            assert deciding.result(10) == "answered"
+        assert shared.run(where(), 10) == "arena-node-host"
+    finally:
+        shared.close()
 
 
 def test_nobody_waiting_the_background_thread_runs_the_loop() -> None:
