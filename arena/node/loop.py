@@ -157,11 +157,11 @@ class SharedLoop:
         """Drive the loop whenever no thread has driven it for IDLE_S, or a `run` is under way,
         until `close`."""
         while not self._closing.is_set():
+            self._wanted.clear()  # (a `run` counts itself in `_pinned` before it sets it: none is missed)
             with self._turn:
                 idle = self._driver is None and (self._pinned > 0 or time.monotonic() - self._released_at >= IDLE_S)
                 if idle:
                     self._driver = BACKGROUND
-                    self._wanted.clear()
             if not idle:
                 self._wanted.wait(IDLE_S)
                 continue
