@@ -4,9 +4,10 @@ The gateway's own path (`Gateway.decide`, a coroutine) costs a launched seat on 
 and several turns of the host's event loop per decision: the runner's call becomes a task, the
 request waits in the session's outbox for its drain task, the answer resolves an asyncio future
 that wakes the decision's task, whose result wakes the runner's thread. `DirectAsk` does the
-same bookkeeping with one callback on the loop and no task: the decision's waiting slot in the
-session (`Session.pending`) is the thread-safe future the runner's thread waits on, so the bot's
-Action wakes the runner from the stream's reader at once, and its deadline is a timer on the loop.
+same bookkeeping with no task: the runner's thread, which runs the loop while it waits
+(loop.py), queues the request itself before the loop's first turn; the decision's waiting slot
+in the session (`Session.pending`) is the thread-safe future that thread waits on, so the bot's
+Action, read in the same thread, resolves it at once; its deadline is a timer on the loop.
 
 What a decision promises is the gateway's, unchanged: the same request ids and log marks, the
 same outbox (and its limits), the same reconnect grace (a decision waiting on a dropped stream is
