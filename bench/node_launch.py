@@ -3,12 +3,15 @@
     .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera]
     .venv/bin/python bench/node_launch.py scaling [--matches 24] [--game gang_of_dice]
 
-latency: a submitted example bot (the Python kit's and the Node.js one), launched in its real
-sandbox by a `NodeHost` in this process, as a Ray worker launches it; one whole decision timed at
-the runner (`NodeHost.decide`, what a match waits: runner thread -> the host's loop -> the bot's
-gRPC stream on the node's Unix socket -> back). Beside it, in blocks that take turns with it, a
-bare gRPC bidirectional echo over a Unix socket (the same kind of socket): a grpc.aio server
-sends the DecisionRequest-sized message, a minimal client process sends it back.
+latency: a submitted bot (a minimal one that does what the echo client does, the Python kit's
+example and the Node.js one), launched in its real sandbox by a `NodeHost` in this process, as a
+Ray worker launches it; one whole decision timed at the runner, what a match waits: `NodeHost.decide`
+(the runner's thread runs the host's loop and sends onto the bot's gRPC stream on the node's Unix
+socket, arena/node/hop.py) and, in blocks taking turns with it, the gateway's path it replaced
+(`NodeHost.decide_as_gateway`: `Gateway.decide` as a task on the loop, the runner's thread handing
+it over). Beside them, in blocks that take turns with them, a bare gRPC bidirectional echo over a
+Unix socket (the same kind of socket): a grpc.aio server sends the DecisionRequest-sized message,
+a minimal client process sends it back. Last, the Python kit's own work on one decision, alone.
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
@@ -45,7 +48,47 @@ from arena.submissions import pack_tree, store_submission  # noqa: E402
 from arena.v1 import bot_pb2 as pb  # noqa: E402
 
 EXAMPLES = {"python-sdk": (ROOT / "bots/examples/python", "python3 random_bot.py"),
-            "node": (ROOT / "bots/examples/node", "node bot.js")}
+            "node": (ROOT / "bots/examples/node", "node bot.js"),
+            "minimal": (None, "python3 minimal_bot.py")}
+
+# A bot that does what the echo client does and no more: raw bytes on its stream, the request
+# parsed for its id, the first legal action answered. Beside the echo, it shows the arena's own
+# path; beside the kit's bot, the kit's own work (parsing the observation's JSON, its objects).
+MINIMAL_BOT = """import asyncio, os
+import grpc
+from arena_sdk.v1 import bot_pb2 as pb
+
+
+async def main():
+    outbox = asyncio.Queue()
+    outbox.put_nowait(pb.BotMessage(hello=pb.Hello(client="minimal")).SerializeToString())
+
+    async def sends():
+        while True:
+            yield await outbox.get()
+
+    async with grpc.aio.insecure_channel(os.environ["ARENA_ADDRESS"]) as channel:
+        play = channel.stream_stream("/arena.v1.BotGateway/Play", request_serializer=None, response_deserializer=None)
+        async for data in play(sends(), metadata=(("authorization", "Bearer " + os.environ["ARENA_TOKEN"]),)):
+            message = pb.ArenaMessage.FromString(data)
+            if message.WhichOneof("kind") == "decision":
+                asked = message.decision
+                action = pb.Action(request_id=asked.request_id, action_id=asked.legal_actions[0].id)
+                outbox.put_nowait(pb.BotMessage(action=action).SerializeToString())
+
+
+asyncio.run(main())
+"""
+
+
+def example_folder(kind: str, scratch: Path) -> Path:
+    folder = EXAMPLES[kind][0]
+    if folder is not None:
+        return folder
+    folder = scratch / "minimal"
+    folder.mkdir(mode=0o755)
+    (folder / "minimal_bot.py").write_text(MINIMAL_BOT)
+    return folder
 
 
 # -- one decision ---------------------------------------------------------------------------------
@@ -56,21 +99,46 @@ async def unix_echo(payload: bytes, count: int, folder: str) -> list[float]:
 
 
 def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count: int,
-                   at_runner: list[float], at_host: list[float]) -> None:
-    """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms)."""
+                   at_runner: list[float], at_host: list[float], before: bool = False) -> None:
+    """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms);
+    `before`: the gateway's path (`NodeHost.decide_as_gateway`), else the node's (`NodeHost.decide`)."""
     for number in range(count + 100):
         started = time.perf_counter()
-        reply = host.decide(name, request, 5000)
+        decide = host.decide_as_gateway if before else host.decide
+        reply = decide(name, request, 5000)
         assert reply.fault == pb.TERMINATION_NORMAL, reply.reason
         if number >= 100:
             at_runner.append((time.perf_counter() - started) * 1000)
             at_host.append(reply.elapsed_ms)
 
 
+def kit_work(request: pb.DecisionRequest, count: int = 20_000) -> dict[str, float]:
+    """The Python kit's own work on one decision, in this process (no stream): parsing the
+    ArenaMessage, then what its connection does with it (`Decision.from_message`: the observation's
+    JSON and the legal actions; the random bot's `act`; the Action queued). Microseconds per decision."""
+    import random
+
+    from arena_sdk.client import Bot, Connection
+    from arena_sdk.v1 import bot_pb2 as kit_pb
+
+    class RandomBot(Bot):
+        def act(self, observation: dict[str, Any], legal_actions: list[int]) -> int:
+            return random.choice(legal_actions)
+
+    data = pb.ArenaMessage(decision=request).SerializeToString()
+    connection = Connection("unix:unused", "unused", RandomBot(), "bench", None)
+    outbox: asyncio.Queue[Any] = asyncio.Queue()
+    started = time.perf_counter()
+    for _ in range(count):
+        connection._handle(kit_pb.ArenaMessage.FromString(data), outbox, set())
+        outbox.get_nowait().SerializeToString()
+    return {"kit_us_per_decision": round((time.perf_counter() - started) / count * 1e6, 1)}
+
+
 def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3) -> dict[str, Any]:
-    folder, command = EXAMPLES[kind]
+    command = EXAMPLES[kind][1]
     with tempfile.TemporaryDirectory() as scratch:
-        stored = store_submission(folder, Path(scratch) / "submissions")
+        stored = store_submission(example_folder(kind, Path(scratch)), Path(scratch) / "submissions")
         cache = FilesCache(Path(scratch) / "cache")
         host = NodeHost().start()
         name = "benchbot@1"
@@ -84,14 +152,18 @@ def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3)
             echo: list[float] = []
             node: list[float] = []
             loop: list[float] = []
+            before: list[float] = []
+            before_loop: list[float] = []
             payload = pb.ArenaMessage(decision=request).SerializeToString()
-            for _ in range(rounds):
+            for _ in range(rounds):  # blocks in turn, so the machine's load falls on each alike
                 echo += asyncio.run(unix_echo(payload, count // rounds + 100, scratch))
                 node_decisions(host, name, request, count // rounds, node, loop)
+                node_decisions(host, name, request, count // rounds, before, before_loop, before=True)
             host.close_seat(name, pb.MatchEnd(match_id=request.match_id, seat=request.seat))
         finally:
             host.stop()
-    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop)}
+    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop),
+            "before_at_runner": percentiles(before), "before_at_host": percentiles(before_loop)}
 
 
 # -- a tournament on 1 and 2 nodes --------------------------------------------------------------
@@ -204,21 +276,25 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
     parser.add_argument("--matches", type=int, default=24)
-    parser.add_argument("--bots", default="python-sdk,node", help="latency: which example bots")
+    parser.add_argument("--bots", default="minimal,python-sdk,node",
+                        help="latency: which bots (" + ", ".join(EXAMPLES) + ")")
     parser.add_argument("--think-ms", type=float, default=5.0, help="scaling: CPU the submitted bots spend a decision")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     if args.what == "latency":
         request = sample_request(args.game or "riviera")
         results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
-        print(json.dumps({**results, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
-        print("\n| bot | bare echo, Unix socket: p50 / p99 ms | node, at runner: p50 / p99 ms | × echo p50 / p99 "
-              "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|")
+        print(json.dumps({**results, "python_kit_alone": kit_work(request),
+                          "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+        print("\n| bot | path | bare echo, Unix socket: p50 / p99 ms | at runner: p50 / p99 ms | × echo p50 / p99 "
+              "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|---|")
         for kind, row in results.items():
-            echo, node, loop = row["echo_unix"], row["node_at_runner"], row["node_at_host"]
-            print(f"| {kind} | {echo['p50_ms']} / {echo['p99_ms']} | {node['p50_ms']} / {node['p99_ms']} "
-                  f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
-                  f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
+            for path, at_runner, at_host in (("node (now)", "node_at_runner", "node_at_host"),
+                                             ("gateway's (before)", "before_at_runner", "before_at_host")):
+                echo, node, loop = row["echo_unix"], row[at_runner], row[at_host]
+                print(f"| {kind} | {path} | {echo['p50_ms']} / {echo['p99_ms']} | {node['p50_ms']} / {node['p99_ms']} "
+                      f"| {node['p50_ms'] / echo['p50_ms']:.2f} / {node['p99_ms'] / echo['p99_ms']:.2f} "
+                      f"| {loop['p50_ms']} / {loop['p99_ms']} | {loop['p50_ms'] / echo['p50_ms']:.2f} |")
         return
     runs = [scaling(where, nodes, args.matches, args.game or "gang_of_dice", args.think_ms)
             for where in ("gateway", "node") for nodes in (1, 2)]

@@ -93,7 +93,7 @@ class Session:
         self.notices = 0
         self.hellos = 0
         self.throttle: Throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
-        self._writing: asyncio.Future[None] | None = None
+        self._writing: asyncio.Timeout | None = None  # the write in progress, while there is one
 
     def __repr__(self) -> str:
         return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
@@ -128,8 +128,8 @@ class Session:
         while not self.outbox.empty():
             self.outbox.get_nowait()
         self.outbox.put_nowait(None)
-        if self._writing is not None:
-            self._writing.cancel()
+        if self._writing is not None:  # the write's timeout comes now: the stuck write is cancelled
+            self._writing.reschedule(0)
         if not keep_pending:
             self.fail_pending(fault)
 
@@ -141,17 +141,23 @@ class Session:
 
     async def drain(self, write: Callable[[pb.ArenaMessage], Awaitable[None]]) -> None:
         """Write the outbox to the stream until the session ends; a write stuck too long ends it.
-        Raises what a failed write raised (the stream broke)."""
+        Raises what a failed write raised (the stream broke).
+
+        Each write is awaited here, under a timeout (no task of its own: a message goes out in the
+        turn of the loop that takes it from the outbox); `end` cancels a stuck one by bringing its
+        timeout forward."""
         while (message := await self.outbox.get()) is not None:
             self.queued_bytes -= message.ByteSize()
-            self._writing = asyncio.ensure_future(write(message))
-            done, _ = await asyncio.wait({self._writing}, timeout=self.limits.write_timeout_s)
-            if not done:
-                self.end(BotFault(pb.TERMINATION_DISCONNECT, (
-                    f"the bot does not read its stream: a message waited {self.limits.write_timeout_s:g} s "
-                    "to be sent; the arena closed the connection")))
-            elif not self._writing.cancelled() and (error := self._writing.exception()) is not None:
-                raise error
+            try:
+                async with asyncio.timeout(self.limits.write_timeout_s) as self._writing:
+                    await write(message)
+            except TimeoutError:
+                if self.ended is None:  # not cancelled by end(): the write itself waited too long
+                    self.end(BotFault(pb.TERMINATION_DISCONNECT, (
+                        f"the bot does not read its stream: a message waited {self.limits.write_timeout_s:g} s "
+                        "to be sent; the arena closed the connection")))
+            finally:
+                self._writing = None
 
     # -- decisions --------------------------------------------------------------------------
 

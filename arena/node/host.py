@@ -9,7 +9,9 @@ sessions, faults, launch retries and bot logs — with two differences:
   only the arena's user and, through the bind mount of their sandbox, the bots launched here
   reach it; each bot still proves itself with a token of its own process), and nothing on TCP;
 - the match runner does not call it over a network: it is in the runner's own process, and
-  `NodeSeats` hands each call to its event loop. A decision is one hop, runner to bot.
+  the runner's thread runs the host's event loop itself while it waits (loop.py), sending a
+  decision onto the bot's stream and reading its answer with no other thread between
+  (hop.py). A decision is one hop, runner to bot.
 
 What `Gateway` asks a store is answered by `NodeBots`, from the match jobs: a launched `NAME@N`
 with its command and its files from this node's cache (files.py), checked before every seat.
@@ -26,7 +28,6 @@ import asyncio
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,8 @@ from arena.gateway.service import BotStreamService
 from arena.launch.launcher import LaunchLimits
 from arena.launch.sandbox import SandboxUnavailable
 from arena.link.client import MARGIN_S, GatewayError
+from arena.node.hop import DirectAsk
+from arena.node.loop import SharedLoop
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
@@ -111,13 +114,12 @@ class NodeHost:
         self.bots = NodeBots()
         self.folder = Path(tempfile.mkdtemp(prefix="arena-node-"))  # mode 0700
         self.socket = self.folder / "bots.sock"
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="arena-node-host", daemon=True)
+        self._loop = SharedLoop()  # run by the runner's thread while it waits (loop.py)
         self._server: grpc.aio.Server | None = None
         self.gateway: Gateway | None = None
 
     def start(self) -> NodeHost:
-        self._thread.start()
+        self._loop.start()
         self.call(self._start())
         return self
 
@@ -133,7 +135,7 @@ class NodeHost:
 
     def call(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = 30.0) -> T:
         """Run a coroutine on the host's loop and wait for its result."""
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(timeout)
+        return self._loop.run(coroutine, timeout)
 
     # -- the runner's calls (as a GatewayClient's) ------------------------------------------
 
@@ -146,6 +148,13 @@ class NodeHost:
             raise GatewayError(f"node launcher: {error}") from None
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
+        assert self.gateway is not None
+        call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
+        return DirectAsk(self.gateway, call, self._loop.loop).reply(self._loop, deadline_ms / 1000 + MARGIN_S)
+
+    def decide_as_gateway(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
+        """The same decision the gateway's way (`Gateway.decide` as a task on the loop): the
+        reference `decide` is compared with (tests/arena/node/test_one_hop.py, bench/node_launch.py)."""
         assert self.gateway is not None
         call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
         return self.call(self.gateway.decide(call), deadline_ms / 1000 + MARGIN_S)
@@ -180,8 +189,7 @@ class NodeHost:
 
     def stop(self) -> None:
         """Stop every launched bot and the server; remove the socket's folder."""
-        if self._thread.is_alive():
+        if not self._loop.loop.is_closed():
             self.call(self._shutdown())
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(5)
+            self._loop.close()
         shutil.rmtree(self.folder, ignore_errors=True)

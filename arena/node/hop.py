@@ -1,0 +1,119 @@
+"""One decision of a launched bot, from the runner's thread straight onto the bot's stream.
+
+The gateway's own path (`Gateway.decide`, a coroutine) costs a launched seat on its node a task
+and several turns of the host's event loop per decision: the runner's call becomes a task, the
+request waits in the session's outbox for its drain task, the answer resolves an asyncio future
+that wakes the decision's task, whose result wakes the runner's thread. `DirectAsk` does the
+same bookkeeping with no task: the runner's thread, which runs the loop while it waits
+(loop.py), queues the request itself before the loop's first turn; the decision's waiting slot
+in the session (`Session.pending`) is the thread-safe future that thread waits on, so the bot's
+Action, read in the same thread, resolves it at once; its deadline is a timer on the loop.
+
+What a decision promises is the gateway's, unchanged: the same request ids and log marks, the
+same outbox (and its limits), the same reconnect grace (a decision waiting on a dropped stream is
+resent by the redial, `Session.resume`), the deadline measured from when the loop sends the
+request, and the same faults with the same reasons (`Gateway._late`, the session's `BotFault`s).
+A bot that is away when the decision comes (redialling, or never connected) takes the gateway's
+own path, which waits for it within the deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import time
+from typing import Any
+
+from arena.gateway.core import STOPPING, Gateway, GatewayStopping
+from arena.gateway.sessions import BotFault, Session
+from arena.node.loop import SharedLoop
+from arena.v1 import bot_pb2 as pb
+from arena.v1 import host_pb2
+
+
+class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolves to an action id
+    """One decision in flight: made on the runner's thread, sent and resolved on the host's loop.
+
+    `started` and `answered` are stamped on the loop (perf_counter, shared by the threads):
+    the time between them is what the time control charges, as `Gateway.decide` measures it.
+    """
+
+    def __init__(self, gateway: Gateway, call: host_pb2.DecideRequest, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self.loop = loop  # sent before the loop runs, by its driver: not asyncio.get_running_loop()
+        self.gateway = gateway
+        self.call = call
+        self.started = 0.0
+        self.answered = 0.0
+        self.session: Session | None = None
+        self.request_id = 0
+        self.timer: asyncio.TimerHandle | None = None
+        self.fallback: asyncio.Task[host_pb2.DecideReply] | None = None
+
+    # -- on the host's loop -------------------------------------------------------------------
+
+    def send(self) -> None:
+        """`_send`; an error in it is the runner's (as `Gateway.decide`'s would be), not lost on the loop."""
+        try:
+            self._send()
+        except Exception as error:  # noqa: BLE001 - handed to the runner's thread, which raises it
+            if not self.done():
+                self.set_exception(error)
+
+    def _send(self) -> None:
+        """Number the request, note it in the bot's session and its log, queue it, start its deadline."""
+        gateway, call = self.gateway, self.call
+        session = gateway.live(call.bot_name)
+        if session is None or gateway.stopping:  # away, or stopping: the gateway's own path
+            self.fallback = self.loop.create_task(gateway.decide(call))
+            self.fallback.add_done_callback(lambda _: self.set_result(None))
+            return
+        self.started = time.perf_counter()
+        decision = gateway._numbered(call.request, self.started)
+        gateway._mark_decision(call)
+        self.session, self.request_id = session, decision.request_id
+        session.pending[decision.request_id] = self  # type: ignore[assignment]  # the same three methods
+        session.requests[decision.request_id] = (decision, time.monotonic())
+        self.timer = self.loop.call_later(call.deadline_ms / 1000, self._expire)
+        session.send(pb.ArenaMessage(decision=decision))
+
+    def _expire(self) -> None:
+        if not self.done():
+            self.set_exception(self.gateway._late(self.call.bot_name, self.call.deadline_ms))
+
+    def set_result(self, result: Any) -> None:
+        self.answered = time.perf_counter()
+        super().set_result(result)
+        self._settle()
+
+    def set_exception(self, exception: BaseException | None) -> None:
+        self.answered = time.perf_counter()
+        super().set_exception(exception)
+        self._settle()
+
+    def _settle(self) -> None:
+        """The decision is over: its timer stops and the session forgets it (next turn: the
+        session may be failing its waiting decisions in a loop over them right now)."""
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.session is not None:
+            self.loop.call_soon(self.session.forget, self.request_id)
+
+    # -- on the runner's thread -----------------------------------------------------------------
+
+    def reply(self, loop: SharedLoop, timeout_s: float) -> host_pb2.DecideReply:
+        """Send it, wait for the answer (or the fault), driving the loop meanwhile, and make it the
+        reply `Gateway.decide` would give."""
+        try:
+            action = loop.wait(self, timeout_s, start=self.send)
+        except BotFault as fault:
+            if self.gateway.stopping:
+                raise GatewayStopping(STOPPING) from None
+            return self._reply(fault=fault.fault, reason=fault.reason)
+        if self.fallback is not None:
+            return self.fallback.result()
+        return self._reply(action_id=action, fault=pb.TERMINATION_NORMAL)
+
+    def _reply(self, **fields: object) -> host_pb2.DecideReply:
+        elapsed_ms = round((self.answered - self.started) * 1000, 3)
+        return host_pb2.DecideReply(elapsed_ms=elapsed_ms, **fields)  # type: ignore[arg-type]
