@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.store import Store
+
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 _names = itertools.count()
 NOT_INSTALLED = "PostgreSQL 15 is not installed: run `bash scripts/system-deps.sh` (as root)"
@@ -87,3 +89,14 @@ def postgres_server() -> Iterator[PostgresServer]:
         pytest.fail(NOT_INSTALLED)
     with running_postgres() as server:
         yield server
+
+
+@pytest.fixture(name="store", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_on_both(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """A fresh store on SQLite and, marked `postgres`, on PostgreSQL. A test module imports it with
+    `postgres_server` (`from tests.arena.postgres_server import postgres_server, store_on_both`); its
+    tests ask for `store`."""
+    if request.param == "sqlite":
+        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return Store(server.fresh_database())

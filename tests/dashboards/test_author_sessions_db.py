@@ -20,7 +20,7 @@ from dashboards import author_sessions
 from dashboards.app import create_app
 from dashboards.author_sessions import COOKIE, SEEN_EVERY_S, Sessions, session_secret
 from dashboards.authors import AuthorPages
-from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401 - a fixture
+from tests.arena.postgres_server import postgres_server, store_on_both  # noqa: F401 - fixtures
 from tests.dashboards.author_fixtures import *  # noqa: F403 - the fixtures
 from tests.dashboards.author_fixtures import AuthorArena
 
@@ -95,14 +95,6 @@ def test_a_secret_that_no_longer_opens_the_row_ends_the_session_cleanly(author_a
 class Asking:  # a request carrying a session's cookie
     def __init__(self, sid: str) -> None:
         self.cookies = {COOKIE: sid}
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return Store(server.fresh_database())
 
 
 def test_last_seen_is_written_at_most_once_a_minute_and_the_oldest_go_past_the_cap(

@@ -15,7 +15,7 @@ from arena.match.executor import LocalExecutor
 from arena.sprt.driver import play_sprt, start_sprt
 from arena.sprt.pairs import SprtConfig
 from arena.store import Store
-from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.arena.postgres_server import postgres_server, store_on_both  # noqa: F401 - fixtures
 from tests.arena.store.test_full_disk import (  # noqa: F401
     assert_stopped_as_said,
     fill_up_beyond_an_empty_database,
@@ -56,14 +56,6 @@ def test_resume_after_kill_9_gives_the_counts_of_an_uninterrupted_run(tmp_path: 
     assert after.history == whole_history.history
     assert [m.match_index for m in store.matches(tournament_id=killed.id, limit=1000)] == list(range(80))
     assert after.tournament.status == "finished"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return Store(server.fresh_database())
 
 
 def test_a_test_and_its_llr_history_round_trip_through_the_database(store: Store) -> None:

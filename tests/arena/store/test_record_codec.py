@@ -32,7 +32,7 @@ from arena.store.record_codec import (
     encode_text,
     record_text,
 )
-from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.arena.postgres_server import postgres_server, store_on_both  # noqa: F401 - fixtures
 from tests.arena.store.test_store import new_tournament, result
 
 TABLES = [("gang_of_dice", 3), ("lost_cities_rivals", 2), ("riga", 4), ("riviera", 4)]
@@ -126,14 +126,6 @@ def test_any_other_record_is_its_text_compressed() -> None:
 def test_an_unknown_encoding_is_one_line() -> None:
     with pytest.raises(StoreError, match="unknown encoding .first byte 07.*newer arena"):
         decode_record(b"\x07abc", 5)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return Store(server.fresh_database())
 
 
 def test_a_stored_record_is_compressed_and_comes_back_exactly(store: Store, records: list[dict[str, Any]]) -> None:

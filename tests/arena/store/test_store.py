@@ -12,17 +12,9 @@ from arena.cli import main
 from arena.errors import UsageError
 from arena.rating import rerate
 from arena.store import MatchResult, RatingEntry, SeatResult, Store
-from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401
+from tests.arena.postgres_server import postgres_server, store_on_both  # noqa: F401 - fixtures
 
 BIG_SEED = 2**63 - 25  # seeds are 63-bit: a 32-bit INTEGER column would overflow
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
-    if request.param == "sqlite":
-        return Store(f"sqlite:///{tmp_path / 'arena.db'}")
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    return Store(server.fresh_database())
 
 
 def result(tournament_id: int, index: int, entrants: tuple[str, ...] = ("a", "b"),
