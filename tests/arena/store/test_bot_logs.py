@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from arena.match.record import MatchRecord, SeatOutcome, Termination, split_logs
 from arena.store import BotLog, MatchResult, SeatResult, Store
-from tests.arena.postgres_server import PostgresServer, postgres_server  # noqa: F401 - fixture
+from tests.arena.postgres_server import PostgresServer, postgres_server, store_on_both  # noqa: F401 - fixtures
 from tests.arena.store.test_migrations import fresh_url  # noqa: F401 - fixture
-from tests.arena.store.test_store import new_tournament, result, store  # noqa: F401 - fixture
+from tests.arena.store.test_store import new_tournament, result
 
 HAND = "my hand: 7 of cups\n"
 
