@@ -99,6 +99,27 @@ class ObservationEncoder:
         slots = [known[name] for name in names]
         return np.bincount(slots, values, minlength=self.size).astype(np.float32)
 
+    def encode_batch(self, observations: Sequence[dict[str, Any]]) -> np.ndarray:
+        """Many observations as one (len, size) float32 array, row i equal to `encode(observations[i])`.
+
+        One bincount over every row's slots, each offset by its row (row * size), instead of one
+        bincount and one array per observation: the numpy part of a batch costs one call."""
+        names: list[str] = []
+        values: list[float] = []
+        rows: list[int] = []
+        for observation in observations:
+            start = len(names)
+            _walk(observation, "", names, values)
+            rows.append(len(names) - start)
+        known, size = self._slots, self.size
+        for name in names:
+            if name not in known:
+                known[name] = slot(name, size)
+        offsets = np.repeat(np.arange(len(observations), dtype=np.int64) * size, rows)
+        slots = np.fromiter((known[name] for name in names), np.int64, len(names)) + offsets
+        flat = np.bincount(slots, values, minlength=len(observations) * size)
+        return flat.astype(np.float32).reshape(len(observations), size)
+
     def encode_into(self, observation: dict[str, Any], vector: np.ndarray) -> None:
         """Write the encoding into an existing vector of `size` values."""
         vector[:] = self.encode(observation)
@@ -109,3 +130,12 @@ def action_mask(legal_actions: Sequence[int], num_actions: int) -> np.ndarray:
     mask = np.zeros(num_actions, np.int8)
     mask[list(legal_actions)] = 1
     return mask
+
+
+def action_masks(legal_actions: Sequence[Sequence[int]], num_actions: int) -> np.ndarray:
+    """A (len, num_actions) int8 array, row i equal to `action_mask(legal_actions[i], num_actions)`."""
+    masks = np.zeros((len(legal_actions), num_actions), np.int8)
+    rows = np.repeat(np.arange(len(legal_actions)), [len(legal) for legal in legal_actions])
+    columns = np.fromiter((action for legal in legal_actions for action in legal), np.int64, len(rows))
+    masks[rows, columns] = 1
+    return masks
