@@ -1,0 +1,195 @@
+"""Steps per second of the batch env (arena.envs.vector.BatchEnv) per game and batch size, against
+our AEC env one step at a time, PettingZoo's classic environments and OpenSpiel in the same run.
+
+A *step* is one seat's decision applied to one game with its observation and mask made for the
+next seat, what a learner or a search pays per sample: a BatchEnv call with N games is N steps.
+Actions are random legal ones, drawn from the masks (for the batch: one numpy draw for all games).
+Rates are per CPU second of this process (time.process_time), as in bench/engine_speed.py, so
+other load on the machine lowers them less than wall-clock rates would.
+
+Tables:
+1. ours: the AEC env (arena.envs.pettingzoo.env) stepped one by one, then BatchEnv with N games;
+2. PettingZoo's classic environments stepped one by one (connect_four, tictactoe, texas_holdem);
+   their imports need pygame (and rlcard for texas_holdem): `.venv/bin/pip install pygame rlcard`,
+   else one line says they are skipped;
+3. OpenSpiel's C++ games through its own vector env (open_spiel.python.vector_env.SyncVectorEnv of
+   rl_environment.Environment: every player's information-state tensor and legal actions per step)
+   with N games, and the bare C++ anchors of bench/openspiel_anchors.py (no observations; seat
+   decisions/s); one line when pyspiel is missing (the `openspiel` extra).
+
+Usage: .venv/bin/python bench/batch_env.py [--games riga,riviera] [--sizes 1,16,64,256]
+       [--seconds 2] [--encoding-size 4096] [--skip-pettingzoo] [--skip-openspiel]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/: openspiel_anchors, engine_speed
+
+from arena.envs.encoding import DEFAULT_SIZE  # noqa: E402
+from arena.envs.pettingzoo import env as aec_env  # noqa: E402
+from arena.envs.vector import BatchEnv  # noqa: E402
+from engine import registry  # noqa: E402
+
+PLAYERS = {"riviera": 3, "gang_of_dice": 3, "lost_cities_rivals": 2, "riga": 3}
+CLASSIC = ("connect_four_v3", "tictactoe_v3", "texas_holdem_v4")
+OPENSPIEL = (("hearts", {}), ("liars_dice", {}), ("goofspiel", {"players": 3}))
+
+
+def timed(run: Callable[[], int], seconds: float) -> float:
+    """Steps per CPU second: `run` (which returns the steps it made) repeated for `seconds` CPU s."""
+    steps, started = 0, time.process_time()
+    while (spent := time.process_time() - started) < seconds:
+        steps += run()
+    return steps / spent
+
+
+def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per row of `masks`, in one numpy draw."""
+    return np.where(masks == 1, rng.random(masks.shape), -1.0).argmax(axis=1)
+
+
+def batch_rate(game_id: str, players: int, games: int, seconds: float, size: int) -> float:
+    envs = BatchEnv(game_id, players, num_games=games, encoding_size=size)
+    rng = np.random.default_rng(0)
+    observations, _ = envs.reset(seed=0)
+
+    def calls() -> int:
+        nonlocal observations
+        for _ in range(10):
+            observations, *_ = envs.step(random_actions(rng, observations["action_mask"]))
+        return 10 * games
+
+    return timed(calls, seconds)
+
+
+def aec_rate(make: Callable[[], Any], seconds: float) -> float:
+    """A PettingZoo AEC env stepped one agent at a time, random legal actions, reset at the end."""
+    game, rng = make(), random.Random(0)
+    game.reset(seed=0)
+
+    def episode() -> int:
+        steps = 0
+        for agent in game.agent_iter():
+            observation, _, terminated, truncated, _ = game.last()
+            if terminated or truncated:
+                game.step(None)
+                continue
+            game.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            steps += 1
+        game.reset()
+        return steps
+
+    return timed(episode, seconds)
+
+
+def our_tables(game_ids: list[str], sizes: list[int], seconds: float, size: int) -> None:
+    print(f"\nOur games, encoding_size {size}: steps/s (one seat's decision, its next observation and mask)")
+    print("| game | players | env | games per call | steps/s | vs the AEC env |")
+    print("|---|---:|---|---:|---:|---:|")
+    for game_id in game_ids:
+        players = PLAYERS.get(game_id, registry.info(game_id).min_players)
+        one = aec_rate(lambda: aec_env(game_id, players, encoding_size=size), seconds)
+        print(f"| {game_id} | {players} | AEC env (pettingzoo.py), one by one | 1 | {one:,.0f} | 1.00x |", flush=True)
+        for games in sizes:
+            rate = batch_rate(game_id, players, games, seconds, size)
+            print(f"| {game_id} | {players} | BatchEnv (vector.py) | {games} | {rate:,.0f} | {rate / one:.2f}x |",
+                  flush=True)
+
+
+def classic_table(seconds: float) -> None:
+    try:
+        from pettingzoo import classic  # noqa: F401
+        import importlib
+        modules = [importlib.import_module(f"pettingzoo.classic.{name}") for name in CLASSIC]
+    except ImportError as error:
+        print(f"\npettingzoo classic: skipped: {error} (.venv/bin/pip install pygame rlcard)")
+        return
+    print("\nPettingZoo's classic environments (AEC), stepped one by one")
+    print("| environment | steps/s |")
+    print("|---|---:|")
+    for name, module in zip(CLASSIC, modules):
+        print(f"| {name} | {aec_rate(module.env, seconds):,.0f} |", flush=True)
+
+
+def openspiel_vector_rate(name: str, params: dict[str, Any], games: int, seconds: float) -> float:
+    from open_spiel.python import rl_environment, vector_env
+
+    envs = vector_env.SyncVectorEnv([
+        rl_environment.Environment(name, chance_event_sampler=rl_environment.ChanceEventSampler(seed=index), **params)
+        for index in range(games)])
+    rng = random.Random(0)
+    steps = envs.reset()
+
+    def calls() -> int:
+        nonlocal steps
+        moved = 0
+        for _ in range(10):
+            outputs = []
+            for step in steps:
+                player = step.observations["current_player"]
+                outputs.append(_Output(rng.choice(step.observations["legal_actions"][player])))
+            steps, _, _, _ = envs.step(outputs, reset_if_done=True)
+            moved += games
+        return moved
+
+    return timed(calls, seconds)
+
+
+class _Output:
+    """What SyncVectorEnv.step reads from an agent's output: its action."""
+
+    def __init__(self, action: int) -> None:
+        self.action = action
+
+
+def openspiel_tables(sizes: list[int], seconds: float) -> None:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("\nopenspiel: skipped: pyspiel is not installed (the `openspiel` extra: "
+              ".venv/bin/pip install -e '.[openspiel]')")
+        return
+    print("\nOpenSpiel's C++ games through open_spiel.python.vector_env.SyncVectorEnv (rl_environment)")
+    print("| openspiel game | games per call | steps/s |")
+    print("|---|---:|---:|")
+    for name, params in OPENSPIEL:
+        for games in sizes:
+            rate = openspiel_vector_rate(name, params, games, seconds)
+            print(f"| {name} {params or ''} | {games} | {rate:,.0f} |", flush=True)
+    from openspiel_anchors import openspiel_anchors
+
+    openspiel_anchors(seconds, 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(registry.game_ids()))
+    parser.add_argument("--sizes", default="1,16,64,256", help="games per BatchEnv call")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per row")
+    parser.add_argument("--encoding-size", type=int, default=DEFAULT_SIZE)
+    parser.add_argument("--skip-pettingzoo", action="store_true")
+    parser.add_argument("--skip-openspiel", action="store_true")
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
+    print(f"engine: {os.environ.get('ARENA_ENGINE', 'compiled when built')}; "
+          f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores")
+    our_tables(args.games.split(","), sizes, args.seconds, args.encoding_size)
+    if not args.skip_pettingzoo:
+        classic_table(args.seconds)
+    if not args.skip_openspiel:
+        openspiel_tables(sizes, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
