@@ -17,18 +17,23 @@ Tables:
    with N games, and the bare C++ anchors of bench/openspiel_anchors.py (no observations; seat
    decisions/s); one line when pyspiel is missing (the `openspiel` extra).
 
+4. ismcts: the share of a decision (sims=100) spent drawing its determinizations, the most that
+   drawing them in a batch could save, and what one `sample_state` and one `resample` cost.
+
 Usage: .venv/bin/python bench/batch_env.py [--games riga,riviera] [--sizes 1,16,64,256]
-       [--seconds 2] [--encoding-size 4096] [--skip-pettingzoo] [--skip-openspiel]
+       [--seconds 2] [--encoding-size 4096] [--skip-pettingzoo] [--skip-openspiel] [--ismcts 100]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +48,8 @@ from engine import registry  # noqa: E402
 
 PLAYERS = {"riviera": 3, "gang_of_dice": 3, "lost_cities_rivals": 2, "riga": 3}
 CLASSIC = ("connect_four_v3", "tictactoe_v3", "texas_holdem_v4")
-OPENSPIEL = (("hearts", {}), ("liars_dice", {}), ("goofspiel", {"players": 3}))
+# Turn-based games: SyncVectorEnv steps one action per game (goofspiel, simultaneous, is in the anchors).
+OPENSPIEL = (("hearts", {}), ("liars_dice", {}), ("leduc_poker", {"players": 3}))
 
 
 def timed(run: Callable[[], int], seconds: float) -> float:
@@ -80,7 +86,7 @@ def aec_rate(make: Callable[[], Any], seconds: float) -> float:
 
     def episode() -> int:
         steps = 0
-        for agent in game.agent_iter():
+        for _agent in game.agent_iter():
             observation, _, terminated, truncated, _ = game.last()
             if terminated or truncated:
                 game.step(None)
@@ -99,7 +105,7 @@ def our_tables(game_ids: list[str], sizes: list[int], seconds: float, size: int)
     print("|---|---:|---|---:|---:|---:|")
     for game_id in game_ids:
         players = PLAYERS.get(game_id, registry.info(game_id).min_players)
-        one = aec_rate(lambda: aec_env(game_id, players, encoding_size=size), seconds)
+        one = aec_rate(partial(aec_env, game_id, players, encoding_size=size), seconds)
         print(f"| {game_id} | {players} | AEC env (pettingzoo.py), one by one | 1 | {one:,.0f} | 1.00x |", flush=True)
         for games in sizes:
             rate = batch_rate(game_id, players, games, seconds, size)
@@ -109,8 +115,6 @@ def our_tables(game_ids: list[str], sizes: list[int], seconds: float, size: int)
 
 def classic_table(seconds: float) -> None:
     try:
-        from pettingzoo import classic  # noqa: F401
-        import importlib
         modules = [importlib.import_module(f"pettingzoo.classic.{name}") for name in CLASSIC]
     except ImportError as error:
         print(f"\npettingzoo classic: skipped: {error} (.venv/bin/pip install pygame rlcard)")
@@ -172,6 +176,65 @@ def openspiel_tables(sizes: list[int], seconds: float) -> None:
     openspiel_anchors(seconds, 1)
 
 
+def decision_points(game: Any, count: int) -> list[tuple[Any, int]]:
+    """(state, seat) at every 7th decision of a seeded random game with a real choice, `count` of them."""
+    from engine.core import NodeKind, sample_chance
+
+    rng, state, found, steps = random.Random(3), game.initial_state(), [], 0
+    while state.kind is not NodeKind.TERMINAL and len(found) < count:
+        if state.kind is NodeKind.CHANCE:
+            state = state.apply_chance(sample_chance(state, rng))
+            continue
+        seat = state.acting_players()[0]
+        if steps % 7 == 0 and len(state.legal_actions(seat)) > 1:
+            found.append((state, seat))
+        state = state.apply({p: rng.choice(state.legal_actions(p)) for p in state.acting_players()})
+        steps += 1
+    return found
+
+
+def ismcts_table(game_ids: list[str], sims: int) -> None:
+    """How much of an ismcts decision drawing its determinizations costs: the most a batch of them
+    could save. Also the cost of one `Game.sample_state` and of one `State.resample` (the clone a
+    batch could redraw from instead of rebuilding each world from the observation)."""
+    print(f"\nismcts (sims={sims}): the share of a decision spent drawing determinizations")
+    print("| game | players | ms/decision | worlds/decision | drawing them | sample_state | resample |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game_id in game_ids:
+        print(ismcts_row(game_id, sims), flush=True)
+
+
+def ismcts_row(game_id: str, sims: int) -> str:
+    import bots.ismcts as ismcts
+
+    players = PLAYERS.get(game_id, registry.info(game_id).min_players)
+    game = registry.make(game_id, players)
+    points = decision_points(game, 8)
+    drawing, worlds, original = [0.0], [0], ismcts._Worlds.get
+
+    def counted(self: Any, index: int) -> Any:
+        before, started = len(self.drawn), time.process_time()
+        found = original(self, index)
+        drawing[0] += time.process_time() - started
+        worlds[0] += len(self.drawn) - before
+        return found
+
+    ismcts._Worlds.get = counted  # type: ignore[method-assign]
+    try:
+        started = time.process_time()
+        for state, seat in points:
+            ismcts.IsmctsBot(game, seat, random.Random(1), sims=sims).act(state.observation(seat),
+                                                                          state.legal_actions(seat))
+        total = time.process_time() - started
+    finally:
+        ismcts._Worlds.get = original  # type: ignore[method-assign]
+    rng = random.Random(0)
+    sample = timed(lambda: sum(game.sample_state(s.observation(p), rng) is not None for s, p in points), 0.5)
+    redraw = timed(lambda: sum(s.resample({p}, rng) is not None for s, p in points), 0.5)
+    return (f"| {game_id} | {players} | {total / len(points) * 1e3:,.0f} | {worlds[0] / len(points):.0f} "
+            f"| {drawing[0] / total:.1%} | {1e6 / sample:,.0f} us | {1e6 / redraw:,.0f} us |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(registry.game_ids()))
@@ -180,6 +243,8 @@ def main() -> None:
     parser.add_argument("--encoding-size", type=int, default=DEFAULT_SIZE)
     parser.add_argument("--skip-pettingzoo", action="store_true")
     parser.add_argument("--skip-openspiel", action="store_true")
+    parser.add_argument("--ismcts", type=int, default=100, metavar="SIMS",
+                        help="ismcts budget of the determinization table (0 skips it)")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     print(f"engine: {os.environ.get('ARENA_ENGINE', 'compiled when built')}; "
@@ -189,6 +254,8 @@ def main() -> None:
         classic_table(args.seconds)
     if not args.skip_openspiel:
         openspiel_tables(sizes, args.seconds)
+    if args.ismcts:
+        ismcts_table(args.games.split(","), args.ismcts)
 
 
 if __name__ == "__main__":
