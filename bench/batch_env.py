@@ -18,10 +18,12 @@ Tables:
    decisions/s); one line when pyspiel is missing (the `openspiel` extra).
 
 4. ismcts: the share of a decision (sims=100) spent drawing its determinizations, the most that
-   drawing them in a batch could save, and what one `sample_state` and one `resample` cost.
+   drawing them in a batch could save, and what one `sample_state` and one `resample` cost;
+5. with `--encoder-reference PATH`: the encoder of this tree against another encoding.py.
 
 Usage: .venv/bin/python bench/batch_env.py [--games riga,riviera] [--sizes 1,16,64,256]
        [--seconds 2] [--encoding-size 4096] [--skip-pettingzoo] [--skip-openspiel] [--ismcts 100]
+       [--encoder-reference /work/main/arena/envs/encoding.py]
 """
 
 from __future__ import annotations
@@ -235,6 +237,30 @@ def ismcts_row(game_id: str, sims: int) -> str:
             f"| {drawing[0] / total:.1%} | {1e6 / sample:,.0f} us | {1e6 / redraw:,.0f} us |")
 
 
+def encoder_table(game_ids: list[str], reference: str, seconds: float) -> None:
+    """`ObservationEncoder.encode` of this tree against the encoding module at path `reference`
+    (e.g. main's), on the same observations: observations encoded per CPU second."""
+    import importlib.util
+
+    from arena.envs import encoding
+
+    spec = importlib.util.spec_from_file_location("reference_encoding", reference)
+    assert spec is not None and spec.loader is not None, f"{reference} is not a Python module"
+    before = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(before)
+    print(f"\nObservationEncoder.encode, observations/s: this tree against {reference}")
+    print("| game | players | reference | now | now/reference |")
+    print("|---|---:|---:|---:|---:|")
+    for game_id in game_ids:
+        players = PLAYERS.get(game_id, registry.info(game_id).min_players)
+        observations = [state.observation(seat) for state, seat in decision_points(registry.make(game_id, players), 60)]
+        rates = []
+        for module in (before, encoding):
+            encoder = module.ObservationEncoder(DEFAULT_SIZE)
+            rates.append(timed(lambda: sum(encoder.encode(o) is not None for o in observations), seconds))  # noqa: B023
+        print(f"| {game_id} | {players} | {rates[0]:,.0f} | {rates[1]:,.0f} | {rates[1] / rates[0]:.2f}x |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(registry.game_ids()))
@@ -245,6 +271,8 @@ def main() -> None:
     parser.add_argument("--skip-openspiel", action="store_true")
     parser.add_argument("--ismcts", type=int, default=100, metavar="SIMS",
                         help="ismcts budget of the determinization table (0 skips it)")
+    parser.add_argument("--encoder-reference", metavar="PATH",
+                        help="also time ObservationEncoder.encode against this encoding.py (e.g. main's)")
     args = parser.parse_args()
     sizes = [int(size) for size in args.sizes.split(",")]
     print(f"engine: {os.environ.get('ARENA_ENGINE', 'compiled when built')}; "
@@ -254,6 +282,8 @@ def main() -> None:
         classic_table(args.seconds)
     if not args.skip_openspiel:
         openspiel_tables(sizes, args.seconds)
+    if args.encoder_reference:
+        encoder_table(args.games.split(","), args.encoder_reference, args.seconds)
     if args.ismcts:
         ismcts_table(args.games.split(","), args.ismcts)
 
