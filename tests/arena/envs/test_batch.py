@@ -21,7 +21,9 @@ from engine import registry
 from engine.core import IllegalActionError
 
 SIZE = 256  # a short encoding keeps the tests fast; the layout does not depend on it
-VARIANTS = [("riviera", 3), ("gang_of_dice", 2), ("lost_cities_rivals", 2), ("riga", 3)]
+# Every registered game (a new game is tested for free), at three players where it seats three.
+VARIANTS = [(game_id, min(max(3, registry.info(game_id).min_players), registry.info(game_id).max_players))
+            for game_id in registry.game_ids()]
 
 
 def pick(rng: random.Random, masks: np.ndarray) -> np.ndarray:
