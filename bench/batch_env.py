@@ -9,7 +9,7 @@ other load on the machine lowers them less than wall-clock rates would.
 
 Tables:
 1. ours: the AEC env (arena.envs.pettingzoo.env) stepped one by one, then BatchEnv with N games,
-   and where a BatchEnv step's time goes (64 games: engine moves, observations, encoding, masks);
+   and where a BatchEnv step's time goes (16 games: engine moves, observations, encoding, masks);
 2. PettingZoo's classic environments stepped one by one (connect_four, tictactoe, texas_holdem);
    their imports need pygame (and rlcard for texas_holdem): `.venv/bin/pip install pygame rlcard`,
    else one line says they are skipped;
@@ -116,36 +116,46 @@ def our_tables(game_ids: list[str], sizes: list[int], seconds: float, size: int)
                   flush=True)
 
 
-def breakdown_table(game_ids: list[str], games: int, calls: int, size: int) -> None:
+def breakdown_table(game_ids: list[str], games: int, seconds: float, size: int) -> None:
     """Where a BatchEnv step's time goes: the engine (actions, chance, legal actions), the engine's
-    observation dicts, their encoding, the masks; CPU microseconds per step."""
-    from arena.envs.encoding import action_masks
-
-    print(f"\nBatchEnv with {games} games: CPU us per step, by part")
+    observation dicts, their encoding, the masks; CPU microseconds per step. Measured for `seconds`
+    after 300 warm-up calls, so that the games are spread over all their phases, as in the rows above."""
+    print(f"\nBatchEnv with {games} games: CPU us per step, by part (after 300 warm-up calls)")
     print("| game | players | engine moves | engine observations | encoding | masks | total |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for game_id in game_ids:
         players = PLAYERS.get(game_id, registry.info(game_id).min_players)
         envs = BatchEnv(game_id, players, num_games=games, encoding_size=size)
-        rng, parts = np.random.default_rng(0), [0.0, 0.0, 0.0, 0.0]
+        rng = np.random.default_rng(0)
         observations, _ = envs.reset(seed=0)
+        for _ in range(300):
+            observations, *_ = envs.step(random_actions(rng, observations["action_mask"]))
+        parts, calls, started = [0.0, 0.0, 0.0, 0.0], 0, time.process_time()
         masks = observations["action_mask"]
-        for _ in range(calls):
-            actions = random_actions(rng, masks).tolist()
-            marks = [time.process_time()]
-            envs.games.act(actions)
-            marks.append(time.process_time())
-            seen = envs.games.observations()
-            marks.append(time.process_time())
-            envs.encoder.encode_batch(seen)
-            marks.append(time.process_time())
-            masks = action_masks(envs.games.legal_actions(), envs.num_actions)
-            marks.append(time.process_time())
-            for part in range(4):
-                parts[part] += marks[part + 1] - marks[part]
+        while time.process_time() - started < seconds:
+            masks = timed_parts(envs, random_actions(rng, masks).tolist(), parts)
+            calls += 1
         per_step = [part / (calls * games) * 1e6 for part in parts]
         print(f"| {game_id} | {players} | " + " | ".join(f"{us:,.0f}" for us in per_step)
               + f" | {sum(per_step):,.0f} |", flush=True)
+
+
+def timed_parts(envs: BatchEnv, actions: list[int], parts: list[float]) -> np.ndarray:
+    """One BatchEnv step taken apart, each part's CPU time added to `parts`; the new masks."""
+    from arena.envs.encoding import action_masks
+
+    marks = [time.process_time()]
+    envs.games.act(actions)
+    marks.append(time.process_time())
+    seen = envs.games.observations()
+    marks.append(time.process_time())
+    envs.encoder.encode_batch(seen)
+    marks.append(time.process_time())
+    masks = action_masks(envs.games.legal_actions(), envs.num_actions)
+    marks.append(time.process_time())
+    for part in range(4):
+        parts[part] += marks[part + 1] - marks[part]
+    return masks
 
 
 def classic_table(seconds: float) -> None:
@@ -311,7 +321,7 @@ def main() -> None:
     print(f"engine: {os.environ.get('ARENA_ENGINE', 'compiled when built')}; "
           f"load average {os.getloadavg()[0]:.1f}; {os.cpu_count()} cores")
     our_tables(args.games.split(","), sizes, args.seconds, args.encoding_size)
-    breakdown_table(args.games.split(","), 64, 40, args.encoding_size)
+    breakdown_table(args.games.split(","), 16, args.seconds, args.encoding_size)
     if not args.skip_pettingzoo:
         classic_table(args.seconds)
     if not args.skip_openspiel:
