@@ -127,6 +127,14 @@ api_test(env("showdown", 3), num_cycles=100)
 assert "arena_showdown" in openspiel.register()
 game = pyspiel.load_game("arena_showdown", {"players": 3})
 pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+from pettingzoo.test import parallel_api_test
+from arena.envs.parallel import parallel_env
+from arena.envs.vector import BatchEnv
+parallel_api_test(parallel_env("showdown", 3), num_cycles=100)
+envs = BatchEnv("showdown", 3, num_games=4)
+observations, _ = envs.reset(seed=1)
+for _ in range(50):
+    observations, *_ = envs.step(observations["action_mask"].argmax(axis=1))
 print(game.max_chance_outcomes(), game.num_players())
 '''
 
