@@ -10,6 +10,7 @@ import json
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -209,7 +210,9 @@ class Queries:
             cursor = connection.cursor()
             cursor.execute(sql, (ruleset,))
             while rows := cursor.fetchmany(size):
-                a, b, weight, score = np.array(rows, np.float64).T  # entrant numbers are far below 2**53
+                # one flat pass over the tuples (twice as fast as np.array of them); numbers are far below 2**53
+                values = np.fromiter(chain.from_iterable(rows), np.float64, 4 * len(rows)).reshape(-1, 4)
+                a, b, weight, score = values.T
                 yield PairColumns(a.astype(np.int64), b.astype(np.int64), weight.copy(), score.copy(), names)
             cursor.close()
         finally:
