@@ -207,7 +207,8 @@ class Queries:
         sql = f"SELECT a, b, weight, score FROM {table} WHERE ruleset = {mark} AND weight > 0"  # noqa: S608
         connection = self.engine.raw_connection()
         try:
-            cursor = connection.cursor()
+            # PostgreSQL: a server-side cursor (psycopg's own would hold every row in memory at once)
+            cursor = connection.cursor() if sqlite else connection.cursor(name="pair_chunks")
             cursor.execute(sql, (ruleset,))
             while rows := cursor.fetchmany(size):
                 # one flat pass over the tuples (twice as fast as np.array of them); numbers are far below 2**53
