@@ -395,11 +395,17 @@ def reuse(described: Path) -> tuple[History, scale_history.Generator]:
     return history, scale_history.Generator(templates, history.bots, history.tournament_id)
 
 
-def measure_kept(described: Path, cap: float, repeat: int) -> None:
-    history, generator = reuse(described)
-    print(f"{described}: {history.matches:,} matches / {history.bots:,} bots kept at {history.url}", flush=True)
-    backend = "postgres" if history.url.startswith("postgresql") else "sqlite"
-    print_table(backend, [(history.matches, history.bots)], [measure_all(history, generator, cap, repeat)])
+def measure_kept(described: list[Path], cap: float, repeat: int) -> None:
+    """Measure kept histories, smallest first, in one table (with the 10M extrapolation from the two
+    largest when there are several: the same bots, a growing history)."""
+    kept = sorted(((*reuse(path), path) for path in described), key=lambda found: found[0].matches)
+    sizes, results = [], []
+    for history, generator, path in kept:
+        print(f"{path}: {history.matches:,} matches / {history.bots:,} bots kept at {history.url}", flush=True)
+        sizes.append((history.matches, history.bots))
+        results.append(measure_all(history, generator, cap, repeat))
+    backend = "postgres" if kept[0][0].url.startswith("postgresql") else "sqlite"
+    print_table(backend, sizes, results)
 
 
 def main() -> None:
@@ -412,10 +418,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
     parser.add_argument("--keep", type=Path, help="build SQLite histories in this folder and keep them (and their "
                                                    "descriptions, for --reuse)")
-    parser.add_argument("--reuse", type=Path, help="measure a history kept by --keep (its .json) instead of building")
+    parser.add_argument("--reuse", help="measure histories kept by --keep (their .json, comma-separated) instead of "
+                                        "building")
     args = parser.parse_args()
     if args.reuse:
-        measure_kept(args.reuse, args.cap, args.repeat)
+        measure_kept([Path(path) for path in args.reuse.split(",")], args.cap, args.repeat)
         return
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     try:

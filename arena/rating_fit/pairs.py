@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import chain
 from typing import Protocol
 
@@ -17,16 +17,19 @@ from arena.rating_fit.model import PRIOR_DRAWS, Floats, Ints, Pairs
 
 
 class Columns(Protocol):
-    """Pair totals as columns (arena.store.PairColumns): first and second bot, weight, first's score."""
+    """Pair totals as columns (arena.store.PairColumns): first and second bot by number, weight,
+    first's score, and each number's name."""
 
     @property
-    def a(self) -> Sequence[str]: ...
+    def a(self) -> Ints: ...
     @property
-    def b(self) -> Sequence[str]: ...
+    def b(self) -> Ints: ...
     @property
-    def weight(self) -> Sequence[float]: ...
+    def weight(self) -> Floats: ...
     @property
-    def score(self) -> Sequence[float]: ...
+    def score(self) -> Floats: ...
+    @property
+    def names(self) -> Mapping[int, str]: ...
 
 
 def keep_freed_memory() -> None:
@@ -82,6 +85,7 @@ class PairArrays:
         self._groups: Ints | None = None
         self._groups_pairs = 0
         self.curvature = np.zeros(0)  # per bot, at the last table (arena.rating.rating_table's live update)
+        self._numbering: Mapping[int, str] | None = None  # the entrant numbers add_columns last met
 
     def bot(self, name: str) -> int:
         if name not in self.index:
@@ -103,26 +107,42 @@ class PairArrays:
 
     def add_columns(self, chunks: Iterable[Columns]) -> None:
         """A ruleset's stored totals, one per pair that met (millions on a big field), in chunks: each
-        turned into arrays before the next is read. Into an empty set they are copied in as they
+        turned into bot indices before the next is read. Into an empty set they are copied in as they
         come (no pair is there twice), with no arrays but the totals' own."""
+        bots = np.zeros(0, np.int64)  # the bot index of each entrant number met so far, -1 if none yet
         if self.pairs or self.fresh is not None:
-            parts = [self._indexed(chunk.a, chunk.b, chunk.weight, chunk.score) for chunk in chunks]
+            parts = []
+            for chunk in chunks:
+                bots = self._bots_of(chunk, bots)
+                parts.append((bots[chunk.a], bots[chunk.b], chunk.weight, chunk.score))
             if parts:
                 self.add_indexed(*(np.concatenate(column) for column in zip(*parts, strict=True)))
             return
         for chunk in chunks:
-            i, j, weight, score = self._indexed(chunk.a, chunk.b, chunk.weight, chunk.score)
-            start = self.pairs
-            self._grow(start + len(i))
-            self.a[start:start + len(i)], self.b[start:start + len(i)] = i, j
-            self.weight[start:start + len(i)], self.score[start:start + len(i)] = weight, score
-            self.pairs += len(i)
+            bots = self._bots_of(chunk, bots)
+            start, count = self.pairs, len(chunk.a)
+            self._grow(start + count)
+            self.a[start:start + count], self.b[start:start + count] = bots[chunk.a], bots[chunk.b]
+            self.weight[start:start + count], self.score[start:start + count] = chunk.weight, chunk.score
+            self.pairs += count
         a, b, weight, score = self.arrays()
         swap = b < a
         if swap.any():  # a < b by name, not by number: a bot that met no one of lower number first
             a[swap], b[swap], score[swap] = b[swap], a[swap], weight[swap] - score[swap]
         weight += PRIOR_DRAWS  # each pair's virtual draw
         score += PRIOR_DRAWS / 2
+
+    def _bots_of(self, chunk: Columns, bots: Ints) -> Ints:
+        """`bots` (entrant number -> bot index) grown to hold every entrant of `chunk`; made anew
+        when the chunk numbers its entrants otherwise than the one before (`names` not the same)."""
+        if chunk.names is not self._numbering:
+            self._numbering, bots = chunk.names, np.zeros(0, np.int64)
+        top = int(max(chunk.a.max(initial=-1), chunk.b.max(initial=-1)))
+        if top >= len(bots):
+            bots = np.concatenate([bots, np.full(top + 1 - len(bots), -1, np.int64)])
+        for number in np.unique(np.concatenate([chunk.a[bots[chunk.a] < 0], chunk.b[bots[chunk.b] < 0]])).tolist():
+            bots[number] = self.bot(chunk.names[number])
+        return bots
 
     def _indexed(self, firsts: Sequence[str], seconds: Sequence[str], weights: Sequence[float],
                  scores: Sequence[float]) -> tuple[Ints, Ints, Floats, Floats]:

@@ -25,11 +25,13 @@ from typing import Any
 
 from sqlalchemy import Table, case
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
 from arena.store.bulk import execute_many
 from arena.store.tables import (
+    EntrantRow,
     EntrantStatsRow,
     MatchRow,
     PairStatsRow,
@@ -139,8 +141,34 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"),
             ("matches", "strikes", "forfeits", *RATED_ENTRANT), newest=("last_match_id", "last_played"),
             highest="version_id")
+    numbers = entrant_numbers(session, [name for pair in pairs for name in (pair["a"], pair["b"])])
+    pairs = [{**pair, "a": numbers[pair["a"]], "b": numbers[pair["b"]]} for pair in pairs]
     _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
             ("matches", "a_ahead", "b_ahead", "ties", "weight", "score"))
+
+
+def entrant_numbers(session: Session, names: Iterable[str]) -> dict[str, int]:
+    """Each name's entrant number (EntrantRow), those new to the database numbered in the session's
+    transaction (two writers at once: the second's insert gives way and it reads the first's)."""
+    wanted = sorted(set(names))
+    numbers = _stored_numbers(session, wanted)
+    new = [name for name in wanted if name not in numbers]
+    if new:
+        table = _table(EntrantRow)
+        insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+        execute_many(session, table, insert(table).on_conflict_do_nothing(index_elements=["name"]),
+                     [{"name": name} for name in new])
+        numbers |= _stored_numbers(session, new)
+    return numbers
+
+
+def _stored_numbers(session: Session, names: list[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for start in range(0, len(names), 500):  # under SQLite's limit of bound parameters
+        part = names[start:start + 500]
+        query = select(EntrantRow.name, EntrantRow.id).where(col(EntrantRow.name).in_(part))
+        found.update((name, int(number or 0)) for name, number in session.exec(query))
+    return found
 
 
 def _table(row: Any) -> Table:
@@ -197,8 +225,11 @@ def stored(session: Session) -> Figures:
         figures.entrants[e.ruleset, e.entrant] = [e.matches, e.strikes, e.forfeits, e.last_match_id, e.last_played,
                                                   e.version_id, e.rated_games, e.rated_win_shares, e.rated_strikes,
                                                   e.rated_forfeits]
-    for p in session.exec(select(PairStatsRow)):
-        figures.pairs[p.ruleset, p.a, p.b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]
+    first, second = aliased(EntrantRow), aliased(EntrantRow)
+    pairs = (select(PairStatsRow, first.name, second.name).join(first, col(first.id) == PairStatsRow.a)
+             .join(second, col(second.id) == PairStatsRow.b))
+    for p, a, b in session.exec(pairs):
+        figures.pairs[p.ruleset, a, b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]
     return figures
 
 

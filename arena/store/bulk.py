@@ -14,6 +14,7 @@ Python each), so there the rows go as one array per column in a single statement
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Table
@@ -38,11 +39,23 @@ def execute_many(session: Session, table: Table, statement: Insert, rows: list[d
                 columns[name] = [process(value) for value in columns[name]]
         connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect), columns)
     elif compiled.positional:
-        steps = [(name, processors[name]) for name in compiled.positiontup or ()]
-        connection.exec_driver_sql(str(compiled), [
-            tuple(row[name] if process is None else process(row[name]) for name, process in steps) for row in rows])
+        order = list(compiled.positiontup or ())
+        values = list(map(itemgetter(*order), rows)) if len(order) > 1 else [(row[order[0]],) for row in rows]
+        processed = [(place, processors[name]) for place, name in enumerate(order) if processors[name] is not None]
+        if processed:  # only the columns with a bind processor (SQLite: the datetimes) go through one
+            values = [_processed(row, processed) for row in values]
+        connection.exec_driver_sql(str(compiled), values)
     else:  # another driver: SQLAlchemy's own executemany
         session.execute(statement, rows)
+
+
+def _processed(row: tuple[Any, ...], processed: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    """`row` with the values at the given places put through their bind processors."""
+    values = list(row)
+    for place, process in processed:
+        values[place] = process(values[place])
+    return tuple(values)
+
 
 def _from_arrays(sql: str, table: Table, dialect: Any) -> str:
     """The INSERT's `VALUES (...)` replaced by the rows of one array per column (PostgreSQL), in the

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 from arena.outcomes import MatchStatus, Termination
 from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
+from arena.store.head_to_head import PairRecord, head_to_head, pair_records
 from arena.store.queries import _seats_of
 from arena.store.rating_history import carried, history_points
 from arena.store.records import LeaderboardRow, MatchSummary
@@ -28,7 +29,6 @@ from arena.store.tables import (
     EntrantStatsRow,
     LiveMatchRow,
     MatchRow,
-    PairStatsRow,
     RatingHistoryRow,
     RatingRow,
     RulesetStatsRow,
@@ -37,7 +37,8 @@ from arena.store.tables import (
     select_columns,
 )
 
-__all__ = ["ANY_FAULT", "FAULT_TERMINATIONS"]  # FAULT_TERMINATIONS lives with the aggregates that count it
+# FAULT_TERMINATIONS lives with the aggregates that count it; the pairs' records in their own module
+__all__ = ["ANY_FAULT", "FAULT_TERMINATIONS", "PairRecord", "head_to_head", "pair_records"]
 
 ANY_FAULT = "any_fault"
 
@@ -61,18 +62,6 @@ class BotSummary:
     strikes: int  # faulty decisions
     forfeits: int  # matches whose seat ended in a fault
     last_played: datetime | None
-
-
-@dataclass(frozen=True)
-class PairRecord:
-    """Two entrants' results at the tables they shared: who finished ahead of whom."""
-
-    a: str
-    b: str
-    matches: int
-    a_ahead: int
-    b_ahead: int
-    ties: int
 
 
 @dataclass(frozen=True)
@@ -349,51 +338,7 @@ def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) 
     return entries, total
 
 
-# -- head to head -------------------------------------------------------------------------------
-
-
-def pair_records(store: Store, ruleset: str, pairs: list[tuple[str, str]] | None = None,
-                 ) -> dict[tuple[str, str], PairRecord]:
-    """Pairs of entrants that shared a finished table of a ruleset, keyed (a, b) with a < b: every
-    pair, or those of `pairs` (each in either order) that met.
-
-    A k-player table counts once for each pair seated at it; the one ranked better is ahead.
-    """
-    query = select_columns(PairStatsRow.a, PairStatsRow.b, PairStatsRow.matches, PairStatsRow.a_ahead,
-                           PairStatsRow.b_ahead, PairStatsRow.ties).where(col(PairStatsRow.ruleset) == ruleset,
-                                                                         col(PairStatsRow.matches) > 0)
-    found: list[Any] = []
-    with Session(store.engine) as session:
-        if pairs is None:
-            found = list(session.exec(query))
-        wanted = sorted({(min(a, b), max(a, b)) for a, b in pairs or []})
-        for start in range(0, len(wanted), 400):
-            found += _wanted_pairs(session, ruleset, wanted[start:start + 400])
-    return {(a, b): PairRecord(a, b, *counts) for a, b, *counts in sorted(found)}
-
-
-def _wanted_pairs(session: Session, ruleset: str, wanted: list[tuple[str, str]]) -> list[Any]:
-    """A key lookup of each wanted pair, joined to them as a VALUES list, in the driver's own SQL:
-    an IN of row values makes SQLite read every pair of the ruleset, and binding a thousand
-    parameters through SQLAlchemy costs more than the lookups take."""
-    connection = session.connection()
-    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    rows = ", ".join([f"({mark}, {mark})"] * len(wanted))
-    sql = (f"WITH wanted (a, b) AS (VALUES {rows}) "
-           "SELECT p.a, p.b, p.matches, p.a_ahead, p.b_ahead, p.ties FROM pair_stats AS p "
-           f"JOIN wanted ON wanted.a = p.a AND wanted.b = p.b WHERE p.ruleset = {mark} AND p.matches > 0")
-    return list(connection.exec_driver_sql(sql, (*(name for pair in wanted for name in pair), ruleset)))
-
-
-def head_to_head(store: Store, ruleset: str, a: str, b: str) -> PairRecord:
-    """`a` against `b` at the finished tables of a ruleset where both sat (zeros when none)."""
-    first, second = sorted((a, b))
-    found = pair_records(store, ruleset, [(a, b)]).get((first, second))
-    if found is None:
-        return PairRecord(a, b, 0, 0, 0, 0)
-    if first == a:
-        return found
-    return PairRecord(a, b, found.matches, found.b_ahead, found.a_ahead, found.ties)
+# -- head to head (the pairs' records: arena/store/head_to_head.py) -----------------------------
 
 
 def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 20) -> list[MatchSummary]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
 
 from arena.outcomes import Termination, TournamentStatus
 
@@ -205,18 +208,27 @@ class PairTotal:
 
 @dataclass(frozen=True)
 class PairColumns:
-    """PairTotals as four columns (one entry per pair, a < b): a ruleset's are read in chunks of these
-    (`Queries.pair_chunks`), a big field's millions of pairs without an object per pair."""
+    """PairTotals as four arrays (one entry per pair; a's name sorts before b's), the entrants as
+    numbers, `names` naming them: a ruleset's are read in chunks of these (`Queries.pair_chunks`,
+    the store's entrant numbers), a big field's millions of pairs without an object per pair."""
 
-    a: Sequence[str]
-    b: Sequence[str]
-    weight: Sequence[float]
-    score: Sequence[float]  # a's
+    a: NDArray[np.int64]
+    b: NDArray[np.int64]
+    weight: NDArray[np.float64]
+    score: NDArray[np.float64]  # a's
+    names: Mapping[int, str]  # every number in a and b (perhaps more)
 
     @classmethod
     def of(cls, totals: Iterable[PairTotal]) -> PairColumns:
+        """The totals' columns, their entrants numbered in the order met."""
         pairs = list(totals)
-        return cls([p.a for p in pairs], [p.b for p in pairs], [p.weight for p in pairs], [p.score for p in pairs])
+        numbers: dict[str, int] = {}
+        for pair in pairs:
+            numbers.setdefault(pair.a, len(numbers))
+            numbers.setdefault(pair.b, len(numbers))
+        return cls(np.array([numbers[p.a] for p in pairs], np.int64), np.array([numbers[p.b] for p in pairs], np.int64),
+                   np.array([p.weight for p in pairs], np.float64), np.array([p.score for p in pairs], np.float64),
+                   {number: name for name, number in numbers.items()})
 
 
 @dataclass(frozen=True)

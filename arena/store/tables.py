@@ -357,16 +357,26 @@ class EntrantStatsRow(SQLModel, table=True):
     rated_forfeits: int = 0  # rated seats whose termination was not normal
 
 
+class EntrantRow(SQLModel, table=True):
+    """An entrant's number (pair_stats keys pairs by these: migration 0021). Given when its first
+    pair is stored (arena/store/aggregates.py `entrant_numbers`), never changed or taken back."""
+
+    __tablename__ = "entrant"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+
+
 class PairStatsRow(SQLModel, table=True):
-    """Two entrants (a < b) at the finished tables of a ruleset they shared: who finished ahead, and
-    the rating's sufficient statistic over the rated ones (not SPRT games): PairTotal."""
+    """Two entrants (a before b by name) at the finished tables of a ruleset they shared: who
+    finished ahead, and the rating's sufficient statistic over the rated ones (not SPRT games):
+    PairTotal. a and b are entrant numbers (EntrantRow): a refit reads millions of these rows."""
 
     __tablename__ = "pair_stats"
     # SQLite: rows stored in key order, the key once (not in the table and again in its index): migration 0019
     __table_args__ = {"sqlite_with_rowid": False}
     ruleset: str = Field(primary_key=True)
-    a: str = Field(primary_key=True)
-    b: str = Field(primary_key=True)
+    a: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    b: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     matches: int = 0
     a_ahead: int = 0
     b_ahead: int = 0

@@ -67,8 +67,9 @@ def assert_read_as_columns(store: Store, ruleset: str, from_matches: Results) ->
     entrant totals) make the same Results as the rated matches added one by one."""
     chunks = list(store.pair_chunks(ruleset, size=7))
     assert all(len(chunk.a) <= 7 for chunk in chunks)
-    assert sorted((a, b, w, s) for c in chunks for a, b, w, s in zip(c.a, c.b, c.weight, c.score, strict=True)) == [
-        (t.a, t.b, t.weight, t.score) for t in store.pair_totals(ruleset)]
+    assert sorted((c.names[a], c.names[b], w, s) for c in chunks
+                  for a, b, w, s in zip(c.a.tolist(), c.b.tolist(), c.weight.tolist(), c.score.tolist(), strict=True)
+                  ) == [(t.a, t.b, t.weight, t.score) for t in store.pair_totals(ruleset)]
     read = Results()
     read.add_totals(chunks, store.entrant_totals(ruleset))
     assert sorted(read.names) == sorted(from_matches.names)

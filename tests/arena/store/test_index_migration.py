@@ -9,10 +9,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
-from sqlmodel import Session
 
 from arena.store import MatchResult, SeatResult, Store, migrations
-from arena.store.aggregates import stored
 from tests.arena.postgres_server import postgres_server  # noqa: F401
 from tests.arena.store.test_aggregates import assert_kept
 from tests.arena.store.test_migrations import differences, fresh_url  # noqa: F401
@@ -20,6 +18,10 @@ from tests.arena.store.test_record_codec import real_records, without_dictionary
 from tests.arena.store.test_record_migration import replay
 
 DROPPED = {"ix_seat_entrant", "ix_seat_match_id"}
+# pair_stats as it was before 0021 (names, not entrant numbers): the same rows either way
+PAIRS_BY_NAME = ("SELECT p.ruleset, ea.name, eb.name, p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score "
+                 "FROM pair_stats AS p JOIN entrant AS ea ON ea.id = p.a JOIN entrant AS eb ON eb.id = p.b "
+                 "ORDER BY p.ruleset, ea.name, eb.name")
 
 
 def move_to(url: str, revision: str, downgrade: bool) -> None:
@@ -53,11 +55,12 @@ def snapshot(store: Store) -> tuple[Any, ...]:
     """The stored records' bytes, every aggregate, and each match's replay."""
     with store.engine.connect() as connection:
         records = [(i, bytes(r)) for i, r in connection.execute(text('SELECT id, record FROM "match" ORDER BY id'))]
-        pairs = connection.execute(text("SELECT * FROM pair_stats ORDER BY ruleset, a, b")).all()
-    with Session(store.engine) as session:
-        figures = stored(session)
+        pairs = connection.execute(text(PAIRS_BY_NAME if "entrant" in inspect(connection).get_table_names()
+                                        else "SELECT * FROM pair_stats ORDER BY ruleset, a, b")).all()
+        entrants = connection.execute(text("SELECT * FROM entrant_stats ORDER BY ruleset, entrant")).all()
+        rulesets = connection.execute(text("SELECT * FROM ruleset_stats ORDER BY ruleset")).all()
     replays = [replay(store.match_record(match_id)) for match_id, _ in records]  # type: ignore[arg-type]
-    return records, [tuple(p) for p in pairs], dict(figures.entrants), dict(figures.rulesets), replays
+    return records, [tuple(p) for p in pairs], [tuple(e) for e in entrants], [tuple(r) for r in rulesets], replays
 
 
 def indexes(store: Store, table: str) -> set[str]:
