@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Table, case
@@ -138,11 +139,16 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     rulesets, entrants, pairs, tournaments = figures.rows()
     _upsert(session, _table(RulesetStatsRow), rulesets, ("ruleset",), ("finished", "aborted", "rated"))
     _upsert(session, _table(TournamentStatsRow), tournaments, ("tournament_id",), ("finished", "aborted"))
+    entrants.sort(key=itemgetter("ruleset", "entrant"))
     _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"),
             ("matches", "strikes", "forfeits", *RATED_ENTRANT), newest=("last_match_id", "last_played"),
             highest="version_id")
     numbers = entrant_numbers(session, [name for pair in pairs for name in (pair["a"], pair["b"])])
-    pairs = [{**pair, "a": numbers[pair["a"]], "b": numbers[pair["b"]]} for pair in pairs]
+    # in key order, as the entrants' rows above: the upserts walk each table's B-tree from one end to
+    # the other instead of jumping about it (the pages a batch needs, once each), and two writers at
+    # once take their row locks in the same order (PostgreSQL: no deadlock between them)
+    pairs = sorted(({**pair, "a": numbers[pair["a"]], "b": numbers[pair["b"]]} for pair in pairs),
+                   key=itemgetter("ruleset", "a", "b"))
     _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
             ("matches", "a_ahead", "b_ahead", "ties", "weight", "score"))
 
