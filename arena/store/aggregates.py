@@ -50,6 +50,9 @@ RATED_ENTRANT = ("rated_games", "rated_win_shares", "rated_strikes", "rated_forf
 # a first place in whole shares (a place shared by n winners is WIN_SHARES // n of them, exact for n <= 16):
 # a sum of whole numbers is the same in whatever order the matches are written, a sum of 1/n is not
 WIN_SHARES = 720720
+# a pairwise game in whole shares: a k-player table gives each pair PAIR_SHARES // (k-1), a tie half of
+# that (exact up to 17 seats); pair_stats keeps these sums (migration 0021)
+PAIR_SHARES = 2 * WIN_SHARES
 
 
 @dataclass
@@ -62,9 +65,9 @@ class Figures:
     # (ruleset, entrant): [matches, strikes, forfeits, last match id, last played, version id,
     #                      rated games, rated win shares, rated strikes, rated forfeits]
     entrants: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
-    # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight, score]
-    pairs: dict[tuple[str, str, str], list[float]] = field(
-        default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0, 0.0, 0.0]))
+    # (ruleset, a, b): [matches, a ahead, b ahead, ties, weight shares, score shares]
+    pairs: dict[tuple[str, str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0, 0, 0, 0, 0]))
 
     def add(self, match: dict[str, Any], seats: list[dict[str, Any]], rated: bool) -> None:
         """One stored match (its row's values) with its seats (theirs), in seat order."""
@@ -105,8 +108,9 @@ class Figures:
                 figures[0] += 1
                 figures[1 if rank_a < rank_b else 2 if rank_b < rank_a else 3] += 1
                 if rated:
-                    figures[4] += 1 / (k - 1)
-                    figures[5] += (1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0) / (k - 1)
+                    figures[4] += PAIR_SHARES // (k - 1)
+                    halves = 2 if rank_a < rank_b else 1 if rank_a == rank_b else 0  # a's score, in halves
+                    figures[5] += halves * PAIR_SHARES // (2 * (k - 1))
 
     def rows(self) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
         """The figures as rows of ruleset_stats, entrant_stats, pair_stats and tournament_stats."""
@@ -119,7 +123,7 @@ class Figures:
                  rated_forfeits=rated[3])
             for (r, e), (n, s, f, last, when, v, *rated) in self.entrants.items()
         ]
-        pairs = [dict(ruleset=r, a=a, b=b, matches=n, a_ahead=x, b_ahead=y, ties=t, weight=w, score=s)
+        pairs = [dict(ruleset=r, a=a, b=b, matches=n, a_ahead=x, b_ahead=y, ties=t, weight_shares=w, score_shares=s)
                  for (r, a, b), (n, x, y, t, w, s) in self.pairs.items()]
         return rulesets, entrants, pairs, tournaments
 
@@ -150,7 +154,7 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     pairs = sorted(({**pair, "a": numbers[pair["a"]], "b": numbers[pair["b"]]} for pair in pairs),
                    key=itemgetter("ruleset", "a", "b"))
     _upsert(session, _table(PairStatsRow), pairs, ("ruleset", "a", "b"),
-            ("matches", "a_ahead", "b_ahead", "ties", "weight", "score"))
+            ("matches", "a_ahead", "b_ahead", "ties", "weight_shares", "score_shares"))
 
 
 def entrant_numbers(session: Session, names: Iterable[str]) -> dict[str, int]:
@@ -235,7 +239,7 @@ def stored(session: Session) -> Figures:
     pairs = (select(PairStatsRow, first.name, second.name).join(first, col(first.id) == PairStatsRow.a)
              .join(second, col(second.id) == PairStatsRow.b))
     for p, a, b in session.exec(pairs):
-        figures.pairs[p.ruleset, a, b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score]
+        figures.pairs[p.ruleset, a, b] = [p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight_shares, p.score_shares]
     return figures
 
 

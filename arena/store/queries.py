@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
-from arena.store.aggregates import WIN_SHARES
+from arena.store.aggregates import PAIR_SHARES, WIN_SHARES
 from arena.store.rating_history import carried, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
@@ -52,8 +52,6 @@ from arena.store.tables import (
 )
 
 PAIR_CHUNK = 100_000  # pairs read at a time by `pair_chunks`: a few MB of Python objects
-PAIR_SHIFT = 1 << 32  # `pair_chunks` reads a pair (a, b) as a * PAIR_SHIFT + b
-PAIR_ROW = np.dtype([("pair", np.int64), ("weight", np.float64), ("score", np.float64)])
 
 class Queries:
     """Mixed into Store: reads over its `engine`."""
@@ -187,36 +185,43 @@ class Queries:
         """The rating's sufficient statistic of a ruleset: per pair a < b that met in a rated match,
         its pairwise weight and a's score (kept as matches are written: arena/store/aggregates.py)."""
         first, second = aliased(EntrantRow), aliased(EntrantRow)
-        query = (select(first.name, second.name, PairStatsRow.weight, PairStatsRow.score)
+        query = (select(first.name, second.name, PairStatsRow.weight_shares, PairStatsRow.score_shares)
                  .join(first, col(first.id) == PairStatsRow.a).join(second, col(second.id) == PairStatsRow.b)
-                 .where(PairStatsRow.ruleset == ruleset, PairStatsRow.weight > 0)
+                 .where(PairStatsRow.ruleset == ruleset, PairStatsRow.weight_shares > 0)
                  .order_by(first.name, second.name))
         with Session(self.engine) as session:
-            return [PairTotal(a, b, weight, score) for a, b, weight, score in session.exec(query)]
+            return [PairTotal(a, b, weight / PAIR_SHARES, score / PAIR_SHARES)
+                    for a, b, weight, score in session.exec(query)]
 
     def pair_chunks(self, ruleset: str, size: int = PAIR_CHUNK) -> Iterator[PairColumns]:
-        """`pair_totals` in chunks of `size` pairs, in no particular order, the entrants as their
-        numbers, read through the database driver's cursor: a refit of a big field reads millions of
-        pairs, and each chunk's rows (tuples of numbers) become arrays before the next is read, so the
-        millions of Python objects never exist at once (on this project's VMs touching new memory is
-        what costs most). The table is read from end to end (on SQLite `NOT INDEXED`: going through
-        the key's index would visit every row once more, at random: 21 s instead of 4 at 5.7M pairs)."""
+        """`pair_totals` in chunks of about `size` pairs (whole entrants: all the pairs an entrant
+        heads), the entrants as their numbers. A refit of a big field reads millions of pairs: each
+        entrant's come as one row of comma-separated lists the database makes (its numbers in text),
+        which numpy parses, so no Python object is made per pair (a row's Python values cost more
+        than its arithmetic: 5.7M pairs took 4 s as tuples of numbers, 9 s as tuples with names).
+        The pairs are read in key order, from end to end."""
         with Session(self.engine) as session:
             names = {int(number or 0): name for number, name in session.exec(select(EntrantRow.id, EntrantRow.name))}
         sqlite = self.engine.dialect.name == "sqlite"
-        table, mark = ("pair_stats NOT INDEXED", "?") if sqlite else ("pair_stats", "%s")
-        # the pair as one number (a row's values cost more than its arithmetic): entrant numbers are below 2**31
-        sql = (f"SELECT CAST(a AS BIGINT) * {PAIR_SHIFT} + b, weight, score FROM {table} "  # noqa: S608
-               f"WHERE ruleset = {mark} AND weight > 0")
+        listed = "group_concat({})" if sqlite else "string_agg(CAST({} AS TEXT), ',')"
+        sql = (f"SELECT a, {listed.format('b')}, {listed.format('weight_shares')}, {listed.format('score_shares')} "
+               f"FROM pair_stats WHERE ruleset = {'?' if sqlite else '%s'} AND weight_shares > 0 GROUP BY a")  # noqa: S608
         connection = self.engine.raw_connection()
         try:
             # PostgreSQL: a server-side cursor (psycopg's own would hold every row in memory at once)
             cursor = connection.cursor() if sqlite else connection.cursor(name="pair_chunks")
             cursor.execute(sql, (ruleset,))
-            while rows := cursor.fetchmany(size):
-                values = np.fromiter(rows, PAIR_ROW, len(rows))  # a C loop over the tuples
-                pair, weight, score = values["pair"], values["weight"], values["score"]
-                yield PairColumns(pair // PAIR_SHIFT, pair % PAIR_SHIFT, weight.copy(), score.copy(), names)
+            heads: list[tuple[int, str, str, str]] = []
+            pairs = 0
+            while rows := cursor.fetchmany(64):
+                for row in rows:
+                    heads.append(row)
+                    pairs += row[1].count(",") + 1
+                    if pairs >= size:
+                        yield _pair_columns(heads, names)
+                        heads, pairs = [], 0
+            if heads:
+                yield _pair_columns(heads, names)
             cursor.close()
         finally:
             connection.close()
@@ -374,3 +379,12 @@ def _rated(rows: list[Any]) -> RatedMatch:
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
         tuple(r[5] != Termination.NORMAL for r in rows),
     )
+
+
+def _pair_columns(heads: list[tuple[int, str, str, str]], names: dict[int, str]) -> PairColumns:
+    """Pair columns from rows of (a, its b's, their weight shares, their score shares), lists in text."""
+    seconds = [np.fromstring(b, np.int64, sep=",") for _, b, _, _ in heads]
+    firsts = np.repeat(np.array([a for a, _, _, _ in heads], np.int64), [len(b) for b in seconds])
+    weight = np.concatenate([np.fromstring(w, np.float64, sep=",") for _, _, w, _ in heads]) / PAIR_SHARES
+    score = np.concatenate([np.fromstring(s, np.float64, sep=",") for _, _, _, s in heads]) / PAIR_SHARES
+    return PairColumns(firsts, np.concatenate(seconds), weight, score, names)

@@ -381,8 +381,11 @@ class PairStatsRow(SQLModel, table=True):
     a_ahead: int = 0
     b_ahead: int = 0
     ties: int = 0
-    weight: float = 0.0  # each rated k-player match adds 1/(k-1)
-    score: float = 0.0  # a's score in them, with the same weight (arena/rating.py Results.add)
+    # the rating's pairwise games in shares of 1/PAIR_SHARES (arena/store/aggregates.py): each rated
+    # k-player match adds PAIR_SHARES/(k-1), a whole number, so the sums are exact in any order and a
+    # refit reads them as integers (migration 0021)
+    weight_shares: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))
+    score_shares: int = Field(default=0, sa_column=Column(BigInteger, nullable=False))  # a's (1 a win, ½ a tie)
 
 
 def select_columns(*columns: Any) -> Select[*tuple[Any, ...]]:

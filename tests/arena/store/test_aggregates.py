@@ -22,7 +22,7 @@ from sqlmodel import Session
 from arena.match.executor import LocalExecutor
 from arena.rating import Results
 from arena.store import EntrantTotal, MatchResult, SeatResult, Store, migrations
-from arena.store.aggregates import Figures, recompute, stored
+from arena.store.aggregates import PAIR_SHARES, Figures, recompute, stored
 from arena.store.retention import Selection, prune_records
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
@@ -65,8 +65,10 @@ def assert_kept(store: Store) -> Figures:
 def assert_read_as_columns(store: Store, ruleset: str, from_matches: Results) -> None:
     """`pair_chunks` hold `pair_totals`' numbers, and the totals a refit reads (chunks of columns and
     entrant totals) make the same Results as the rated matches added one by one."""
+    singles = list(store.pair_chunks(ruleset, size=1))  # a chunk as soon as an entrant's pairs are in
+    assert [len(set(chunk.a.tolist())) for chunk in singles] == [1] * len(singles)
+    assert len({int(chunk.a[0]) for chunk in singles}) == len(singles), "an entrant's pairs in one chunk"
     chunks = list(store.pair_chunks(ruleset, size=7))
-    assert all(len(chunk.a) <= 7 for chunk in chunks)
     assert sorted((c.names[a], c.names[b], w, s) for c in chunks
                   for a, b, w, s in zip(c.a.tolist(), c.b.tolist(), c.weight.tolist(), c.score.tolist(), strict=True)
                   ) == [(t.a, t.b, t.weight, t.score) for t in store.pair_totals(ruleset)]
@@ -137,7 +139,8 @@ def test_written_matches_keep_the_aggregates_and_sprt_games_stay_out_of_the_pair
     kept = assert_kept(store)
     assert kept.rulesets["toy@1", "toy"][1] > 0, "aborted matches were written"
     assert any(figures[2] for figures in kept.entrants.values()), "forfeits were written"
-    assert any(p[0] > 0 and p[4] < p[0] / 3 for p in kept.pairs.values()), "the SPRT games count in records only"
+    assert any(p[0] > 0 and p[4] < p[0] * PAIR_SHARES / 3 for p in kept.pairs.values()), \
+        "the SPRT games count in records only"
 
 
 def test_the_aggregates_survive_a_kill_9_and_a_resume(tmp_path: Path) -> None:

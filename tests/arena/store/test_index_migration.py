@@ -11,6 +11,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.pool import NullPool
 
 from arena.store import MatchResult, SeatResult, Store, migrations
+from arena.store.aggregates import PAIR_SHARES
 from tests.arena.postgres_server import postgres_server  # noqa: F401
 from tests.arena.store.test_aggregates import assert_kept
 from tests.arena.store.test_migrations import differences, fresh_url  # noqa: F401
@@ -18,10 +19,12 @@ from tests.arena.store.test_record_codec import real_records, without_dictionary
 from tests.arena.store.test_record_migration import replay
 
 DROPPED = {"ix_seat_entrant", "ix_seat_match_id"}
-# pair_stats as it was before 0021 (names, not entrant numbers): the same rows either way
-PAIRS_BY_NAME = ("SELECT p.ruleset, ea.name, eb.name, p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight, p.score "
-                 "FROM pair_stats AS p JOIN entrant AS ea ON ea.id = p.a JOIN entrant AS eb ON eb.id = p.b "
-                 "ORDER BY p.ruleset, ea.name, eb.name")
+# pair_stats in the same form before 0021 (names; the totals as floats) and after (entrant numbers; in shares)
+PAIRS_BY_NAME = ("SELECT p.ruleset, ea.name, eb.name, p.matches, p.a_ahead, p.b_ahead, p.ties, p.weight_shares, "
+                 "p.score_shares FROM pair_stats AS p JOIN entrant AS ea ON ea.id = p.a "
+                 "JOIN entrant AS eb ON eb.id = p.b ORDER BY p.ruleset, ea.name, eb.name")
+OLD_PAIRS = (f"SELECT ruleset, a, b, matches, a_ahead, b_ahead, ties, CAST(round(weight * {PAIR_SHARES}) AS BIGINT), "
+             f"CAST(round(score * {PAIR_SHARES}) AS BIGINT) FROM pair_stats ORDER BY ruleset, a, b")
 
 
 def move_to(url: str, revision: str, downgrade: bool) -> None:
@@ -56,7 +59,7 @@ def snapshot(store: Store) -> tuple[Any, ...]:
     with store.engine.connect() as connection:
         records = [(i, bytes(r)) for i, r in connection.execute(text('SELECT id, record FROM "match" ORDER BY id'))]
         pairs = connection.execute(text(PAIRS_BY_NAME if "entrant" in inspect(connection).get_table_names()
-                                        else "SELECT * FROM pair_stats ORDER BY ruleset, a, b")).all()
+                                        else OLD_PAIRS)).all()
         entrants = connection.execute(text("SELECT * FROM entrant_stats ORDER BY ruleset, entrant")).all()
         rulesets = connection.execute(text("SELECT * FROM ruleset_stats ORDER BY ruleset")).all()
     replays = [replay(store.match_record(match_id)) for match_id, _ in records]  # type: ignore[arg-type]
