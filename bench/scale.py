@@ -159,20 +159,25 @@ def measure_small_writes(report: Callable[[str, Cell], None], history: History,
     report("write, batches of 100", NEW_MATCHES / spent)
 
 
-def measure_live(report: Callable[[str, Cell], None], history: History, generator: scale_history.Generator) -> None:
-    """The live rerate a driver runs after 1,000 new matches, the one before it already done."""
+def measure_live(report: Callable[[str, Cell], None], history: History, generator: scale_history.Generator,
+                 repeat: int) -> None:
+    """The live rerate a driver runs after 1,000 new matches, the one before it already done: `repeat`
+    times (at most 5, each after 1,000 more: median and worst), then the exact one of every EXACT_EVERY."""
     store = Store(history.url)
     live = LiveRerate(store, RULESET)
     live.last = -math.inf  # due now: the bench times the work, not the throttle
     live.maybe()  # the run's earlier live rerate (a warm start may keep what it learnt)
     start = history.matches + NEW_MATCHES  # after measure_small_writes' matches
-    # as the driver's writer does
-    scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
-    live.last = -math.inf
-    report("live update after 1,000 new", timed(live.maybe))
+    took = []
+    for _ in range(min(repeat, 5)):
+        # as the driver's writer does
+        scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
+        start += NEW_MATCHES
+        live.last = -math.inf
+        took.append(timed(live.maybe))
+    report("live update after 1,000 new", (statistics.median(took), max(took)))
     assert live.rate is not None
     live.rate.updates = EXACT_EVERY  # the next one is the exact one a live rerate makes every EXACT_EVERY
-    start += NEW_MATCHES
     scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH, live.add)
     live.last = -math.inf
     report(f"live update, the exact one of every {EXACT_EVERY}", timed(live.maybe))
@@ -260,7 +265,7 @@ def measure_all(history: History, generator: scale_history.Generator, cap: float
     store.engine.dispose()
     cells |= capped(cap, ["write, batches of 100"], measure_small_writes, history, generator)
     cells |= capped(cap, ["live update after 1,000 new", f"live update, the exact one of every {EXACT_EVERY}"],
-                    measure_live, history, generator)
+                    measure_live, history, generator, repeat)
     cells |= capped(cap, ["arena leaderboard"], measure_leaderboard, history.url, repeat)
     cells |= capped(cap, ["next table (whole field)", "its pool built again (after a refit)"], measure_next_table,
                     history.url, repeat)
