@@ -17,8 +17,10 @@ then measures through the public interfaces only:
 - `arena leaderboard --ruleset riga@1` in this process (`arena.cli.main`, output discarded);
 - the ladder's choice of the next table (`arena.ladder.matchmaking.next_table`) on the rated field.
 
-`--keep FOLDER` keeps each SQLite history built (FOLDER/sqlite-SIZE.db) with a description beside it
-(FOLDER/sqlite-SIZE.json); `--reuse FILE.json` measures such a kept history again instead of building
+`--keep FOLDER` keeps each history built (SQLite: FOLDER/sqlite-SIZE.db; PostgreSQL: a database in
+the server's data folder FOLDER/postgres, stopped at the end) with a description beside it
+(FOLDER/NAME.json); `--reuse FILE.json` measures such a kept history again (PostgreSQL: its server
+started again on its kept folder, on a new free port) instead of building
 one (the write rate of its build is the kept one; each run adds its 2,000 new matches to it): a
 1M/10k history took ~30 minutes to build at load 8-23 (BENCHMARKS.md), its pages a few minutes.
 
@@ -300,8 +302,8 @@ def label(size: tuple[int, int]) -> str:
 @contextlib.contextmanager
 def databases(backend: str, kept: Path | None = None) -> Iterator[Callable[[], str]]:
     """A maker of fresh database URLs on this backend (PostgreSQL: a private server on loopback);
-    SQLite's in `kept` (not removed) when given."""
-    if kept is not None:
+    kept in `kept` (not removed) when given: SQLite's files there, PostgreSQL's data in `kept`/postgres."""
+    if kept is not None and backend == "sqlite":
         kept.mkdir(parents=True, exist_ok=True)
         made = iter(range(1, 1000))
         yield lambda: f"sqlite:///{kept.resolve()}/sqlite-{os.getpid()}-{next(made)}.db"
@@ -315,7 +317,7 @@ def databases(backend: str, kept: Path | None = None) -> Iterator[Callable[[], s
         return
     from tests.arena.postgres_server import running_postgres
 
-    with running_postgres() as server:
+    with running_postgres(None if kept is None else kept / "postgres") as server:
         yield server.fresh_database
 
 
@@ -383,15 +385,29 @@ def too_big(matches: int, templates: list[dict[str, Any]]) -> str | None:
 
 
 def keep(history: History, templates: int, folder: Path) -> None:
-    """Write beside a kept history what --reuse needs to measure it again."""
+    """Write beside a kept history what --reuse needs to measure it again (a PostgreSQL history's
+    server folder too: its port is this run's)."""
     described = folder / f"{Path(history.url.rsplit('/', 1)[1]).stem}.json"
-    described.write_text(json.dumps({**dataclasses.asdict(history), "templates": templates}))
+    server = {"postgres": str((folder / "postgres").resolve())} if history.url.startswith("postgresql") else {}
+    described.write_text(json.dumps({**dataclasses.asdict(history), "templates": templates, **server}))
     print(f"  kept: {history.url} (--reuse {described})", flush=True)
 
 
-def reuse(described: Path) -> tuple[History, scale_history.Generator]:
+@contextlib.contextmanager
+def kept_url(fields: dict[str, Any]) -> Iterator[str]:
+    """The kept history's URL now: a PostgreSQL one's server started again on its folder (a new port)."""
+    folder = fields.pop("postgres", None)
+    if folder is None:
+        yield fields["url"]
+        return
+    from tests.arena.postgres_server import running_postgres
+
+    with running_postgres(Path(folder)) as server:
+        yield server.url(fields["url"].rsplit("/", 1)[1])
+
+
+def reuse(fields: dict[str, Any]) -> tuple[History, scale_history.Generator]:
     """A kept history as it is now: its matches counted again (earlier runs added to them)."""
-    fields = json.loads(described.read_text())
     templates = scale_history.play_templates(fields.pop("templates"))
     store = Store(fields["url"])
     fields["matches"] = store.count_matches(tournament_id=fields["tournament_id"])
@@ -403,14 +419,20 @@ def reuse(described: Path) -> tuple[History, scale_history.Generator]:
 def measure_kept(described: list[Path], cap: float, repeat: int) -> None:
     """Measure kept histories, smallest first, in one table (with the 10M extrapolation from the two
     largest when there are several: the same bots, a growing history)."""
-    kept = sorted(((*reuse(path), path) for path in described), key=lambda found: found[0].matches)
-    sizes, results = [], []
-    for history, generator, path in kept:
-        print(f"{path}: {history.matches:,} matches / {history.bots:,} bots kept at {history.url}", flush=True)
-        sizes.append((history.matches, history.bots))
-        results.append(measure_all(history, generator, cap, repeat))
-    backend = "postgres" if kept[0][0].url.startswith("postgresql") else "sqlite"
-    print_table(backend, sizes, results)
+    with contextlib.ExitStack() as servers:
+        kept = []
+        for path in described:
+            fields = json.loads(path.read_text())
+            url = servers.enter_context(kept_url(fields))
+            kept.append((*reuse({**fields, "url": url}), path))
+        kept.sort(key=lambda found: found[0].matches)
+        sizes, results = [], []
+        for history, generator, path in kept:
+            print(f"{path}: {history.matches:,} matches / {history.bots:,} bots kept at {history.url}", flush=True)
+            sizes.append((history.matches, history.bots))
+            results.append(measure_all(history, generator, cap, repeat))
+        backend = "postgres" if kept[0][0].url.startswith("postgresql") else "sqlite"
+        print_table(backend, sizes, results)
 
 
 def main() -> None:
@@ -421,15 +443,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7, help="requests per page and calls per command (default 7)")
     parser.add_argument("--templates", type=int, default=300, help="real matches played for records (default 300)")
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
-    parser.add_argument("--keep", type=Path, help="build SQLite histories in this folder and keep them (and their "
-                                                   "descriptions, for --reuse)")
+    parser.add_argument("--keep", type=Path, help="build the histories in this folder and keep them (and their "
+                                                   "descriptions, for --reuse); PostgreSQL's data in FOLDER/postgres")
     parser.add_argument("--reuse", help="measure histories kept by --keep (their .json, comma-separated) instead of "
                                         "building")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     if args.reuse:
         measure_kept([Path(path) for path in args.reuse.split(",")], args.cap, args.repeat)
         return
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     try:
         sizes = [parse_size(part) for part in args.sizes.split(",")]
     except argparse.ArgumentTypeError as error:
@@ -439,8 +461,6 @@ def main() -> None:
           f"{os.cpu_count()} cores", flush=True)
     for backend in (("sqlite", "postgres") if args.backend == "both" else (args.backend,)):
         results: list[dict[str, Cell]] = []
-        if args.keep and backend != "sqlite":
-            parser.error("--keep keeps SQLite histories only (the PostgreSQL server is the bench's own)")
         with databases(backend, args.keep) as fresh:
             for matches, bots in sizes:
                 if note := too_big(matches, templates):

@@ -12,6 +12,7 @@ Every round adds 1,000 matches to the history.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -24,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import scale_history  # noqa: E402
-from scale import NEW_MATCHES, SMALL_BATCH, reuse  # noqa: E402
-from scale_history import RULESET  # noqa: E402
+from scale import NEW_MATCHES, SMALL_BATCH, kept_url, reuse  # noqa: E402
+from scale_history import RULESET, History  # noqa: E402
 
 from arena.rating import rerate  # noqa: E402
 from arena.store import Store  # noqa: E402
@@ -33,7 +34,12 @@ from arena.tournament.driver import LiveRerate  # noqa: E402
 
 
 def one_round(described: Path) -> tuple[float, float]:
-    history, generator = reuse(described)
+    fields = json.loads(described.read_text())
+    with kept_url(fields) as url:  # a PostgreSQL history's server started again
+        return timed_round(*reuse({**fields, "url": url}))
+
+
+def timed_round(history: History, generator: scale_history.Generator) -> tuple[float, float]:
     store = Store(history.url)
     began = time.perf_counter()
     rerate(store, RULESET)

@@ -19,6 +19,7 @@ from arena.store import LeaderboardRow, MatchSummary, SprtInfo, Store, Tournamen
 from arena.store import dashboard_queries as dq
 from arena.store import leaderboard_queries as lq
 from arena.store.records import PROVISIONAL_HALF_WIDTH
+from arena.store.shared_matches import shared_matches
 from arena.tournament.entrants import bot_name, latest_versions_only, version_number
 from arena.tournament.schedule import bot_spec
 from bots import is_builtin
@@ -195,7 +196,7 @@ def head_to_head(store: Store, ruleset: str, a: str, b: str) -> dict[str, Any]:
         "ruleset": ruleset, "a": rating_row(rated[a]), "b": rating_row(rated[b]), "matches": record.matches,
         "a_ahead": record.a_ahead, "b_ahead": record.b_ahead, "ties": record.ties,
         "los": None if value is None else round(value, 4),
-        "recent": [match_row(m) for m in dq.shared_matches(store, ruleset, a, b)],
+        "recent": [match_row(m) for m in shared_matches(store, ruleset, a, b)],
     }
 
 

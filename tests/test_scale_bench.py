@@ -5,8 +5,10 @@ A test of behaviour, not of speed: the figures are not checked, only that every 
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,28 @@ def test_a_bad_size_says_what_is_valid() -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert "bad size '100k': use MATCHES/BOTS such as 100k/1k" in done.stderr
+
+
+@pytest.mark.slow  # about 40 s on a quiet machine: a history built, measured, and measured again
+@pytest.mark.postgres
+def test_a_kept_postgresql_history_is_measured_again_on_its_own_server() -> None:
+    kept = Path(tempfile.mkdtemp(prefix="arena-kept-"))
+    kept.chmod(0o755)  # the server runs as `postgres` when the tests run as root: it must reach its folder
+    try:
+        measured_twice(kept)
+    finally:
+        shutil.rmtree(kept, ignore_errors=True)
+
+
+def measured_twice(kept: Path) -> None:
+    built = run_bench("--sizes", "500/20", "--backend", "postgres", "--templates", "10", "--repeat", "2",
+                      "--cap", "300", "--keep", str(kept))
+    assert built.returncode == 0, built.stderr
+    [described] = kept.glob("*.json")
+    assert not (kept / "postgres" / "data" / "postmaster.pid").exists()  # the server stopped, its data kept
+    again = run_bench("--reuse", str(described), "--repeat", "2", "--cap", "300")
+    assert again.returncode == 0, again.stderr
+    assert "\npostgres:\n" in again.stdout and "500 matches / 20 bots kept" in again.stdout
+    for name in MEASURED[2:]:  # the kept build's write rate and size are not measured again
+        assert table_rows(again.stdout)[name][1][0].isdigit(), (name, table_rows(again.stdout)[name])
+    assert not (kept / "postgres" / "data" / "postmaster.pid").exists()

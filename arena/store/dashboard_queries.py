@@ -17,7 +17,7 @@ from sqlalchemy import ColumnElement, and_, func, or_
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlmodel import Session, col, select
 
-from arena.outcomes import MatchStatus, Termination
+from arena.outcomes import Termination
 from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
 from arena.store.head_to_head import PairRecord, head_to_head, pair_records
@@ -339,20 +339,6 @@ def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) 
 
 
 # -- head to head (the pairs' records: arena/store/head_to_head.py) -----------------------------
-
-
-def shared_matches(store: Store, ruleset: str, a: str, b: str, *, limit: int = 20) -> list[MatchSummary]:
-    """The most recent finished matches of a ruleset where `a` and `b` both sat, newest stored first."""
-    mine, theirs = aliased(SeatRow), aliased(SeatRow)
-    query = (  # from a's seats (its index) to b's seat at the same table: bounded by a's matches
-        select_columns(*SUMMARY_COLUMNS).select_from(mine)
-        .join(theirs, and_(col(theirs.match_id) == mine.match_id, col(theirs.entrant) == b))
-        .join(MatchRow, col(MatchRow.id) == mine.match_id)
-        .where(mine.entrant == a, MatchRow.ruleset == ruleset, MatchRow.status == MatchStatus.FINISHED)
-        .order_by(col(mine.match_id).desc()).limit(limit)  # newest stored first, in a's seat index's order
-    )
-    with Session(store.engine) as session:
-        return _summaries(session, query)
 
 
 # -- an author's own bot (dashboards/authors.py) -------------------------------------------------

@@ -43,6 +43,17 @@ CARRY = text("""
         SELECT 1 FROM rating_history AS h
         WHERE h.ruleset = :ruleset AND h.entrant = rating_history.entrant AND h.position = :kept)
 """)
+# PostgreSQL's: the kept point's entrants read once (a hashed subplan), not probed per row. As the
+# correlated NOT EXISTS, when both points were newer than its statistics (a live update's newest
+# ones), the planner took each for one row and compared every row of one with every row of the
+# other: 50 million comparisons at 10,000 entrants, 3.5-6.6 s instead of 6 ms (BENCHMARKS.md,
+# "PostgreSQL at 1M / 10k"). `entrant` is never NULL, so NOT IN means NOT EXISTS. SQLite keeps
+# CARRY: it would read the ruleset's whole history for the list.
+CARRY_HASHED = text("""
+    UPDATE rating_history SET position = :kept, match_id = :match_id
+    WHERE ruleset = :ruleset AND position = :dropped AND entrant NOT IN (
+        SELECT h.entrant FROM rating_history AS h WHERE h.ruleset = :ruleset AND h.position = :kept)
+""")
 
 
 def history_points(session: Session, ruleset: str) -> list[tuple[int, int]]:
@@ -90,10 +101,11 @@ def _thin(session: Session, ruleset: str, dropped: list[int]) -> None:
     points = dict(history_points(session, ruleset))
     kept = sorted(set(points) - set(dropped))
     table = RatingHistoryRow.__table__  # type: ignore[attr-defined]
+    carry = CARRY_HASHED if session.get_bind().dialect.name == "postgresql" else CARRY
     for position in sorted(dropped, reverse=True):
         after = [p for p in kept if p > position]
         if after:
-            session.execute(CARRY, {"kept": after[0], "match_id": points[after[0]], "ruleset": ruleset,
+            session.execute(carry, {"kept": after[0], "match_id": points[after[0]], "ruleset": ruleset,
                                     "dropped": position})
         session.execute(delete(table).where(col(RatingHistoryRow.ruleset) == ruleset,
                                             col(RatingHistoryRow.position) == position))

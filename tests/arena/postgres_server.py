@@ -56,12 +56,15 @@ class PostgresServer:
 
 
 @contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
+def running_postgres(kept: Path | None = None) -> Iterator[PostgresServer]:
     """A private server in a temporary folder, stopped and removed on exit (the fixture's, and
-    bench/scale.py's)."""
+    bench/scale.py's). With `kept`, its data lives in that folder (one the `postgres` user can reach
+    when run as root) and stays after the stop; a folder that already holds a server's data (an
+    earlier run's) is started again, not initialised."""
     if not (PG_BIN / "initdb").exists():
         raise RuntimeError(NOT_INSTALLED)
-    folder = Path(tempfile.mkdtemp(prefix="arena-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix="arena-pg-")) if kept is None else kept.resolve()
+    folder.mkdir(parents=True, exist_ok=True)
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     port = _free_port()
@@ -70,7 +73,8 @@ def running_postgres() -> Iterator[PostgresServer]:
     def run(*args: object) -> None:
         subprocess.run(_as_postgres([str(a) for a in args]), check=True, capture_output=True, timeout=60)
 
-    run(PG_BIN / "initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
+    if not (data / "PG_VERSION").exists():
+        run(PG_BIN / "initdb", "-D", data, "-A", "trust", "-U", "postgres", "--no-sync")
     options = f"'-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off'"
     if os.geteuid() != 0:
         options = options.strip("'")
@@ -80,7 +84,8 @@ def running_postgres() -> Iterator[PostgresServer]:
     finally:
         if (data / "postmaster.pid").exists():  # a chaos test may have stopped it and failed before the start
             run(PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "stop")
-        shutil.rmtree(folder, ignore_errors=True)
+        if kept is None:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

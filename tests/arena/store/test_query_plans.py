@@ -14,6 +14,7 @@ from sqlalchemy import event
 
 from arena.store import Store
 from arena.store import dashboard_queries as queries
+from arena.store.shared_matches import shared_matches
 from tests.arena.store.test_store import new_tournament, result
 
 TABLES = ("seat", "match", "pair_stats")
@@ -44,7 +45,7 @@ def reads(store: Store) -> dict[str, Callable[[], Any]]:
         "page of a game, deep": lambda: queries.match_page(store, game_id="toy", limit=5, offset=20),
         "page of faults in a game": lambda: queries.match_page(store, termination="any_fault", game_id="toy"),
         "fault history": lambda: queries.fault_history(store, "slow"),
-        "shared matches": lambda: queries.shared_matches(store, "toy@1", "a#1", "b#2"),
+        "shared matches": lambda: shared_matches(store, "toy@1", "a#1", "b#2"),
         "matches of bots": lambda: queries.matches_of(store, ["a#1"]),
         "last terminations": lambda: store.last_terminations(tid, "a#1", 5),
         "games since, some": lambda: store.games_since(tid, since, ["a#1"]),
