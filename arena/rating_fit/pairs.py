@@ -85,7 +85,6 @@ class PairArrays:
         self._groups: Ints | None = None
         self._groups_pairs = 0
         self.curvature = np.zeros(0)  # per bot, at the last table (arena.rating.rating_table's live update)
-        self._numbering: Mapping[int, str] | None = None  # the entrant numbers add_columns last met
 
     def bot(self, name: str) -> int:
         if name not in self.index:
@@ -109,21 +108,16 @@ class PairArrays:
         """A ruleset's stored totals, one per pair that met (millions on a big field), in chunks: each
         turned into bot indices before the next is read. Into an empty set they are copied in as they
         come (no pair is there twice), with no arrays but the totals' own."""
-        bots = np.zeros(0, np.int64)  # the bot index of each entrant number met so far, -1 if none yet
         if self.pairs or self.fresh is not None:
-            parts = []
-            for chunk in chunks:
-                bots = self._bots_of(chunk, bots)
-                parts.append((bots[chunk.a], bots[chunk.b], chunk.weight, chunk.score))
+            parts = list(self._numbered(chunks))
             if parts:
                 self.add_indexed(*(np.concatenate(column) for column in zip(*parts, strict=True)))
             return
-        for chunk in chunks:
-            bots = self._bots_of(chunk, bots)
-            start, count = self.pairs, len(chunk.a)
+        for i, j, weight, score in self._numbered(chunks):
+            start, count = self.pairs, len(i)
             self._grow(start + count)
-            self.a[start:start + count], self.b[start:start + count] = bots[chunk.a], bots[chunk.b]
-            self.weight[start:start + count], self.score[start:start + count] = chunk.weight, chunk.score
+            self.a[start:start + count], self.b[start:start + count] = i, j
+            self.weight[start:start + count], self.score[start:start + count] = weight, score
             self.pairs += count
         a, b, weight, score = self.arrays()
         swap = b < a
@@ -132,17 +126,19 @@ class PairArrays:
         weight += PRIOR_DRAWS  # each pair's virtual draw
         score += PRIOR_DRAWS / 2
 
-    def _bots_of(self, chunk: Columns, bots: Ints) -> Ints:
-        """`bots` (entrant number -> bot index) grown to hold every entrant of `chunk`; made anew
-        when the chunk numbers its entrants otherwise than the one before (`names` not the same)."""
-        if chunk.names is not self._numbering:
-            self._numbering, bots = chunk.names, np.zeros(0, np.int64)
-        top = int(max(chunk.a.max(initial=-1), chunk.b.max(initial=-1)))
-        if top >= len(bots):
-            bots = np.concatenate([bots, np.full(top + 1 - len(bots), -1, np.int64)])
-        for number in np.unique(np.concatenate([chunk.a[bots[chunk.a] < 0], chunk.b[bots[chunk.b] < 0]])).tolist():
-            bots[number] = self.bot(chunk.names[number])
-        return bots
+    def _numbered(self, chunks: Iterable[Columns]) -> Iterator[tuple[Ints, Ints, Floats, Floats]]:
+        """Each chunk with its entrants as bot indices (bots new to the set numbered as met)."""
+        bots, numbering = np.zeros(0, np.int64), None  # bot index by entrant number, -1 if not met yet
+        for chunk in chunks:
+            if chunk.names is not numbering:  # the entrants numbered otherwise than in the chunk before
+                bots, numbering = np.zeros(0, np.int64), chunk.names
+            top = int(max(chunk.a.max(initial=-1), chunk.b.max(initial=-1)))
+            if top >= len(bots):
+                bots = np.concatenate([bots, np.full(top + 1 - len(bots), -1, np.int64)])
+            unmet = np.concatenate([chunk.a[bots[chunk.a] < 0], chunk.b[bots[chunk.b] < 0]])
+            for number in np.unique(unmet).tolist():
+                bots[number] = self.bot(chunk.names[number])
+            yield bots[chunk.a], bots[chunk.b], chunk.weight, chunk.score
 
     def _indexed(self, firsts: Sequence[str], seconds: Sequence[str], weights: Sequence[float],
                  scores: Sequence[float]) -> tuple[Ints, Ints, Floats, Floats]:

@@ -1,4 +1,4 @@
-"""The matches two entrants shared, for the dashboard's head-to-head (arena/store/dashboard_queries.py
+"""The matches two entrants shared, for the dashboard's head-to-head (arena/store/head_to_head.py
 has the pair's record).
 
 Read in two statements, neither joining the match table to the seats: the seats first (one
