@@ -203,21 +203,18 @@ class _Output:
 
 
 def openspiel_tables(sizes: list[int], seconds: float) -> None:
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        print("\nopenspiel: skipped: pyspiel is not installed (the `openspiel` extra: "
-              ".venv/bin/pip install -e '.[openspiel]')")
+    from openspiel_anchors import openspiel_anchors, pyspiel_missing
+
+    print()
+    if pyspiel_missing():
         return
-    print("\nOpenSpiel's C++ games through open_spiel.python.vector_env.SyncVectorEnv (rl_environment)")
+    print("OpenSpiel's C++ games through open_spiel.python.vector_env.SyncVectorEnv (rl_environment)")
     print("| openspiel game | games per call | steps/s |")
     print("|---|---:|---:|")
     for name, params in OPENSPIEL:
         for games in sizes:
             rate = openspiel_vector_rate(name, params, games, seconds)
             print(f"| {name} {params or ''} | {games} | {rate:,.0f} |", flush=True)
-    from openspiel_anchors import openspiel_anchors
-
     openspiel_anchors(seconds, 1)
 
 

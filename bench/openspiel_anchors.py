@@ -59,13 +59,20 @@ def measure(name: str, players: int, seconds: float) -> tuple[float, float, floa
     return timed_playouts(game, playout, seconds)
 
 
-def openspiel_anchors(seconds: float, repeat: int) -> None:
-    """Print the anchors' table (best of `repeat` per row), or one line when pyspiel is missing."""
+def pyspiel_missing() -> bool:
+    """Whether pyspiel cannot be imported; if so, one line says so and how to install it."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
         print("openspiel: skipped: pyspiel is not installed (the `openspiel` extra: "
               ".venv/bin/pip install -e '.[openspiel]')")
+        return True
+    return False
+
+
+def openspiel_anchors(seconds: float, repeat: int) -> None:
+    """Print the anchors' table (best of `repeat` per row), or one line when pyspiel is missing."""
+    if pyspiel_missing():
         return
     print("\nOpenSpiel's C++ games through pyspiel, the same loop")
     print("| openspiel game | players | seat decisions/s | games/s | obs/s |")
