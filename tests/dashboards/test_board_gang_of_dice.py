@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from tests.dashboards.stored import Stored, served
-from tests.dashboards.test_browser import page  # noqa: F401 - fixture
+from tests.dashboards.test_browser import page, wait_shown  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ def test_the_board_draws_what_the_view_saw(page: Any, gang: tuple[str, list[Stor
     match = matches[match_index]
     positions = list(range(0, match.replay.positions, 1 if every else SAMPLE))
     page.goto(f"{base}/matches/{match.id}?view={view}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '0:{view}'")
+    wait_shown(page, 0, view)
     drawn = page.evaluate(DRAWN, positions)
     assert [d["shown"] for d in drawn] == [f"{n}:{view}" for n in positions]
     for position, at in zip(positions, drawn):
@@ -95,7 +95,7 @@ def test_hidden_pools_are_drawn_as_unknown(page: Any, gang: tuple[str, list[Stor
     match = matches[1]
     position = match.replay.positions // 2
     page.goto(f"{base}/matches/{match.id}?view=0&position={position}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{position}:0'")
+    wait_shown(page, position, 0)
     assert page.get_attribute("#board [data-seat='1']", "data-score") == ""
     assert page.inner_text("#board [data-seat='1'] .gd-pool b") == "?"
     assert page.get_attribute("#board [data-seat='0']", "data-score") == str(match.view(position, 0)["scores"][0])
@@ -107,7 +107,7 @@ def test_the_warning_card_reads_as_words(page: Any, gang: tuple[str, list[Stored
     position = next(n for n, state in enumerate(match.replay.states) if state.observation(0)["card"])
     card = match.view(position, "public")["card"]
     page.goto(f"{base}/matches/{match.id}?position={position}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{position}:public'")
+    wait_shown(page, position, "public")
     words = page.inner_text("#board .gd-warning .words")
     assert words.startswith("Busts on ") and card["colour"] in words
     assert "checked after every roll" in words if card["colour"] == "yellow" else "on the final dice" in words

@@ -12,7 +12,7 @@ import pytest
 
 from engine.riviera.components import card_name
 from tests.dashboards.stored import Stored, served
-from tests.dashboards.test_browser import page  # noqa: F401 - fixture
+from tests.dashboards.test_browser import page, wait_shown  # noqa: F401 - fixture
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ def riviera(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, lis
 def drawn_positions(page: Any, base: str, match: Stored, view: str | int, positions: list[int]) -> list[dict[str, Any]]:  # noqa: F811
     """What the board draws at `positions` of `match` in `view`, stepped through in one go."""
     page.goto(f"{base}/matches/{match.id}?view={view}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '0:{view}'")
+    wait_shown(page, 0, view)
     return page.evaluate(DRAWN, positions)
 
 
@@ -108,12 +108,12 @@ def test_the_public_view_draws_every_hand_face_down(page: Any, riviera: tuple[st
     position = next(n for n, state in enumerate(match.replay.states)
                     if state.observation(0)["phase"] == "choose" and state.observation(0)["turn"] > 2)
     page.goto(f"{base}/matches/{match.id}?view=public&position={position}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{position}:public'")
+    wait_shown(page, position, "public")
     hands = [{card_name(c) for c in match.view(position, seat)["hand"]} for seat in range(3)]
     assert page.locator("#board .hand .card.back").count() == sum(len(hand) for hand in hands) > 0
     assert page.locator("#board .hand .card:not(.back)").count() == 0
     page.goto(f"{base}/matches/{match.id}?view=2&position={position}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{position}:2'")
+    wait_shown(page, position, 2)
     shown = set(page.eval_on_selector_all("#board [data-seat='2'] .hand .card", "cs => cs.map(c => c.dataset.card)"))
     assert shown == hands[2]
     assert page.locator("#board [data-seat='2'] .rv-status").inner_text() in {"IN", "STOPPED", "CRASHED"}

@@ -82,15 +82,15 @@ def test_replay_steps_to_the_end_and_shows_the_final_scores(page: Any, server: s
     record = MatchRecord.from_json(filled.store.match_record(match.id))
     page.goto(f"{server}/matches/{match.id}")
     last = len(record.steps)
-    _wait_shown(page, 0, "public")
+    wait_shown(page, 0, "public")
     for n in (1, 2, 3):
         page.click("[data-go=next]")
-        _wait_shown(page, n, "public")
+        wait_shown(page, n, "public")
     assert page.inner_text("#position") == f"3 / {last}"
     assert page.get_attribute("#log li.current", "data-pos") == "3"
     assert page.is_hidden("#result")
     page.keyboard.press("End")
-    _wait_shown(page, last, "public")
+    wait_shown(page, last, "public")
     rows = page.eval_on_selector_all("#final-scores tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
     by_bot = {cells[1]: float(cells[2]) for cells in rows}
     assert by_bot == {seat.entrant: seat.score for seat in match.seats}
@@ -105,13 +105,14 @@ def test_a_seat_view_hides_the_other_hands(page: Any, server: str, filled: Fille
     hands = [[str(card) for card in state.observation(seat)["hand"]] for seat in range(3)]
     page.goto(f"{server}/matches/{match.id}")
     page.click(f"#log li[data-pos='{position}']")
-    _wait_shown(page, position, "public")
+    wait_shown(page, position, "public")
     shown = _lists(page)
     assert not any(hand in shown for hand in hands)
     assert _dealt_to(page) == set()
     for seat in range(3):
         page.click(f"[data-view='{seat}']")
-        _wait_shown(page, position, str(seat))
+        page.wait_for_url(f"**/matches/{match.id}?view={seat}&position={position}")
+        wait_shown(page, position, seat)
         shown = _lists(page)
         assert hands[seat] in shown
         assert all(hands[other] not in shown for other in range(3) if other != seat)
@@ -129,8 +130,10 @@ def _lists(page: Any) -> list[list[str]]:
     return page.eval_on_selector_all("#state .list", "lists => lists.map(l => [...l.children].map(c => c.textContent))")
 
 
-def _wait_shown(page: Any, position: int, view: str) -> None:
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '{position}:{view}'")
+def wait_shown(page: Any, position: int, view: str | int) -> None:
+    """Wait until the replay viewer has drawn `position` in `view`. A view button loads another page,
+    so the predicate also runs on a document still being parsed, where #replay is not there yet."""
+    page.wait_for_function(f"() => document.getElementById('replay')?.dataset.shown === '{position}:{view}'")
 
 
 def test_every_page_loads_without_errors(page: Any, server: str, filled: Filled) -> None:

@@ -20,7 +20,7 @@ from arena.tournament.schedule import TournamentConfig
 from dashboards.replay import PUBLIC, Replay
 from dashboards.screenshot import serve
 from engine.riga import components as tables
-from tests.dashboards.test_browser import page  # noqa: F401  (the fixture: fails on any console error)
+from tests.dashboards.test_browser import page, wait_shown  # noqa: F401  (the fixture: fails on any console error)
 
 pytestmark = pytest.mark.browser
 
@@ -56,7 +56,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
 def _open(page: Any, played: Played, table: tuple[str, int], view: str | int = PUBLIC) -> Replay:
     match, replay = played.matches[table]
     page.goto(f"{played.base}/matches/{match}?view={view}")
-    page.wait_for_function(f"() => document.getElementById('replay').dataset.shown === '0:{view}'")
+    wait_shown(page, 0, view)
     return replay
 
 
