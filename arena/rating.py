@@ -44,6 +44,8 @@ the points without its row (arena/store/rating_history.py). The newest point rep
 before it while that one is less than 1/HISTORY_POINTS of the matches past its own predecessor, and
 when a ruleset has more than 2 * HISTORY_POINTS points every other older one is dropped, so a chart
 keeps between HISTORY_POINTS and 2 * HISTORY_POINTS points and ends at the table's number.
+The newest point that is replaced moves on to the new position as one row (the entrants' rows
+stay with it), so a live update writes the entrants that changed, whatever the field's size.
 
 Aborted matches are not rated; a seat that faulted keeps the rank the match gave it, and beside the
 rating are counted its strikes (faulty decisions) and forfeits (matches whose seat ended in a

@@ -22,14 +22,13 @@ from arena.store.aggregates import FAULT_TERMINATIONS
 from arena.store.database import Store
 from arena.store.head_to_head import PairRecord, head_to_head, pair_records
 from arena.store.queries import _seats_of
-from arena.store.rating_history import carried, history_points
+from arena.store.rating_history import carried, entrant_points, history_points
 from arena.store.records import LeaderboardRow, MatchSummary
 from arena.store.tables import (
     BotVersionRow,
     EntrantStatsRow,
     LiveMatchRow,
     MatchRow,
-    RatingHistoryRow,
     RatingRow,
     RulesetStatsRow,
     SeatRow,
@@ -181,15 +180,8 @@ def rulesets(store: Store, game_id: str | None = None) -> list[str]:
 def rating_histories(store: Store, ruleset: str, entrants: list[str]) -> dict[str, list[tuple[int, float]]]:
     """Each entrant's (position, elo) history points in rating order, at every point of the ruleset
     from its first on (arena/store/rating_history.py)."""
-    query = (
-        select(RatingHistoryRow.entrant, RatingHistoryRow.position, RatingHistoryRow.elo)
-        .where(RatingHistoryRow.ruleset == ruleset, col(RatingHistoryRow.entrant).in_(entrants))
-        .order_by(col(RatingHistoryRow.entrant), col(RatingHistoryRow.position))
-    )
-    histories: dict[str, list[tuple[int, float]]] = {name: [] for name in entrants}
     with Session(store.engine) as session:
-        for entrant, position, elo in session.exec(query):
-            histories[entrant].append((position, elo))
+        histories = entrant_points(session, ruleset, entrants)
         # a live update stores only the entrants that changed: the others carry their last value
         positions = [position for position, _ in history_points(session, ruleset)] if entrants else []
     return {name: carried(points, positions) for name, points in histories.items()}

@@ -33,7 +33,7 @@ from arena.store.bulk import execute_many
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
-from arena.store.rating_history import write_point
+from arena.store.rating_history import replace_history, write_point
 from arena.store.records import BotInfo, MatchResult, RatingEntry, SeatResult
 from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
@@ -41,7 +41,6 @@ from arena.store.tables import (
     BotVersionRow,
     LiveMatchRow,
     MatchRow,
-    RatingHistoryRow,
     RatingRow,
     SeatRow,
     SubmissionRow,
@@ -275,14 +274,11 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
         """Replace a ruleset's ratings and history (position, match id, entrant, elo) atomically."""
         stamp = now()
         ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
-        points = [dict(ruleset=ruleset, position=p, match_id=m, entrant=e, elo=r) for p, m, e, r in history]
         with self._writing() as session:
             session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
-            session.execute(delete(RatingHistoryRow).where(col(RatingHistoryRow.ruleset) == ruleset))
             if ratings:
                 session.execute(insert(RatingRow), ratings)
-            for start in range(0, len(points), 50_000):
-                session.execute(insert(RatingHistoryRow), points[start:start + 50_000])
+            replace_history(session, ruleset, history)
             session.commit()
 
     def write_ratings(

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
 from arena.store.aggregates import PAIR_SHARES, WIN_SHARES
-from arena.store.rating_history import carried, history_points
+from arena.store.rating_history import carried, entrant_points, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
     EntrantTotal,
@@ -41,7 +41,7 @@ from arena.store.tables import (
     EntrantStatsRow,
     MatchRow,
     PairStatsRow,
-    RatingHistoryRow,
+    RatingPointRow,
     RatingRow,
     RulesetStatsRow,
     SeatRow,
@@ -263,8 +263,8 @@ class Queries:
         Read from the rating history, whose last point is the fit over every rated match, and
         which is written together with the ratings: unlike a count of the stored matches, it
         agrees with the table while another writer adds matches that are not rated yet."""
-        query = select(func.max(RatingHistoryRow.position)).where(RatingHistoryRow.ruleset == ruleset)
-        with Session(self.engine) as session:  # the newest point, by ix_rating_history_position
+        query = select(func.max(RatingPointRow.position)).where(RatingPointRow.ruleset == ruleset)
+        with Session(self.engine) as session:  # the newest point, by ix_rating_point_position
             last = session.exec(query).one()
         return 0 if last is None else last + 1
 
@@ -272,12 +272,7 @@ class Queries:
         """An entrant's rating history: the fit over the matches up to each point, in rating order
         (at a point without its row, its value at its last one before: arena/store/rating_history.py)."""
         with Session(self.engine) as session:
-            query = (
-                select(RatingHistoryRow.position, RatingHistoryRow.elo)
-                .where(RatingHistoryRow.ruleset == ruleset, RatingHistoryRow.entrant == entrant)
-                .order_by(col(RatingHistoryRow.position))
-            )
-            points = [(int(position), float(elo)) for position, elo in session.exec(query)]
+            points = entrant_points(session, ruleset, [entrant])[entrant]
             positions = dict(history_points(session, ruleset)) if points else {}
         return [HistoryPoint(position, positions[position], elo) for position, elo in carried(points, list(positions))]
 

@@ -229,20 +229,30 @@ class RatingRow(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=now)
 
 
-class RatingHistoryRow(SQLModel, table=True):
-    """An entrant's rating as the matches came in: the fit over the matches up to `position`."""
+class RatingPointRow(SQLModel, table=True):
+    """A point of a ruleset's rating history: the fit over its matches up to `position`.
 
-    __tablename__ = "rating_history"
-    __table_args__ = (
-        Index("ix_rating_history_entrant", "ruleset", "entrant", "position"),
-        # a ruleset's points in order (arena/store/rating_history.py): its positions, its newest
-        Index("ix_rating_history_position", "ruleset", "position"),
-    )
+    Its position lives here once, not in each entrant's row: a live update's newest point moves on
+    to the next position by changing this row alone (arena/store/rating_history.py, migration 0022)."""
+
+    __tablename__ = "rating_point"
+    # a ruleset's points in order: its positions, its newest
+    __table_args__ = (Index("ix_rating_point_position", "ruleset", "position", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     ruleset: str
-    entrant: str
-    position: int  # the match's place in rating order (0, 1, 2, ... over the ruleset)
-    match_id: int = Field(foreign_key="match.id")
+    position: int  # the newest rated match's place in rating order (0, 1, 2, ... over the ruleset)
+    match_id: int = Field(foreign_key="match.id")  # that match
+
+
+class RatingHistoryRow(SQLModel, table=True):
+    """An entrant's rating at a point of the rating history (RatingPointRow). A point holds the
+    entrants whose rating changed since the point before; the others' is their last before it."""
+
+    __tablename__ = "rating_history"
+    # SQLite: a point's rows stored together in key order, the key once (migration 0022)
+    __table_args__ = (Index("ix_rating_history_entrant", "entrant", "point_id"), {"sqlite_with_rowid": False})
+    point_id: int = Field(foreign_key="rating_point.id", primary_key=True, sa_column_kwargs={"autoincrement": False})
+    entrant: str = Field(primary_key=True)
     elo: float
 
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlalchemy import event, func
+from sqlmodel import Session, col, select
 
 from arena.rating import LiveRate, rerate
 from arena.store import RatingEntry, Store
-from arena.store.tables import RatingHistoryRow, RatingRow
+from arena.store.tables import RatingHistoryRow, RatingPointRow, RatingRow
 from arena.tournament.driver import rated_match
 from dashboards import views
 from tests.arena.postgres_server import postgres_server  # noqa: F401
@@ -22,8 +23,9 @@ from tests.arena.store.test_store import result
 
 
 def rows_at(store: Store, position: int) -> dict[str, float]:
-    query = select(RatingHistoryRow.entrant, RatingHistoryRow.elo).where(
-        RatingHistoryRow.ruleset == "toy@1", RatingHistoryRow.position == position)
+    query = select(RatingHistoryRow.entrant, RatingHistoryRow.elo).join(
+        RatingPointRow, col(RatingPointRow.id) == RatingHistoryRow.point_id).where(
+        RatingPointRow.ruleset == "toy@1", RatingPointRow.position == position)
     with Session(store.engine) as session:
         return dict(session.exec(query).all())
 
@@ -117,3 +119,32 @@ def test_thinning_the_history_moves_a_bots_last_row_on_to_the_next_kept_point(fr
     assert [row.entrant for row in store.leaderboard("toy@1")] == ["b", "a", "c"]
     with Session(store.engine) as session:
         assert session.exec(select(func.count()).select_from(RatingRow)).one() == 3
+
+
+def test_the_newest_point_moves_on_without_moving_its_rows(fresh_url: str) -> None:  # noqa: F811
+    """A live update that replaces the newest point (too close to the one before to keep) changes
+    that point's position in `rating_point` and writes the changed entrants' rows: the rows of the
+    others stay where they are (migration 0022), and the charts carry them to the new position."""
+    store = Store(fresh_url)
+    tournament = store.create_tournament("toy", "toy@1", "round_robin", {}, 100)
+    store.record_matches([result(tournament, i) for i in range(50)])
+    ids = {m.match_index: m.id for m in store.matches(limit=100)}
+    field = [entry(name, 1500 + n) for n, name in enumerate("abcdefgh")]
+    store.write_ratings("toy@1", "toy", field, (10, ids[10]))
+    store.write_ratings("toy@1", "toy", field[:5], (20, ids[20]), every=False)
+    statements: list[str] = []
+
+    def grab(_connection: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        statements.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", grab)
+    try:
+        store.write_ratings("toy@1", "toy", [entry("a", 1600)], (30, ids[30]), [20], every=False)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", grab)
+    assert not [s for s in statements if s.lstrip().startswith(("UPDATE rating_history", "DELETE FROM rating_history"))]
+    assert rows_at(store, 30) == {"a": 1600, "b": 1501, "c": 1502, "d": 1503, "e": 1504}
+    assert store.history_positions("toy@1") == [10, 30] and store.rated_count("toy@1") == 31
+    assert [(p.position, p.match_id, p.elo) for p in store.rating_history("toy@1", "b")] == [
+        (10, ids[10], 1501), (30, ids[30], 1501)]
+    assert chart(store, "h") == [[11, 1507], [31, 1507]], "a bot without a row at the point carries its value"

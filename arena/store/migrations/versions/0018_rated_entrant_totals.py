@@ -50,7 +50,10 @@ RATED_MATCHES = """
 
 def upgrade() -> None:
     inspector = sa.inspect(op.get_bind())
-    if "ix_rating_history_position" not in {index["name"] for index in inspector.get_indexes("rating_history")}:
+    # (a create_all database from after 0022 has its positions in rating_point instead)
+    history = {column["name"] for column in inspector.get_columns("rating_history")}
+    if "position" in history and "ix_rating_history_position" not in {
+            index["name"] for index in inspector.get_indexes("rating_history")}:
         op.create_index("ix_rating_history_position", "rating_history", ["ruleset", "position"])
     if "rated_games" in {column["name"] for column in inspector.get_columns("entrant_stats")}:
         return  # a create_all database has them, kept since its first match
