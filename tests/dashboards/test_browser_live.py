@@ -22,7 +22,7 @@ from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
 from dashboards.screenshot import serve
 from tests.dashboards.conftest import Filled
-from tests.dashboards.test_browser import _wait_shown, page  # noqa: F401 - the page fixture
+from tests.dashboards.test_browser import page, wait_shown  # noqa: F401 - the page fixture
 
 pytestmark = pytest.mark.browser
 # a match of a few seconds even with the faster engines, so the page sees its positions advance
@@ -39,16 +39,16 @@ def test_a_position_link_opens_that_position_and_view_and_follows_the_steps(page
                                                                            filled: Filled) -> None:
     match = filled.store.matches(tournament_id=filled.riviera)[0]
     page.goto(f"{server}/matches/{match.id}?position=7&view=1")
-    _wait_shown(page, 7, "1")
+    wait_shown(page, 7, 1)
     assert page.get_attribute("#log li.current", "data-pos") == "7"
     page.click("[data-go=next]")
-    _wait_shown(page, 8, "1")
+    wait_shown(page, 8, 1)
     assert _query(page) == {"view": ["1"], "position": ["8"]}  # the address follows the viewer
     assert page.get_attribute("#permalink", "href").endswith("?view=1&position=8")
     page.click("[data-view='public']")  # another view keeps the position
-    _wait_shown(page, 8, "public")
+    wait_shown(page, 8, "public")
     page.reload()
-    _wait_shown(page, 8, "public")
+    wait_shown(page, 8, "public")
 
 
 def test_bad_position_links_say_what_is_valid_or_open_the_end(page: Any, browser: Any, server: str,  # noqa: F811
@@ -62,7 +62,7 @@ def test_bad_position_links_say_what_is_valid_or_open_the_end(page: Any, browser
     assert response.status == 400 and "view must be 'public' or a seat from 0 to 2" in refused.inner_text("main")
     refused.close()
     page.goto(f"{server}/matches/{match.id}?position=100000&view=2")
-    _wait_shown(page, last, "2")
+    wait_shown(page, last, 2)
     assert f"showing its last position, {last}" in page.inner_text(".position-note")
 
 
@@ -72,14 +72,14 @@ def test_the_step_reads_in_words_and_the_acting_seats_are_marked(page: Any, serv
     decision = next(e for e in log if e["kind"] == "decision")
     n = decision["step"]
     page.goto(f"{server}/matches/{match.id}?position={n}")
-    _wait_shown(page, n, "public")
+    wait_shown(page, n, "public")
     seat = decision["actions"][0]
     assert page.inner_text("#step-now").startswith(
         f"After step {n}: seat {seat['seat']} · {seat['bot']}: {seat['label']}")
     assert f"seat {seat['seat']} · {seat['bot']}: " in page.inner_text(f"#log li[data-pos='{n}']")
     for position in (n - 1, n, n + 1):
         page.evaluate(f"window.replayViewer.show({position})")
-        _wait_shown(page, position, "public")
+        wait_shown(page, position, "public")
         acting = page.request.get(f"{server}/api/matches/{match.id}/frames/{position}").json()["acting"]
         marked = page.eval_on_selector_all(".seats-table tr.acting", "rows => rows.map(r => Number(r.dataset.seatRow))")
         assert marked == acting
