@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, and_, func, or_
+from sqlalchemy import ColumnElement, and_, func, or_, text
 from sqlalchemy.orm import InstrumentedAttribute, aliased
 from sqlmodel import Session, col, select
 
@@ -25,6 +25,7 @@ from arena.store.queries import _seats_of
 from arena.store.rating_history import carried, entrant_points, history_points
 from arena.store.records import LeaderboardRow, MatchSummary
 from arena.store.tables import (
+    FAULTED,
     BotVersionRow,
     EntrantStatsRow,
     LiveMatchRow,
@@ -312,7 +313,9 @@ def last_played(store: Store, ruleset: str, entrants: list[str] | None = None) -
 
 def fault_history(store: Store, name: str, *, limit: int = 50, offset: int = 0) -> tuple[list[FaultEntry], int]:
     """The seats an entrant lost to a fault, newest first, and how many there are in all."""
-    where = and_(col(SeatRow.entrant) == name, col(SeatRow.termination).in_(FAULT_TERMINATIONS))
+    # FAULTED as written: the entrant's faulted seats by ix_seat_entrant_faulted
+    where = and_(col(SeatRow.entrant) == name, text(f"seat.{FAULTED}"),
+                 col(SeatRow.termination).in_(FAULT_TERMINATIONS))
     query = (
         select_columns(SeatRow, MatchRow.key, MatchRow.tournament_id, MatchRow.game_id, MatchRow.ruleset,
                        MatchRow.finished_at)

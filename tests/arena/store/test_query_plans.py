@@ -86,3 +86,9 @@ def test_an_entrants_seats_and_a_matchs_seats_are_found_by_the_longer_indexes(st
              for plan in plans(store, reads(store)[read]) for step in plan]
     assert any("ix_seat_entrant_match (entrant=?)" in step for step in steps), steps
     assert any("sqlite_autoindex_seat_1 (match_id=?)" in step for step in steps), steps
+
+
+def test_a_bots_fault_history_reads_only_its_faulted_seats(store: Store) -> None:
+    """Migration 0023: the partial index of faulted seats, not every seat of the bot."""
+    steps = [step for plan in plans(store, reads(store)["fault history"]) for step in plan]
+    assert any("ix_seat_entrant_faulted (entrant=?)" in step for step in steps), steps
