@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import delete, insert, update
@@ -30,6 +31,7 @@ from arena.store.authors import AuthorAccounts
 from arena.store.bot_logs import BotLogStore, insert_logs
 from arena.store.bots import BotAccess, Versions, hash_token, new_token
 from arena.store.bulk import execute_many
+from arena.store.checkpoint import Checkpointer
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
@@ -75,6 +77,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
         self.engine = open_engine(self.url, reader=reader, create=create)
         self.read_only = is_read_only(self.engine)
         self._version_ids: dict[tuple[str, str, str], int] = {}
+        file = self.engine.url.database if self.engine.dialect.name == "sqlite" else None
+        self.checkpointer = Checkpointer(Path(file)) if file and not self.read_only else None
 
     @contextmanager
     def _writing(self) -> Iterator[Session]:
@@ -208,6 +212,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
                 self._write_batch(session, WrittenBatch(fresh, [rows[r.key] for r in fresh]))
                 delete_live(session, [(r.tournament_id, r.match_index) for r in results])
                 session.commit()
+                if self.checkpointer is not None:  # the WAL copied back beside this writer, not in its commits
+                    self.checkpointer.written()
                 return len(fresh)
             except IntegrityError:  # another writer got there first: fall back to one at a time
                 session.rollback()

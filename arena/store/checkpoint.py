@@ -1,0 +1,69 @@
+"""SQLite's WAL checkpoints in a thread of their own, beside the match writer's commits.
+
+In WAL mode a commit appends its pages to the -wal file; a checkpoint copies them back into the
+database file. SQLite runs one inside whichever commit takes the WAL past `wal_autocheckpoint`
+pages (arena/store/connect.py), so every few batches one of the writer's commits also copied tens
+of megabytes: at a million matches and 10k bots each batch of 100 dirties ~1,500 pages all over
+the seat and pair indexes. Here a thread checkpoints (PASSIVE: it never waits for a reader or the
+writer, and the writer never waits for it) shortly after each batch, so the WAL stays far below
+that limit and the writer's commits only append: writes in batches of 100 onto the 1M history
+~1,900/s -> ~2,200/s (BENCHMARKS.md). `wal_autocheckpoint` stays as the bound should this thread
+fall behind or stop.
+
+The thread starts with the first batch and ends after IDLE_SECONDS without one, so a process that
+stopped writing holds no thread and no connection.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+CHECKPOINT_SECONDS = 0.2  # at most one checkpoint this often (the drivers flush every 0.2 s)
+IDLE_SECONDS = 5.0  # the thread ends after this long without a batch
+
+
+class Checkpointer:
+    """Checkpoints one SQLite database's WAL after batches are written (`written`)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.wanted = threading.Event()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.done: list[tuple[int, int, int]] = []  # (busy, WAL frames, frames copied) of the last ones
+
+    def written(self) -> None:
+        """A batch was committed: checkpoint soon."""
+        self.wanted.set()
+        with self.lock:
+            if self.thread is None or not self.thread.is_alive():  # (not alive: a forked copy)
+                self.thread = threading.Thread(target=self._run, name="arena-sqlite-checkpoint", daemon=True)
+                self.thread.start()
+
+    def _run(self) -> None:
+        connection = sqlite3.connect(self.path, timeout=0, check_same_thread=False)
+        try:
+            while self._more():
+                self.wanted.clear()
+                busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                self.done = [*self.done[-9:], (busy, frames, copied)]
+                time.sleep(CHECKPOINT_SECONDS)
+        except sqlite3.Error:
+            # e.g. the file was removed under a finished test: the writer's own autocheckpoint bounds the WAL
+            with self.lock:
+                self.thread = None
+        finally:
+            connection.close()
+
+    def _more(self) -> bool:
+        """Wait for a batch; False (and this thread is done) after IDLE_SECONDS without one."""
+        if self.wanted.wait(IDLE_SECONDS):
+            return True
+        with self.lock:  # a batch written just now finds no thread and starts one
+            if self.wanted.is_set():
+                return True
+            self.thread = None
+            return False
