@@ -17,6 +17,7 @@ the writer only inserts, as it does behind workers that encode (arena/match/exec
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -51,8 +52,15 @@ def bot_name(number: int) -> str:
 
 
 def play_templates(count: int, seed: int = 1) -> list[dict[str, Any]]:
-    """`count` real Riga records, four random bots each (the records every stored match reuses)."""
-    return [run_match(GAME, ["random"] * PLAYERS, seed=seed + i).to_json() for i in range(count)]
+    """`count` real Riga records, four random bots each (the records every stored match reuses).
+
+    They stay for the whole run, some million Python objects that no driver holds: they are moved
+    out of the garbage collector's generations (gc.freeze), or every full collection would walk
+    them inside the timed writes and rerates (10-25 % of the write rate at 1M / 10k, BENCHMARKS.md)."""
+    templates = [run_match(GAME, ["random"] * PLAYERS, seed=seed + i).to_json() for i in range(count)]
+    gc.collect()
+    gc.freeze()
+    return templates
 
 
 def register_bots(store: Store, count: int) -> None:
