@@ -343,7 +343,7 @@ def fmt(row: str, cell: Cell) -> str:
     if row in RATES:
         return f"{cell:,.0f}/s"
     if row == "bytes per match":
-        return f"{cell / 1000:.1f} kB"
+        return f"{cell / 1000:.2f} kB"
     return f"{cell * 1000:.3g} ms" if cell < 1 else f"{cell:.3g} s"
 
 
