@@ -45,6 +45,7 @@ class History:
     bots: int
     write_seconds: float  # the time record_matches took for all of it
     batch: int
+    built: int = 0  # the matches the build wrote in write_seconds (a kept history grows after it); 0: `matches`
 
 
 def bot_name(number: int) -> str:
