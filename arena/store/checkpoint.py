@@ -5,10 +5,12 @@ database file. SQLite runs one inside whichever commit takes the WAL past `wal_a
 pages (arena/store/connect.py), so every few batches one of the writer's commits also copied tens
 of megabytes: at a million matches and 10k bots each batch of 100 dirties ~1,500 pages all over
 the seat and pair indexes. Here a thread checkpoints (PASSIVE: it never waits for a reader or the
-writer, and the writer never waits for it) shortly after each batch, so the WAL stays far below
-that limit and the writer's commits only append: writes in batches of 100 onto the 1M history
-~1,900/s -> ~2,200/s (BENCHMARKS.md). `wal_autocheckpoint` stays as the bound should this thread
-fall behind or stop.
+writer, and the writer never waits for it) after each batch, batches that came meanwhile taken
+together, so the WAL is restarted from its beginning every few batches, stays far below that limit,
+and the writer's commits only append: writes in batches of 100 onto the 1M history, six rounds of
+1,000: 2,000-3,700/s (every other round ~2,000/s, the one with the writer's checkpoint) ->
+2,600-3,600/s (BENCHMARKS.md). `wal_autocheckpoint` stays as the bound should this thread fall
+behind or stop.
 
 The thread starts with the first batch and ends after IDLE_SECONDS without one, so a process that
 stopped writing holds no thread and no connection.
@@ -18,10 +20,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
-CHECKPOINT_SECONDS = 0.2  # at most one checkpoint this often (the drivers flush every 0.2 s)
 IDLE_SECONDS = 5.0  # the thread ends after this long without a batch
 
 
@@ -50,7 +50,6 @@ class Checkpointer:
                 self.wanted.clear()
                 busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                 self.done = [*self.done[-9:], (busy, frames, copied)]
-                time.sleep(CHECKPOINT_SECONDS)
         except sqlite3.Error:
             # e.g. the file was removed under a finished test: the writer's own autocheckpoint bounds the WAL
             with self.lock:
