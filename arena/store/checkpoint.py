@@ -13,7 +13,9 @@ and the writer's commits only append: writes in batches of 100 onto the 1M histo
 behind or stop.
 
 The thread starts with the first batch and ends after IDLE_SECONDS without one, so a process that
-stopped writing holds no thread and no connection.
+stopped writing holds no thread and no connection; it also ends, its connection closed, when the
+store's engine is disposed of (else the -wal and -shm files stayed behind the engine's last
+connection: a read-only reader cannot do without them).
 """
 
 from __future__ import annotations
@@ -26,22 +28,40 @@ IDLE_SECONDS = 5.0  # the thread ends after this long without a batch
 
 
 class Checkpointer:
-    """Checkpoints one SQLite database's WAL after batches are written (`written`)."""
+    """Checkpoints one SQLite database's WAL after batches are written (`written`), until `stop`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.wanted = threading.Event()
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
+        self.running = False  # a thread is at work or about to be (under `lock`)
+        self.stopped = False
         self.done: list[tuple[int, int, int]] = []  # (busy, WAL frames, frames copied) of the last ones
 
     def written(self) -> None:
         """A batch was committed: checkpoint soon."""
         self.wanted.set()
         with self.lock:
-            if self.thread is None or not self.thread.is_alive():  # (not alive: a forked copy)
+            self.stopped = False
+            if not self.running or self.thread is None or not self.thread.is_alive():  # (not alive: a forked copy)
+                self.running = True
                 self.thread = threading.Thread(target=self._run, name="arena-sqlite-checkpoint", daemon=True)
                 self.thread.start()
+
+    def stop(self) -> None:
+        """The store's engine was disposed: the thread ends and closes its connection before this
+        returns, so the database's last connection closes with the engine's (SQLite then folds the
+        WAL into the file and removes it, as before this thread)."""
+        with self.lock:
+            self.stopped, thread = True, self.thread
+        self.wanted.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def stopped_with(self, _engine: object) -> None:
+        """`stop`, as SQLAlchemy's engine_disposed event calls it."""
+        self.stop()
 
     def _run(self) -> None:
         connection = sqlite3.connect(self.path, timeout=0, check_same_thread=False)
@@ -51,18 +71,20 @@ class Checkpointer:
                 busy, frames, copied = connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                 self.done = [*self.done[-9:], (busy, frames, copied)]
         except sqlite3.Error:
-            # e.g. the file was removed under a finished test: the writer's own autocheckpoint bounds the WAL
-            with self.lock:
-                self.thread = None
+            pass  # e.g. the file was removed under a finished test: the writer's own autocheckpoint bounds the WAL
         finally:
             connection.close()
+            with self.lock:
+                if self.thread is threading.current_thread():
+                    self.running = False
 
     def _more(self) -> bool:
-        """Wait for a batch; False (and this thread is done) after IDLE_SECONDS without one."""
-        if self.wanted.wait(IDLE_SECONDS):
+        """Wait for a batch; False (and this thread is done) once stopped or after IDLE_SECONDS without one."""
+        if self.wanted.wait(IDLE_SECONDS) and not self.stopped:
             return True
-        with self.lock:  # a batch written just now finds no thread and starts one
-            if self.wanted.is_set():
+        with self.lock:  # a batch written from here on starts a new thread
+            if self.wanted.is_set() and not self.stopped:
                 return True
-            self.thread = None
+            self.running = False
             return False
+

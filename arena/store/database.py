@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, insert, update
+from sqlalchemy import delete, event, insert, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
@@ -79,6 +79,8 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
         self._version_ids: dict[tuple[str, str, str], int] = {}
         file = self.engine.url.database if self.engine.dialect.name == "sqlite" else None
         self.checkpointer = Checkpointer(Path(file)) if file and not self.read_only else None
+        if self.checkpointer is not None:  # disposing of the engine ends the thread and its connection
+            event.listen(self.engine, "engine_disposed", self.checkpointer.stopped_with)
 
     @contextmanager
     def _writing(self) -> Iterator[Session]:

@@ -5,6 +5,8 @@ doing it, and the thread ends once the writes stop."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -12,6 +14,8 @@ import pytest
 
 from arena.store import Store, checkpoint
 from tests.arena.store.test_store import new_tournament, result
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def wait_for(condition: object, seconds: float = 20.0) -> bool:
@@ -32,11 +36,41 @@ def test_a_written_batch_is_checkpointed_beside_the_writer_and_the_thread_ends(
         assert connection.execute("PRAGMA wal_autocheckpoint").fetchone()[0] >= 1000
     checkpointer = store.checkpointer
     assert checkpointer is not None and checkpointer.thread is None, "no thread before anything is written"
+    ended = lambda: checkpointer.thread is not None and not checkpointer.thread.is_alive()  # noqa: E731
     tid = new_tournament(store)
     assert store.record_matches([result(tid, i, ("a", "b", "c"), (1, 2, 3)) for i in range(20)]) == 20
     assert wait_for(lambda: any(frames > 0 and copied == frames for _, frames, copied in checkpointer.done)), \
         checkpointer.done
-    assert wait_for(lambda: checkpointer.thread is None), "the thread ends when the writes stop"
+    assert wait_for(ended), "the thread ends when the writes stop"
     assert store.record_matches([result(tid, 20, ("a", "b", "c"), (1, 2, 3))]) == 1
-    assert wait_for(lambda: checkpointer.thread is None and len(checkpointer.done) >= 2), "a batch starts it again"
+    assert wait_for(lambda: ended() and len(checkpointer.done) >= 2), "a batch starts it again"
     assert store.count_matches() == 21
+
+
+def test_disposing_of_the_engine_ends_the_thread_and_leaves_no_wal(tmp_path: Path) -> None:
+    """The thread's connection closes with the engine's (before dispose returns), so SQLite's last
+    connection folds the WAL into the file and removes it, as it did before the thread."""
+    path = tmp_path / "arena.db"
+    store = Store(f"sqlite:///{path}")
+    tid = new_tournament(store)
+    store.record_matches([result(tid, i, ("a", "b"), (1, 2)) for i in range(10)])
+    checkpointer = store.checkpointer
+    assert checkpointer is not None and checkpointer.thread is not None and checkpointer.thread.is_alive()
+    store.engine.dispose()
+    assert not checkpointer.thread.is_alive()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arena.db"], "no -wal or -shm left behind"
+    assert Store(f"sqlite:///{path}").count_matches() == 10
+
+
+
+def test_a_process_that_wrote_and_exits_leaves_no_wal(tmp_path: Path) -> None:
+    """A writer that never disposes of its engine: its thread still running at exit, the WAL is
+    folded in and removed as the process ends, as before the thread."""
+    path = tmp_path / "arena.db"
+    script = (f"from arena.store import Store\nfrom tests.arena.store.test_store import new_tournament, result\n"
+              f"store = Store('sqlite:///{path}')\ntid = new_tournament(store)\n"
+              f"store.record_matches([result(tid, i, ('a', 'b'), (1, 2)) for i in range(10)])\n"
+              f"assert store.checkpointer.thread.is_alive()\n")
+    run = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arena.db"], "no -wal or -shm left behind"
