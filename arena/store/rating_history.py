@@ -106,8 +106,8 @@ def replace_history(session: Session, ruleset: str, history: Iterable[tuple[int,
 def write_point(session: Session, ruleset: str, point: tuple[int, int], elos: dict[str, float], every: bool,
                 drop: Iterable[int]) -> None:
     """Store `elos` (entrant -> elo) at `point` (position, match id), replacing those entrants' rows
-    there (every row there when `every`: the whole field's point), after thinning out the points at
-    the positions in `drop`."""
+    there (every row there when `every` and the point is the newest again: the whole field's), then
+    thin out the points at the positions in `drop` (the newest among them becomes the new point)."""
     position, match_id = point
     dropped = set(drop)
     stored = _points(session, ruleset)
@@ -138,7 +138,8 @@ def _thin(session: Session, ruleset: str, dropped: list[int]) -> None:
         return
     points = _points(session, ruleset)
     ids = {position: point_id for point_id, position, _ in points}
-    kept = [position for _, position, _ in points if position not in set(dropped)]
+    gone = set(dropped)
+    kept = [position for _, position, _ in points if position not in gone]
     carry = CARRY_HASHED if session.get_bind().dialect.name == "postgresql" else CARRY
     for position in sorted(set(dropped) & set(ids), reverse=True):
         after = [p for p in kept if p > position]
