@@ -9,7 +9,9 @@ processor (e.g. SQLite's DATETIME text) looked up once, and the rows handed to t
 tuples (qmark: SQLite): the same SQL and the same stored values. On PostgreSQL even the driver's
 executemany costs per row (psycopg sends each row as a statement of the pipeline, ~20 µs of its
 Python each), so there the rows go as one array per column in a single statement:
-`INSERT ... SELECT * FROM unnest(%(a)s::TYPE[], ...)`, each column cast to its own type.
+`INSERT ... SELECT * FROM unnest(%(a)b::TYPE[], ...)`, each column cast to its own type. The
+arrays go in binary (`%b`): as text, psycopg quoted every element through a regular expression,
+~20 ms of a live update's 3,300 ratings at 10k bots (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -69,5 +71,5 @@ def _from_arrays(sql: str, table: Table, dialect: Any) -> str:
         if depth == 0:
             break
         end += 1
-    arrays = ", ".join(f"%({name})s::{table.c[name].type.compile(dialect=dialect)}[]" for name in names)
+    arrays = ", ".join(f"%({name})b::{table.c[name].type.compile(dialect=dialect)}[]" for name in names)
     return f"{sql[:start]} SELECT * FROM unnest({arrays}){sql[end + 1:]}"
