@@ -54,6 +54,7 @@ def keep_freed_memory() -> None:
 _MEMORY_KEPT = False
 M_TRIM_THRESHOLD, M_MMAP_MAX = -1, -4  # glibc's mallopt parameters (malloc.h)
 PAIR_KEY = 1 << 32  # a pair's key: a * PAIR_KEY + b (bot indices, a < b)
+ROOM = 8  # stored totals read in leave room for an eighth more pairs (new pairs a live rating adds)
 BLOCK = 1 << 18  # pairs a kernel takes at a time (`blocks`)
 
 
@@ -106,19 +107,20 @@ class PairArrays:
 
     def add_columns(self, chunks: Iterable[Columns]) -> None:
         """A ruleset's stored totals, one per pair that met (millions on a big field), in chunks: each
-        turned into bot indices before the next is read. Into an empty set they are copied in as they
-        come (no pair is there twice), with no arrays but the totals' own."""
-        if self.pairs or self.fresh is not None:
-            parts = list(self._numbered(chunks))
-            if parts:
-                self.add_indexed(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+        turned into bot indices before the next is read. Into an empty set they are copied in once,
+        all chunks read (no pair is there twice): growing the arrays chunk by chunk touched twice
+        the memory, and fresh memory is what costs here (`keep_freed_memory`)."""
+        parts = list(self._numbered(chunks))
+        if not parts:
             return
-        for i, j, weight, score in self._numbered(chunks):
-            start, count = self.pairs, len(i)
-            self._grow(start + count)
-            self.a[start:start + count], self.b[start:start + count] = i, j
-            self.weight[start:start + count], self.score[start:start + count] = weight, score
-            self.pairs += count
+        if self.pairs or self.fresh is not None:
+            self.add_indexed(*(np.concatenate(column) for column in zip(*parts, strict=True)))
+            return
+        count = sum(len(part[0]) for part in parts)
+        self._grow(count + count // ROOM)
+        for name, column in zip(("a", "b", "weight", "score"), zip(*parts, strict=True), strict=True):
+            np.concatenate(column, out=getattr(self, name)[:count])
+        self.pairs = count
         a, b, weight, score = self.arrays()
         swap = b < a
         if swap.any():  # a < b by name, not by number: a bot that met no one of lower number first

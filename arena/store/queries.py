@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -199,7 +200,8 @@ class Queries:
         entrant's come as one row of comma-separated lists the database makes (its numbers in text),
         which numpy parses, so no Python object is made per pair (a row's Python values cost more
         than its arithmetic: 5.7M pairs took 4 s as tuples of numbers, 9 s as tuples with names).
-        The pairs are read in key order, from end to end."""
+        The pairs are read in key order, from end to end, and the rows are fetched one batch ahead
+        (`fetched_ahead`): the database makes the next entrants' lists while numpy parses these."""
         with Session(self.engine) as session:
             names = {int(number or 0): name for number, name in session.exec(select(EntrantRow.id, EntrantRow.name))}
         sqlite = self.engine.dialect.name == "sqlite"
@@ -213,7 +215,7 @@ class Queries:
             cursor.execute(sql, (ruleset,))
             heads: list[tuple[int, str, str, str]] = []
             pairs = 0
-            while rows := cursor.fetchmany(64):
+            for rows in fetched_ahead(cursor, 64):
                 for row in rows:
                     heads.append(row)
                     pairs += row[1].count(",") + 1
@@ -374,6 +376,18 @@ def _rated(rows: list[Any]) -> RatedMatch:
         tuple(r[3] for r in rows), tuple(r[4] for r in rows), tuple(r[6] for r in rows),
         tuple(r[5] != Termination.NORMAL for r in rows),
     )
+
+
+def fetched_ahead(cursor: Any, size: int) -> Iterator[list[Any]]:
+    """A cursor's rows `size` at a time, each batch fetched by a thread while the one before is
+    used. The driver waits for the database without the GIL (PostgreSQL's server, SQLite's
+    `sqlite3_step`), so the database's work and the caller's overlap on two cores: a refit's read
+    of 5.7M pairs at 1M/10k was the two one after the other (BENCHMARKS.md)."""
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fetched_ahead") as fetcher:
+        ahead = fetcher.submit(cursor.fetchmany, size)
+        while rows := ahead.result():
+            ahead = fetcher.submit(cursor.fetchmany, size)
+            yield rows
 
 
 def _pair_columns(heads: list[tuple[int, str, str, str]], names: dict[int, str]) -> PairColumns:
