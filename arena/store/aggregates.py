@@ -128,8 +128,10 @@ class Figures:
         return rulesets, entrants, pairs, tournaments
 
 
-def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dict[str, Any]]) -> None:
-    """Add just-inserted matches (their row values with "id") and seats to the aggregates."""
+def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dict[str, Any]],
+                known_numbers: dict[str, int] | None = None) -> None:
+    """Add just-inserted matches (their row values with "id") and seats to the aggregates
+    (`known_numbers`: the writer's cache of entrant numbers, `entrant_numbers`)."""
     if not matches:
         return
     kinds = dict(session.exec(select(TournamentRow.id, TournamentRow.kind).where(
@@ -147,7 +149,7 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
     _upsert(session, _table(EntrantStatsRow), entrants, ("ruleset", "entrant"),
             ("matches", "strikes", "forfeits", *RATED_ENTRANT), newest=("last_match_id", "last_played"),
             highest="version_id")
-    numbers = entrant_numbers(session, [name for pair in pairs for name in (pair["a"], pair["b"])])
+    numbers = entrant_numbers(session, [name for pair in pairs for name in (pair["a"], pair["b"])], known_numbers)
     # in key order, as the entrants' rows above: the upserts walk each table's B-tree from one end to
     # the other instead of jumping about it (the pages a batch needs, once each), and two writers at
     # once take their row locks in the same order (PostgreSQL: no deadlock between them)
@@ -157,12 +159,26 @@ def add_matches(session: Session, matches: list[dict[str, Any]], seats: list[dic
             ("matches", "a_ahead", "b_ahead", "ties", "weight_shares", "score_shares"))
 
 
-def entrant_numbers(session: Session, names: Iterable[str]) -> dict[str, int]:
+def entrant_numbers(session: Session, names: Iterable[str], known: dict[str, int] | None = None) -> dict[str, int]:
     """Each name's entrant number (EntrantRow), those new to the database numbered in the session's
-    transaction (two writers at once: the second's insert gives way and it reads the first's)."""
+    transaction (two writers at once: the second's insert gives way and it reads the first's).
+
+    `known`: numbers a writer read before, which it keeps (a number, once committed, never changes:
+    entrant rows are never deleted). Only the other names are looked up, and those found stored
+    are added to it; the ones this transaction numbers are not, as it may yet roll back. An empty
+    `known` is filled with every stored number first (one read of a small table: a row per
+    entrant ever rated). A writer at 10k bots otherwise read ~400 numbers per batch of 100
+    matches (~4 ms on PostgreSQL)."""
     wanted = sorted(set(names))
-    numbers = _stored_numbers(session, wanted)
-    new = [name for name in wanted if name not in numbers]
+    if known is None:
+        known = {}
+    elif not known:
+        known.update((name, int(number or 0)) for name, number in session.exec(select(EntrantRow.name, EntrantRow.id)))
+    missing = [name for name in wanted if name not in known]
+    stored = _stored_numbers(session, missing)
+    known.update(stored)  # committed before this transaction began numbering: they stay
+    numbers = {name: known[name] for name in wanted if name in known}
+    new = [name for name in missing if name not in stored]
     if new:
         table = _table(EntrantRow)
         insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert

@@ -11,7 +11,10 @@ executemany costs per row (psycopg sends each row as a statement of the pipeline
 Python each), so there the rows go as one array per column in a single statement:
 `INSERT ... SELECT * FROM unnest(%(a)b::TYPE[], ...)`, each column cast to its own type. The
 arrays go in binary (`%b`): as text, psycopg quoted every element through a regular expression,
-~20 ms of a live update's 3,300 ratings at 10k bots (BENCHMARKS.md).
+~20 ms of a live update's 3,300 ratings at 10k bots (BENCHMARKS.md). An INSERT with RETURNING
+(the new matches' ids) goes the same way there; elsewhere through SQLAlchemy's own executemany,
+which renders it as multi-row VALUES (on PostgreSQL one statement of 2,000 parameters per 100
+matches, which psycopg parsed and dumped one by one: ~5 ms of every batch of 100).
 """
 
 from __future__ import annotations
@@ -23,14 +26,21 @@ from sqlalchemy import Table
 from sqlalchemy.sql.dml import Insert
 from sqlmodel import Session
 
+from arena.store.pg_arrays import packed
 
-def execute_many(session: Session, table: Table, statement: Insert, rows: list[dict[str, Any]]) -> None:
+
+def execute_many(session: Session, table: Table, statement: Insert,
+                 rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """`statement` (an INSERT into `table`, perhaps an upsert) once per row of `rows` (all with the
-    same keys: the columns inserted), in the session's transaction."""
+    same keys: the columns inserted), in the session's transaction; the rows its RETURNING clause
+    returns (in no particular order), if it has one."""
     if not rows:
-        return
+        return []
     connection = session.connection()
     dialect = connection.dialect
+    returning = bool(statement.returning_column_descriptions)
+    if returning and dialect.name != "postgresql":  # the driver's executemany returns no rows
+        return [tuple(row) for row in session.execute(statement, rows)]
     names = list(rows[0])
     compiled = statement.compile(dialect=dialect, column_keys=names, for_executemany=True)
     processors = {name: table.c[name].type._cached_bind_processor(dialect) for name in names}
@@ -39,8 +49,10 @@ def execute_many(session: Session, table: Table, statement: Insert, rows: list[d
         for name, process in processors.items():
             if process is not None:
                 columns[name] = [process(value) for value in columns[name]]
-        connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect), columns)
-    elif compiled.positional:
+        columns = {name: packed(values) for name, values in columns.items()}
+        result = connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect), columns)
+        return [tuple(row) for row in result] if returning else []
+    if compiled.positional:
         order = list(compiled.positiontup or ())
         values = list(map(itemgetter(*order), rows)) if len(order) > 1 else [(row[order[0]],) for row in rows]
         processed = [(place, processors[name]) for place, name in enumerate(order) if processors[name] is not None]
@@ -49,6 +61,7 @@ def execute_many(session: Session, table: Table, statement: Insert, rows: list[d
         connection.exec_driver_sql(str(compiled), values)
     else:  # another driver: SQLAlchemy's own executemany
         session.execute(statement, rows)
+    return []
 
 
 def _processed(rows: list[tuple[Any, ...]], processed: list[tuple[int, Any]]) -> list[tuple[Any, ...]]:

@@ -15,13 +15,17 @@ behind or stop.
 The thread starts with the first batch and ends after IDLE_SECONDS without one, so a process that
 stopped writing holds no thread and no connection; it also ends, its connection closed, when the
 store's engine is disposed of (else the -wal and -shm files stayed behind the engine's last
-connection: a read-only reader cannot do without them).
+connection: a read-only reader cannot do without them), and when the process exits (`atexit`: a
+daemon thread's connection is never closed, and SQLite removes the WAL only as the process's last
+connection to the file closes).
 """
 
 from __future__ import annotations
 
+import atexit
 import sqlite3
 import threading
+import weakref
 from pathlib import Path
 
 IDLE_SECONDS = 5.0  # the thread ends after this long without a batch
@@ -45,6 +49,7 @@ class Checkpointer:
         with self.lock:
             self.stopped = False
             if not self.running or self.thread is None or not self.thread.is_alive():  # (not alive: a forked copy)
+                _STARTED.add(self)
                 self.running = True
                 self.thread = threading.Thread(target=self._run, name="arena-sqlite-checkpoint", daemon=True)
                 self.thread.start()
@@ -88,3 +93,14 @@ class Checkpointer:
             self.running = False
             return False
 
+
+
+_STARTED: weakref.WeakSet[Checkpointer] = weakref.WeakSet()  # those that started a thread, while they live
+
+
+@atexit.register
+def _stop_started() -> None:
+    """At exit, before the interpreter freezes daemon threads: every thread ends and closes its
+    connection, so the store's own connections, closed after, fold the WAL in and remove it."""
+    for checkpointer in list(_STARTED):
+        checkpointer.stop()

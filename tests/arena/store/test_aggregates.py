@@ -22,7 +22,7 @@ from sqlmodel import Session
 from arena.match.executor import LocalExecutor
 from arena.rating import Results
 from arena.store import EntrantTotal, MatchResult, SeatResult, Store, migrations
-from arena.store.aggregates import PAIR_SHARES, Figures, recompute, stored
+from arena.store.aggregates import PAIR_SHARES, Figures, entrant_numbers, recompute, stored
 from arena.store.retention import Selection, prune_records
 from arena.tournament.driver import play_tournament, start_tournament
 from arena.tournament.schedule import TournamentConfig
@@ -260,3 +260,24 @@ def test_migration_0018_backfills_the_rated_counts_of_a_database_with_matches(fr
     with Session(upgraded.engine) as session:
         assert_equal(stored(session), written)
     assert_kept(upgraded)
+
+
+def test_a_writers_cache_of_entrant_numbers_keeps_only_committed_ones(fresh_url: str) -> None:  # noqa: F811
+    """`entrant_numbers` with a writer's cache: numbers stored before are kept in it, those its own
+    transaction gives are not (that transaction may roll back, and the number go to another name)."""
+    store = Store(fresh_url)
+    known: dict[str, int] = {}
+    with Session(store.engine) as session:
+        first = entrant_numbers(session, ["a", "b"], known)
+        session.commit()
+    assert known == {} and sorted(first) == ["a", "b"]
+    with Session(store.engine) as session:
+        numbered = entrant_numbers(session, ["a", "c"], known)
+        session.rollback()
+    assert known == first and numbered["a"] == first["a"]
+    with Session(store.engine) as session:
+        again = entrant_numbers(session, ["c", "d"], known)
+        session.commit()
+    assert known == first
+    with Session(store.engine) as session:
+        assert entrant_numbers(session, ["a", "c", "d"]) == {"a": first["a"], "c": again["c"], "d": again["d"]}

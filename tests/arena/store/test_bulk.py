@@ -4,6 +4,7 @@ through it adds as the aggregates do."""
 
 from __future__ import annotations
 
+import struct
 from datetime import UTC, datetime
 from typing import Any
 
@@ -13,6 +14,7 @@ from sqlmodel import Session, select
 
 from arena.store import Store
 from arena.store.bulk import execute_many
+from arena.store.pg_arrays import Float8Array, Int8Array, packed
 from arena.store.tables import EntrantStatsRow
 from tests.arena.postgres_server import postgres_server  # noqa: F401
 from tests.arena.store.test_migrations import fresh_url  # noqa: F401
@@ -61,3 +63,46 @@ def test_an_upsert_adds_and_seats_keep_their_nulls(fresh_url: str) -> None:  # n
     with store.engine.connect() as connection:
         seats = connection.execute(text("SELECT entrant, rank, score FROM seat ORDER BY seat")).all()
     assert [tuple(s) for s in seats] == [("a", None, 1.0), ("b", None, 0.0)]
+
+
+def test_returning_gives_each_new_rows_values(fresh_url: str) -> None:  # noqa: F811
+    """An INSERT with RETURNING (the new matches' ids): its rows, one per row inserted, on both backends."""
+    store = Store(fresh_url)
+    rows = [dict(r, entrant=f"ret{n}") for n, r in enumerate(entrant_rows("returning") * 2)]
+    with Session(store.engine) as session:
+        returned = execute_many(session, ENTRANTS, insert(ENTRANTS).returning(ENTRANTS.c.entrant, ENTRANTS.c.matches),
+                                rows)
+        session.commit()
+    assert sorted(returned) == sorted((row["entrant"], row["matches"]) for row in rows)
+
+
+def test_numbers_packed_for_postgresql_come_back_exact(fresh_url: str) -> None:  # noqa: F811
+    """Columns of ints and floats go to PostgreSQL packed by numpy (arena/store/pg_arrays.py): the
+    extremes of 64 bits (a BIGINT column) and of 32 (an INTEGER one, cast from the packed int8 array),
+    negative numbers are stored as given."""
+    store = Store(fresh_url)
+    rows = [dict(r, entrant=f"n{n}", last_match_id=(1 << 31) - 1 - n, rated_win_shares=value, matches=-n)
+            for n, (r, value) in enumerate(zip(entrant_rows("x") * 2, [0, 1, -(1 << 63), (1 << 63) - 1, 7, -7],
+                                               strict=True))]
+    with Session(store.engine) as session:
+        execute_many(session, ENTRANTS, insert(ENTRANTS), [dict(r, ruleset="packed") for r in rows])
+        session.commit()
+        found = session.exec(select(EntrantStatsRow.entrant, EntrantStatsRow.last_match_id,
+                                    EntrantStatsRow.rated_win_shares, EntrantStatsRow.matches)
+                             .where(EntrantStatsRow.ruleset == "packed").order_by(EntrantStatsRow.entrant)).all()
+    assert [tuple(row) for row in found] == [(r["entrant"], r["last_match_id"], r["rated_win_shares"], r["matches"])
+                                             for r in sorted(rows, key=lambda r: r["entrant"])]
+
+
+def test_only_whole_columns_of_numbers_are_packed() -> None:
+    assert isinstance(packed([1, 2, -3]), Int8Array)
+    assert isinstance(packed([1.5, 2, -3.0]), Float8Array)
+    for left_to_psycopg in ([], [1, None], [True, False], [1, 1 << 63], [-(1 << 63) - 1], ["a"], [1, "a"]):
+        assert packed(left_to_psycopg) is left_to_psycopg
+
+
+def test_a_packed_array_is_postgresqls_binary_array() -> None:
+    data = packed([1, -2]).data
+    assert data[:20] == struct.pack(">iiiii", 1, 0, 20, 2, 1)  # one dimension, no NULLs, int8, 2 long, from 1
+    assert data[20:] == struct.pack(">iqiq", 8, 1, 8, -2)
+    assert packed([0.5]).data[20:] == struct.pack(">id", 8, 0.5)
