@@ -14,7 +14,9 @@ arrays go in binary (`%b`): as text, psycopg quoted every element through a regu
 ~20 ms of a live update's 3,300 ratings at 10k bots (BENCHMARKS.md). An INSERT with RETURNING
 (the new matches' ids) goes the same way there; elsewhere through SQLAlchemy's own executemany,
 which renders it as multi-row VALUES (on PostgreSQL one statement of 2,000 parameters per 100
-matches, which psycopg parsed and dumped one by one: ~5 ms of every batch of 100).
+matches, which psycopg parsed and dumped one by one: ~5 ms of every batch of 100). A column with
+one value in every row (a live update's ruleset, game and time in each of its 3,300 ratings) is
+sent once and repeated by the server.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from sqlalchemy.sql.dml import Insert
 from sqlmodel import Session
 
 from arena.store.pg_arrays import packed
+
+ROWS = "arena rows"  # the statement's parameter that holds its row count (no column has a space)
 
 
 def execute_many(session: Session, table: Table, statement: Insert,
@@ -49,8 +53,10 @@ def execute_many(session: Session, table: Table, statement: Insert,
         for name, process in processors.items():
             if process is not None:
                 columns[name] = [process(value) for value in columns[name]]
-        columns = {name: packed(values) for name, values in columns.items()}
-        result = connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect), columns)
+        same = {name for name, values in columns.items() if values.count(values[0]) == len(rows)}
+        parameters = {name: values[0] if name in same else packed(values) for name, values in columns.items()}
+        parameters[ROWS] = len(rows)
+        result = connection.exec_driver_sql(_from_arrays(str(compiled), table, dialect, same), parameters)
         return [tuple(row) for row in result] if returning else []
     if compiled.positional:
         order = list(compiled.positiontup or ())
@@ -73,9 +79,10 @@ def _processed(rows: list[tuple[Any, ...]], processed: list[tuple[int, Any]]) ->
     return list(zip(*columns, strict=True))
 
 
-def _from_arrays(sql: str, table: Table, dialect: Any) -> str:
+def _from_arrays(sql: str, table: Table, dialect: Any, same: set[str]) -> str:
     """The INSERT's `VALUES (...)` replaced by the rows of one array per column (PostgreSQL), in the
-    order of its column list."""
+    order of its column list; a column in `same` (one value in every row) sent once and repeated
+    by the server (`array_fill`)."""
     names = [name.strip('"') for name in sql[sql.index("(") + 1:sql.index(")")].split(", ")]
     start = sql.index(" VALUES (")
     depth, end = 0, start + len(" VALUES ")
@@ -84,5 +91,7 @@ def _from_arrays(sql: str, table: Table, dialect: Any) -> str:
         if depth == 0:
             break
         end += 1
-    arrays = ", ".join(f"%({name})b::{table.c[name].type.compile(dialect=dialect)}[]" for name in names)
+    types = {name: table.c[name].type.compile(dialect=dialect) for name in names}
+    arrays = ", ".join(f"array_fill(%({name})s::{types[name]}, ARRAY[%({ROWS})s::INTEGER])" if name in same
+                       else f"%({name})b::{types[name]}[]" for name in names)
     return f"{sql[:start]} SELECT * FROM unnest({arrays}){sql[end + 1:]}"

@@ -169,6 +169,8 @@ def _filtered(query: Any, *, game_id: str | None, ruleset: str | None, entrant: 
     if termination is not None:
         wanted = FAULT_TERMINATIONS if termination == ANY_FAULT else (termination,)
         seated = select(SeatRow.match_id).where(col(SeatRow.termination).in_(wanted))
+        if termination != Termination.NORMAL:  # stated as the partial index has it, for SQLite to use it
+            seated = seated.where(text(f"seat.{FAULTED}"))
         conditions.append(col(MatchRow.id).in_(seated))
     return query.where(and_(*conditions)) if conditions else query
 

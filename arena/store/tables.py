@@ -175,11 +175,12 @@ class SeatRow(SQLModel, table=True):
     __tablename__ = "seat"
     __table_args__ = (
         UniqueConstraint("match_id", "seat"),
-        # the dashboard's head-to-head and bot pages look seats up by entrant and join on the
-        # match; its matches list filters seats by termination
+        # the dashboard's head-to-head and bot pages look seats up by entrant and join on the match
         Index("ix_seat_entrant_match", "entrant", "match_id"),
         Index("ix_seat_match_cover", "match_id", "entrant", "rank", "bot_version_id"),
-        Index("ix_seat_termination_match", "termination", "match_id"),
+        # its matches list filtered by a fault: the faulted seats alone (migration 0024)
+        Index("ix_seat_faulted_match", "termination", "match_id", sqlite_where=text(FAULTED),
+              postgresql_where=text(FAULTED)),
         # a bot's fault history: its faulted seats, newest first, without reading all its seats. Only
         # the seats that did not end normally are in it (migration 0023): a seat written adds to one
         # index keyed by entrant, not two, and each is a page write at a random place at 10k bots

@@ -28,7 +28,7 @@ OLD_RATING_TABLE = """CREATE TABLE rating (ruleset VARCHAR NOT NULL, entrant VAR
     game_id VARCHAR NOT NULL, elo FLOAT NOT NULL, error FLOAT NOT NULL, games INTEGER NOT NULL,
     wins FLOAT NOT NULL, faults INTEGER NOT NULL, updated_at TIMESTAMP NOT NULL, PRIMARY KEY (ruleset, entrant))"""
 LATER_INDEXES = ("ix_match_ruleset_status_finished", "ix_match_game_order", "ix_seat_entrant_match",
-                 "ix_seat_match_cover", "ix_seat_termination_match")
+                 "ix_seat_match_cover", "ix_seat_faulted_match")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

@@ -92,3 +92,11 @@ def test_a_bots_fault_history_reads_only_its_faulted_seats(store: Store) -> None
     """Migration 0023: the partial index of faulted seats, not every seat of the bot."""
     steps = [step for plan in plans(store, reads(store)["fault history"]) for step in plan]
     assert any("ix_seat_entrant_faulted (entrant=?)" in step for step in steps), steps
+
+
+@pytest.mark.parametrize("termination", ["any_fault", "timeout"])
+def test_the_matches_filtered_by_a_fault_read_only_the_faulted_seats(store: Store, termination: str) -> None:
+    """The partial index of migration 0024: the seats that did not end normally, nothing else."""
+    steps = [step for plan in plans(store, lambda: queries.match_page(store, termination=termination))
+             for step in plan]
+    assert any("ix_seat_faulted_match" in step for step in steps), steps

@@ -14,26 +14,17 @@ filtered by termination reads ix_seat_entrant_match and ix_seat_termination_matc
 
 from __future__ import annotations
 
-import sqlalchemy as sa
-from alembic import op
+from arena.store.migrations.faulted_seats import index_every_seat, index_faulted_seats
 
 revision = "0023"
 down_revision = "0022"
 branch_labels = None
 depends_on = None
 
-FAULTED = "termination != 'normal'"  # tables.py's, frozen here
-
 
 def upgrade() -> None:
-    names = {index["name"] for index in sa.inspect(op.get_bind()).get_indexes("seat")}
-    if "ix_seat_entrant_termination" in names:
-        op.drop_index("ix_seat_entrant_termination", table_name="seat")
-    if "ix_seat_entrant_faulted" not in names:  # a create_all database has it
-        op.create_index("ix_seat_entrant_faulted", "seat", ["entrant", "match_id"],
-                        sqlite_where=sa.text(FAULTED), postgresql_where=sa.text(FAULTED))
+    index_faulted_seats("ix_seat_entrant_termination", "ix_seat_entrant_faulted", ["entrant", "match_id"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_seat_entrant_faulted", table_name="seat")
-    op.create_index("ix_seat_entrant_termination", "seat", ["entrant", "termination", "match_id"])
+    index_every_seat("ix_seat_entrant_faulted", "ix_seat_entrant_termination", ["entrant", "termination", "match_id"])
