@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -21,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from arena.outcomes import MatchStatus, Termination
 from arena.store.aggregates import PAIR_SHARES, WIN_SHARES
+from arena.store.pair_lists import ListedPair, listed_pairs
 from arena.store.rating_history import carried, entrant_points, history_points
 from arena.store.record_codec import decode_record
 from arena.store.records import (
@@ -197,34 +197,24 @@ class Queries:
     def pair_chunks(self, ruleset: str, size: int = PAIR_CHUNK) -> Iterator[PairColumns]:
         """`pair_totals` in chunks of about `size` pairs (whole entrants: all the pairs an entrant
         heads), the entrants as their numbers. A refit of a big field reads millions of pairs: each
-        entrant's come as one row of comma-separated lists the database makes (its numbers in text),
-        which numpy parses, so no Python object is made per pair (a row's Python values cost more
-        than its arithmetic: 5.7M pairs took 4 s as tuples of numbers, 9 s as tuples with names).
-        The pairs are read in key order, from end to end, and the rows are fetched one batch ahead
-        (`fetched_ahead`): the database makes the next entrants' lists while numpy parses these."""
+        entrant's come as one row of lists the database makes (arena/store/pair_lists.py), which
+        numpy reads, so no Python object is made per pair (a row's Python values cost more than its
+        arithmetic: 5.7M pairs took 4 s as tuples of numbers, 9 s as tuples with names). The pairs
+        are read in key order, from end to end."""
         with Session(self.engine) as session:
             names = {int(number or 0): name for number, name in session.exec(select(EntrantRow.id, EntrantRow.name))}
-        sqlite = self.engine.dialect.name == "sqlite"
-        listed = "group_concat({})" if sqlite else "string_agg(CAST({} AS TEXT), ',')"
-        sql = (f"SELECT a, {listed.format('b')}, {listed.format('weight_shares')}, {listed.format('score_shares')} "
-               f"FROM pair_stats WHERE ruleset = {'?' if sqlite else '%s'} AND weight_shares > 0 GROUP BY a")  # noqa: S608
         connection = self.engine.raw_connection()
         try:
-            # PostgreSQL: a server-side cursor (psycopg's own would hold every row in memory at once)
-            cursor = connection.cursor() if sqlite else connection.cursor(name="pair_chunks")
-            cursor.execute(sql, (ruleset,))
-            heads: list[tuple[int, str, str, str]] = []
+            heads: list[ListedPair] = []
             pairs = 0
-            for rows in fetched_ahead(cursor, 64):
-                for row in rows:
-                    heads.append(row)
-                    pairs += row[1].count(",") + 1
-                    if pairs >= size:
-                        yield _pair_columns(heads, names)
-                        heads, pairs = [], 0
+            for listed in listed_pairs(connection, ruleset, self.engine.dialect.name == "sqlite"):
+                heads.append(listed)
+                pairs += len(listed.b)
+                if pairs >= size:
+                    yield _pair_columns(heads, names)
+                    heads, pairs = [], 0
             if heads:
                 yield _pair_columns(heads, names)
-            cursor.close()
         finally:
             connection.close()
 
@@ -378,22 +368,9 @@ def _rated(rows: list[Any]) -> RatedMatch:
     )
 
 
-def fetched_ahead(cursor: Any, size: int) -> Iterator[list[Any]]:
-    """A cursor's rows `size` at a time, each batch fetched by a thread while the one before is
-    used. The driver waits for the database without the GIL (PostgreSQL's server, SQLite's
-    `sqlite3_step`), so the database's work and the caller's overlap on two cores: a refit's read
-    of 5.7M pairs at 1M/10k was the two one after the other (BENCHMARKS.md)."""
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fetched_ahead") as fetcher:
-        ahead = fetcher.submit(cursor.fetchmany, size)
-        while rows := ahead.result():
-            ahead = fetcher.submit(cursor.fetchmany, size)
-            yield rows
-
-
-def _pair_columns(heads: list[tuple[int, str, str, str]], names: dict[int, str]) -> PairColumns:
-    """Pair columns from rows of (a, its b's, their weight shares, their score shares), lists in text."""
-    seconds = [np.fromstring(b, np.int64, sep=",") for _, b, _, _ in heads]
-    firsts = np.repeat(np.array([a for a, _, _, _ in heads], np.int64), [len(b) for b in seconds])
-    weight = np.concatenate([np.fromstring(w, np.float64, sep=",") for _, _, w, _ in heads]) / PAIR_SHARES
-    score = np.concatenate([np.fromstring(s, np.float64, sep=",") for _, _, _, s in heads]) / PAIR_SHARES
-    return PairColumns(firsts, np.concatenate(seconds), weight, score, names)
+def _pair_columns(heads: list[ListedPair], names: dict[int, str]) -> PairColumns:
+    """Pair columns from entrants' rows of their pairs."""
+    firsts = np.repeat(np.array([head.a for head in heads], np.int64), [len(head.b) for head in heads])
+    weight = np.concatenate([head.weight for head in heads]) / PAIR_SHARES
+    score = np.concatenate([head.score for head in heads]) / PAIR_SHARES
+    return PairColumns(firsts, np.concatenate([head.b for head in heads]), weight, score, names)

@@ -1,4 +1,4 @@
-"""`fetched_ahead` (arena/store/queries.py): a cursor's rows in batches, each fetched by a thread
+"""`fetched_ahead` (arena/store/pair_lists.py): a cursor's rows in batches, each fetched by a thread
 while the caller uses the one before (a refit's read of the pairs), gives every row once, in order."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from arena.store.queries import fetched_ahead
+from arena.store.pair_lists import fetched_ahead
 
 
 def numbers_cursor(tmp_path: Path, count: int) -> sqlite3.Cursor:
