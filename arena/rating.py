@@ -54,7 +54,6 @@ fault) apart: three timeouts in one match are 3 strikes and 1 forfeit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 import numpy as np
@@ -317,9 +316,11 @@ class LiveRate:
         moved, bend = local_update(terms, values, was)
         results.curvature, self.added = bend, self.added + (bend - was)
         entries = []
-        for i in np.union1d(terms[0], terms[1]).tolist():
-            name, before, scale = results.names[i], table[results.names[i]], math.sqrt(was[i] / bend[i])
-            elo = float(moved[i])
+        played = np.union1d(terms[0], terms[1])  # their scales and ratings as floats at once, not numpy scalars
+        for i, elo, scale in zip(played.tolist(), moved[played].tolist(), np.sqrt(was[played] / bend[played]).tolist(),
+                                 strict=True):
+            name = results.names[i]
+            before = table[name]
             self.ratings[name] = elo
             entries.append(table_entry(results, name, elo, elo - (before.elo - before.low) * scale,
                                        elo + (before.high - before.elo) * scale))
