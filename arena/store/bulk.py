@@ -14,7 +14,7 @@ arrays go in binary (`%b`): as text, psycopg quoted every element through a regu
 ~20 ms of a live update's 3,300 ratings at 10k bots (BENCHMARKS.md). An INSERT with RETURNING
 (the new matches' ids) goes the same way there; elsewhere through SQLAlchemy's own executemany,
 which renders it as multi-row VALUES (on PostgreSQL one statement of 2,000 parameters per 100
-matches, which psycopg parsed and dumped one by one: ~5 ms of every batch of 100). A column with
+matches, which psycopg parsed, ~3 ms of every batch of 100, and dumped one by one). A column with
 one value in every row (a live update's ruleset, game and time in each of its 3,300 ratings) is
 sent once and repeated by the server.
 """
