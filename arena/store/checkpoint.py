@@ -94,7 +94,6 @@ class Checkpointer:
             return False
 
 
-
 _STARTED: weakref.WeakSet[Checkpointer] = weakref.WeakSet()  # those that started a thread, while they live
 
 

@@ -9,19 +9,16 @@ at 1M/10k (BENCHMARKS.md). Rows come a batch ahead (`fetched_ahead`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import psycopg
 from numpy.typing import NDArray
-from psycopg.adapt import Loader
-from psycopg.pq import Format
 
-ARRAY_HEADER = 20  # bytes before a one-dimensional binary array's elements: 5 int32 (array_send)
-INT4S = np.dtype([("length", ">i4"), ("value", ">i4")])  # each element: its length, then its value
-INT8S = np.dtype([("length", ">i4"), ("value", ">i8")])
+from arena.store.pg_arrays import ArrayBytes, unpacked
+
 FETCHED = 64  # entrants' rows fetched at a time
 
 
@@ -35,6 +32,7 @@ class ListedPair:
 def listed_pairs(connection: Any, ruleset: str, sqlite: bool) -> Iterator[ListedPair]:
     """Every entrant's row of the ruleset's pairs with games (weight > 0), in key order, through
     `connection` (a raw DB-API connection the caller closes)."""
+    parse: Callable[[Any, str], NDArray[np.int64]]
     if sqlite:
         sql = ("SELECT a, group_concat(b), group_concat(weight_shares), group_concat(score_shares) "
                "FROM pair_stats WHERE ruleset = ? AND weight_shares > 0 GROUP BY a")
@@ -45,13 +43,13 @@ def listed_pairs(connection: Any, ruleset: str, sqlite: bool) -> Iterator[Listed
                "FROM pair_stats WHERE ruleset = %s AND weight_shares > 0 GROUP BY a")
         cursor = connection.cursor(name="pair_lists", binary=True)
         for number in ("int4", "int8"):  # their arrays
-            cursor.adapters.register_loader(psycopg.postgres.types[number].array_oid, _ArrayBytes)
-        parse = _from_binary
+            cursor.adapters.register_loader(psycopg.postgres.types[number].array_oid, ArrayBytes)
+        parse = unpacked
     try:
         cursor.execute(sql, (ruleset,))
         for rows in fetched_ahead(cursor, FETCHED):
             for a, b, weight, score in rows:
-                yield ListedPair(int(a), parse(b, INT4S), parse(weight, INT8S), parse(score, INT8S))
+                yield ListedPair(int(a), parse(b, ">i4"), parse(weight, ">i8"), parse(score, ">i8"))
     finally:
         cursor.close()
 
@@ -68,18 +66,6 @@ def fetched_ahead(cursor: Any, size: int) -> Iterator[list[Any]]:
             yield rows
 
 
-class _ArrayBytes(Loader):
-    """A binary array left as its bytes (numpy reads them), not made a list of Python ints."""
-
-    format = Format.BINARY
-
-    def load(self, data: Any) -> bytes:
-        return bytes(data)
-
-
-def _from_text(data: Any, _elements: np.dtype[Any], /) -> NDArray[np.int64]:
+def _from_text(data: Any, _value: str) -> NDArray[np.int64]:
+    """A comma-separated list SQLite made (`group_concat`)."""
     return np.fromstring(data, np.int64, sep=",")
-
-
-def _from_binary(data: Any, elements: np.dtype[Any], /) -> NDArray[np.int64]:
-    return np.frombuffer(data, elements, offset=ARRAY_HEADER)["value"].astype(np.int64)

@@ -1,4 +1,5 @@
-"""Columns of numbers sent to PostgreSQL as binary arrays packed by numpy.
+"""PostgreSQL's binary arrays of numbers, packed and read by numpy: columns of numbers sent in
+them, and lists the server makes (a refit's pairs, arena/store/pair_lists.py) read from them.
 
 arena/store/bulk.py sends a batch's rows as one array per column. psycopg dumps a Python list
 element by element (a Python call and a `struct.pack` per number); a column of ints or floats
@@ -6,7 +7,8 @@ without NULLs is packed here at once instead, in PostgreSQL's binary array forma
 header, then each element's length and big-endian value), and the statement's cast
 (`::INTEGER[]`) turns the int8 array into the column's type on the server, as it did the list's.
 A small gain: writes in batches of 100 at 1M/10k ~1-2 % (BENCHMARKS.md, "PostgreSQL at 1M / 10k:
-the refit's read, the writer's caches, fewer bytes").
+the refit's read, the writer's caches, fewer bytes"). The other way, an array the server sends is
+left as its bytes (`ArrayBytes`) and read in place (`unpacked`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,18 @@ from typing import Any
 
 import numpy as np
 import psycopg
-from psycopg.adapt import Dumper
+from numpy.typing import NDArray
+from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 
 INT8, FLOAT8 = psycopg.postgres.types["int8"], psycopg.postgres.types["float8"]
-HEADER = struct.Struct(">iiiii")  # dimensions, has-NULLs flag, element type, length, lower bound
+HEADER = struct.Struct(">iiiii")  # one dimension: dimensions, has-NULLs flag, element type, length, lower bound
+
+
+def elements(value: str) -> np.dtype[Any]:
+    """An array's elements after the header: each its length (int32), then its value (`value`,
+    a big-endian numpy type such as ">i8")."""
+    return np.dtype([("length", ">i4"), ("value", value)])
 
 
 class PackedArray:
@@ -43,7 +52,7 @@ class _Int8ArrayDumper(Dumper):
     oid = INT8.array_oid
 
     def dump(self, obj: Any) -> bytes:
-        return bytes(obj.data)
+        return obj.data  # type: ignore[no-any-return]
 
 
 class _Float8ArrayDumper(_Int8ArrayDumper):
@@ -69,8 +78,24 @@ def packed(values: list[Any]) -> Any:
     return values
 
 
-def _packed(values: list[Any], oid: int, dtype: str) -> bytes:
-    body = np.empty(len(values), dtype=[("length", ">i4"), ("value", dtype)])
+def _packed(values: list[Any], oid: int, value: str) -> bytes:
+    body = np.empty(len(values), dtype=elements(value))
     body["length"] = 8
     body["value"] = values
     return HEADER.pack(1, 0, oid, len(values), 1) + body.tobytes()
+
+
+class ArrayBytes(Loader):
+    """A binary array the server sends, left as its bytes (`unpacked` reads them), not made a list
+    of Python numbers (register it for the array types wanted on a cursor's adapters)."""
+
+    format = Format.BINARY
+
+    def load(self, data: Any) -> bytes:
+        return bytes(data)
+
+
+def unpacked(data: bytes, value: str) -> NDArray[np.int64]:
+    """A one-dimensional binary array of ints without NULLs (its elements of numpy type `value`,
+    such as ">i4") as int64, read in place."""
+    return np.frombuffer(data, elements(value), offset=HEADER.size)["value"].astype(np.int64)

@@ -141,7 +141,7 @@ def _thin(session: Session, ruleset: str, dropped: list[int]) -> None:
     gone = set(dropped)
     kept = [position for _, position, _ in points if position not in gone]
     carry = CARRY_HASHED if session.get_bind().dialect.name == "postgresql" else CARRY
-    for position in sorted(set(dropped) & set(ids), reverse=True):
+    for position in sorted(gone & set(ids), reverse=True):
         after = [p for p in kept if p > position]
         if after:
             session.execute(carry, {"kept": ids[after[0]], "dropped": ids[position]})
