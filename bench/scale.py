@@ -297,6 +297,23 @@ def parse_size(text_: str) -> tuple[int, int]:
     return number(matches), number(bots)
 
 
+def kept_descriptions(text_: str) -> list[tuple[Path, dict[str, Any]]]:
+    """`A.json,B.json` -> each kept history's path and description (what --keep wrote beside it)."""
+    described = []
+    for name in text_.split(","):
+        path = Path(name)
+        try:
+            fields = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            raise argparse.ArgumentTypeError(f"no kept history at {name!r} ({error.__class__.__name__}): give the "
+                                             ".json files that --keep wrote beside its histories") from None
+        if not isinstance(fields, dict) or "url" not in fields:
+            raise argparse.ArgumentTypeError(f"{name!r} does not describe a kept history (no \"url\"): give the "
+                                             ".json files that --keep wrote beside its histories")
+        described.append((path, fields))
+    return described
+
+
 def label(size: tuple[int, int]) -> str:
     def short(n: int) -> str:
         return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
@@ -421,14 +438,13 @@ def reuse(fields: dict[str, Any]) -> tuple[History, scale_history.Generator]:
     return history, scale_history.Generator(templates, history.bots, history.tournament_id)
 
 
-def measure_kept(described: list[Path], cap: float, repeat: int) -> None:
+def measure_kept(described: list[tuple[Path, dict[str, Any]]], cap: float, repeat: int) -> None:
     """Measure kept histories, a table per backend, smallest first (with the 10M extrapolation from
     the two largest when there are several: the same bots, a growing history). Each backend's
     servers run only while its own histories are measured: a PostgreSQL server's autovacuum
     beside the SQLite measurements took their writes from ~2,500/s to ~1,400/s."""
     backends: dict[str, list[tuple[Path, dict[str, Any]]]] = {}
-    for path in described:
-        fields = json.loads(path.read_text())
+    for path, fields in described:
         backend = "postgres" if str(fields["url"]).startswith("postgresql") else "sqlite"
         backends.setdefault(backend, []).append((path, fields))
     for backend, histories in backends.items():
@@ -456,12 +472,12 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
     parser.add_argument("--keep", type=Path, help="build the histories in this folder and keep them (and their "
                                                    "descriptions, for --reuse); PostgreSQL's data in FOLDER/postgres")
-    parser.add_argument("--reuse", help="measure histories kept by --keep (their .json, comma-separated) instead of "
-                                        "building")
+    parser.add_argument("--reuse", type=kept_descriptions,
+                        help="measure histories kept by --keep (their .json, comma-separated) instead of building")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too
     if args.reuse:
-        measure_kept([Path(path) for path in args.reuse.split(",")], args.cap, args.repeat)
+        measure_kept(args.reuse, args.cap, args.repeat)
         return
     try:
         sizes = [parse_size(part) for part in args.sizes.split(",")]

@@ -63,6 +63,14 @@ def test_a_bad_size_says_what_is_valid() -> None:
     assert "bad size '100k': use MATCHES/BOTS such as 100k/1k" in done.stderr
 
 
+def test_a_history_that_was_not_kept_says_what_to_give(tmp_path: Path) -> None:
+    (tmp_path / "other.json").write_text("[1, 2]")
+    for given, said in ((tmp_path / "none.json", "no kept history at"), (tmp_path / "other.json", "no \"url\"")):
+        done = run_bench("--reuse", str(given))
+        assert done.returncode == 2 and done.stdout == ""
+        assert said in done.stderr and "give the .json files that --keep wrote" in done.stderr, done.stderr
+
+
 @pytest.mark.slow  # about 60 s on a quiet machine: two histories built, measured, and measured again
 @pytest.mark.postgres
 def test_kept_histories_are_measured_again_each_backend_on_its_own() -> None:
