@@ -297,23 +297,6 @@ def parse_size(text_: str) -> tuple[int, int]:
     return number(matches), number(bots)
 
 
-def kept_descriptions(text_: str) -> list[tuple[Path, dict[str, Any]]]:
-    """`A.json,B.json` -> each kept history's path and description (what --keep wrote beside it)."""
-    described = []
-    for name in text_.split(","):
-        path = Path(name)
-        try:
-            fields = json.loads(path.read_text())
-        except (OSError, ValueError) as error:
-            raise argparse.ArgumentTypeError(f"no kept history at {name!r} ({error.__class__.__name__}): give the "
-                                             ".json files that --keep wrote beside its histories") from None
-        if not isinstance(fields, dict) or "url" not in fields:
-            raise argparse.ArgumentTypeError(f"{name!r} does not describe a kept history (no \"url\"): give the "
-                                             ".json files that --keep wrote beside its histories")
-        described.append((path, fields))
-    return described
-
-
 def label(size: tuple[int, int]) -> str:
     def short(n: int) -> str:
         return f"{n // 1_000_000}M" if n % 1_000_000 == 0 else f"{n // 1000}k" if n % 1000 == 0 else str(n)
@@ -472,7 +455,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=5000, help="matches per record_matches call (default 5000)")
     parser.add_argument("--keep", type=Path, help="build the histories in this folder and keep them (and their "
                                                    "descriptions, for --reuse); PostgreSQL's data in FOLDER/postgres")
-    parser.add_argument("--reuse", type=kept_descriptions,
+    parser.add_argument("--reuse", type=scale_history.kept_descriptions,
                         help="measure histories kept by --keep (their .json, comma-separated) instead of building")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so that the PostgreSQL server and files go too

@@ -17,12 +17,15 @@ the writer only inserts, as it does behind workers that encode (arena/match/exec
 
 from __future__ import annotations
 
+import argparse
 import gc
+import json
 import math
 import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from arena.ladder.field import LadderConfig
@@ -148,3 +151,20 @@ def build(url: str, matches: int, bots: int, templates: list[dict[str, Any]], ba
     store.set_tournament_status(tournament_id, "finished")
     store.engine.dispose()
     return History(url, tournament_id, matches, bots, spent, batch), generator
+
+
+def kept_descriptions(text_: str) -> list[tuple[Path, dict[str, Any]]]:
+    """`A.json,B.json` -> each kept history's path and description (what --keep wrote beside it)."""
+    described = []
+    for name in text_.split(","):
+        path = Path(name)
+        try:
+            fields = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            raise argparse.ArgumentTypeError(f"no kept history at {name!r} ({error.__class__.__name__}): give the "
+                                             ".json files that --keep wrote beside its histories") from None
+        if not isinstance(fields, dict) or "url" not in fields:
+            raise argparse.ArgumentTypeError(f"{name!r} does not describe a kept history (no \"url\"): give the "
+                                             ".json files that --keep wrote beside its histories")
+        described.append((path, fields))
+    return described
