@@ -35,7 +35,7 @@ from arena.store.checkpoint import Checkpointer
 from arena.store.connect import default_db_url, explain, is_read_only, open_engine
 from arena.store.ladder import LadderStore
 from arena.store.live import LiveStore, delete_live
-from arena.store.rating_history import replace_history, write_point
+from arena.store.rating_history import keep_older_values, replace_history, write_point
 from arena.store.records import BotInfo, MatchResult, RatingEntry, SeatResult
 from arena.store.sprt_tests import SprtStore
 from arena.store.tables import (
@@ -282,14 +282,16 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
         self, ruleset: str, game_id: str, entries: Iterable[RatingEntry],
         history: Iterable[tuple[int, int, str, float]],
     ) -> None:
-        """Replace a ruleset's ratings and history (position, match id, entrant, elo) atomically."""
+        """Replace a ruleset's ratings and history (position, match id, entrant, elo) atomically.
+        The history's newest point takes its values from `entries` (arena/store/rating_history.py)."""
         stamp = now()
-        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp, **vars(e)) for e in entries]
         with self._writing() as session:
             session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
+            point_id, at_newest = replace_history(session, ruleset, history) or (None, set())
+            ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=stamp,
+                            point_id=point_id if e.entrant in at_newest else None, **vars(e)) for e in entries]
             if ratings:
                 session.execute(insert(RatingRow), ratings)
-            replace_history(session, ruleset, history)
             session.commit()
 
     def write_ratings(
@@ -301,17 +303,30 @@ class Store(SprtStore, Versions, BotAccess, LiveStore, AuthorAccounts, AuthorSes
 
         `every`: `entries` is the whole table; it replaces every stored rating of the ruleset and each
         entry gets a point. Otherwise (a live update) `entries` are the ratings that changed since the
-        last write: their rows are written by key, the others stay as stored, and only they get a point."""
+        last write: their rows are written by key, the others stay as stored, and only they get a point.
+        Either way the rows are written by key (an upsert), so that PostgreSQL updates them in their
+        pages (migration 0025) instead of adding a second copy of the table at every full rerate."""
         when = now()
-        ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=when, **vars(e)) for e in entries]
         with self._writing() as session:
-            if every:
-                session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset))
+            point_id = None if point is None else write_point(session, ruleset, point, drop)
+            if point_id is not None and entries:
+                keep_older_values(session, ruleset, point_id, None if every else [e.entrant for e in entries])
+            ratings = [dict(ruleset=ruleset, game_id=game_id, updated_at=when, point_id=point_id, **vars(e))
+                       for e in entries]
             if ratings:
                 _upsert_ratings(session, ratings)
-            if point is not None:
-                write_point(session, ruleset, point, {e.entrant: e.elo for e in entries}, every, drop)
+            if every:
+                _delete_other_ratings(session, ruleset, {e.entrant for e in entries})
             session.commit()
+
+
+def _delete_other_ratings(session: Session, ruleset: str, kept: set[str]) -> None:
+    """Delete the ruleset's ratings of entrants not in `kept` (a full table that no longer rates them)."""
+    stored = session.exec(select(RatingRow.entrant).where(col(RatingRow.ruleset) == ruleset)).all()
+    others = [name for name in stored if name not in kept]
+    for start in range(0, len(others), 500):
+        session.execute(delete(RatingRow).where(col(RatingRow.ruleset) == ruleset,
+                                                col(RatingRow.entrant).in_(others[start:start + 500])))
 
 
 def _upsert_ratings(session: Session, ratings: list[dict[str, Any]]) -> None:

@@ -8,31 +8,43 @@ few rows however large the field. An entrant's value at a point where it has no 
 at its last row before it: `carried` fills the charts so, and they show the same curves as when
 every point held every entrant.
 
-Thinning the history (arena.rating.history_drops) removes points; an entrant's row at a dropped
-point that is its last before the next kept point moves on to that point, so the value every chart
-shows at each kept point stays as it was. The newest point, when it goes, is the one the new point
-replaces: it moves on to the new position itself (one row of `rating_point`), its entrants' rows
-staying where they are but for those the new point rewrites (migration 0022: moving its rows cost
-a live update at 10k bots 52-91 ms).
+An entrant's newest value is its rating (`rating.elo`), written at the point that was the newest
+then (`rating.point_id`), and it is not also a row: a live update writes each changed rating once.
+When a rating is written again at a newer point, its value at the older one becomes that point's
+row first (`keep_older_values`: only the entrants written, so a live update writes at most as many
+rows as before, and no point is written whole at once when a newer one follows). So the newest
+point has no rows, and an older one has a row for each entrant written at it since written again
+(migration 0025: a live update's second write, the history's upsert, was a third of its time at
+1M matches / 10k bots on PostgreSQL, BENCHMARKS.md).
+
+Thinning the history (arena.rating.history_drops) removes points; an entrant's value at a dropped
+point that is its last before the next kept point (its row there, or its rating written there)
+moves on to that point, so the value every chart shows at each kept point stays as it was (onto
+the newest point, which has no rows, by marking its rating as written there). The newest point,
+when it goes, is the one the new point replaces: it moves on to the new position itself (one row of
+`rating_point`, migration 0022).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, insert, select, text, update
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.sql.dml import Insert
+from sqlalchemy import String, any_, bindparam, delete, insert, select, text, update
+from sqlalchemy.dialects import postgresql
 from sqlmodel import Session
 
 from arena.store.bulk import execute_many
-from arena.store.tables import RatingHistoryRow, RatingPointRow
+from arena.store.tables import RatingHistoryRow, RatingPointRow, RatingRow
 
-# an entrant's row at a dropped point moves on to the next kept one unless it has a row there
+# an entrant's row at a dropped point moves on to the next kept one unless it has a value there (a
+# row, or its rating written at it)
 CARRY = text("""
     UPDATE rating_history SET point_id = :kept
     WHERE point_id = :dropped AND NOT EXISTS (
-        SELECT 1 FROM rating_history AS h WHERE h.point_id = :kept AND h.entrant = rating_history.entrant)
+        SELECT 1 FROM rating_history AS h WHERE h.point_id = :kept AND h.entrant = rating_history.entrant
+    ) AND NOT EXISTS (
+        SELECT 1 FROM rating AS r
+        WHERE r.ruleset = :ruleset AND r.entrant = rating_history.entrant AND r.point_id = :kept)
 """)
 # PostgreSQL's: the kept point's entrants read once (a hashed subplan), not probed per row. As the
 # correlated NOT EXISTS, when both points were newer than its statistics (a live update's newest
@@ -42,10 +54,21 @@ CARRY = text("""
 # CARRY: its probe is one key lookup.
 CARRY_HASHED = text("""
     UPDATE rating_history SET point_id = :kept
-    WHERE point_id = :dropped AND entrant NOT IN (SELECT h.entrant FROM rating_history AS h WHERE h.point_id = :kept)
+    WHERE point_id = :dropped
+      AND entrant NOT IN (SELECT h.entrant FROM rating_history AS h WHERE h.point_id = :kept)
+      AND entrant NOT IN (SELECT r.entrant FROM rating AS r WHERE r.ruleset = :ruleset AND r.point_id = :kept)
 """)
+# onto the newest point, which has no rows: the entrant's rating (that value) is marked as written there
+CARRY_TO_NEWEST = text("""
+    UPDATE rating SET point_id = :kept
+    WHERE ruleset = :ruleset AND (point_id IS NULL OR point_id != :kept)
+      AND entrant IN (SELECT h.entrant FROM rating_history AS h WHERE h.point_id = :dropped)
+""")
+# ratings written at a dropped point: their value is their last before the next kept point
+MOVE_RATINGS = text("UPDATE rating SET point_id = :kept WHERE ruleset = :ruleset AND point_id = :dropped")
 POINTS = RatingPointRow.__table__  # type: ignore[attr-defined]
 ROWS = RatingHistoryRow.__table__  # type: ignore[attr-defined]
+RATINGS = RatingRow.__table__  # type: ignore[attr-defined]
 
 
 def history_points(session: Session, ruleset: str) -> list[tuple[int, int]]:
@@ -61,14 +84,20 @@ def _points(session: Session, ruleset: str) -> list[tuple[int, int, int]]:
 
 
 def entrant_points(session: Session, ruleset: str, entrants: list[str]) -> dict[str, list[tuple[int, float]]]:
-    """Each of `entrants`' stored (position, elo) points of a ruleset, in order (by
-    ix_rating_history_entrant: the entrants' rows, each point's position by its key)."""
+    """Each of `entrants`' stored (position, elo) points of a ruleset, in order: its rows (by
+    ix_rating_history_entrant: the entrants' rows, each point's position by its key), then its
+    rating at the point it was written at."""
     query = (select(ROWS.c.entrant, POINTS.c.position, ROWS.c.elo)
              .join(POINTS, POINTS.c.id == ROWS.c.point_id)
              .where(POINTS.c.ruleset == ruleset, ROWS.c.entrant.in_(entrants))
              .order_by(ROWS.c.entrant, POINTS.c.position))
     points: dict[str, list[tuple[int, float]]] = {name: [] for name in entrants}
     for entrant, position, elo in session.execute(query):
+        points[entrant].append((int(position), float(elo)))
+    ratings = (select(RATINGS.c.entrant, POINTS.c.position, RATINGS.c.elo)
+               .join(POINTS, POINTS.c.id == RATINGS.c.point_id)
+               .where(RATINGS.c.ruleset == ruleset, RATINGS.c.entrant.in_(entrants)))
+    for entrant, position, elo in session.execute(ratings):  # after its rows: they are older
         points[entrant].append((int(position), float(elo)))
     return points
 
@@ -87,27 +116,32 @@ def carried(points: Sequence[tuple[int, float]], positions: Sequence[int]) -> li
     return filled
 
 
-def replace_history(session: Session, ruleset: str, history: Iterable[tuple[int, int, str, float]]) -> None:
-    """Replace a ruleset's whole history with the rows of `history` (position, match id, entrant, elo)."""
+def replace_history(session: Session, ruleset: str,
+                    history: Iterable[tuple[int, int, str, float]]) -> tuple[int, set[str]] | None:
+    """Replace a ruleset's whole history with the rows of `history` (position, match id, entrant,
+    elo) but those at its newest point, whose values are the ratings': that point's id and the
+    entrants with a row there (their ratings are written at it), or None for no history."""
     stale = [point_id for point_id, _, _ in _points(session, ruleset)]
     for start in range(0, len(stale), 500):
         session.execute(delete(ROWS).where(ROWS.c.point_id.in_(stale[start:start + 500])))
     session.execute(delete(POINTS).where(POINTS.c.ruleset == ruleset))
     history = list(history)
     matches = {position: match_id for position, match_id, _, _ in reversed(history)}  # each point's first
-    if matches:
-        points = [dict(ruleset=ruleset, position=p, match_id=m) for p, m in sorted(matches.items())]
-        session.execute(insert(POINTS), points)
+    if not matches:
+        return None
+    session.execute(insert(POINTS), [dict(ruleset=ruleset, position=p, match_id=m) for p, m in sorted(matches.items())])
     ids = {position: point_id for point_id, position, _ in _points(session, ruleset)}
-    rows = [dict(point_id=ids[position], entrant=entrant, elo=elo) for position, _, entrant, elo in history]
+    newest = max(matches)
+    rows = [dict(point_id=ids[position], entrant=entrant, elo=elo)
+            for position, _, entrant, elo in history if position != newest]
     execute_many(session, ROWS, insert(ROWS), rows)
+    return ids[newest], {entrant for position, _, entrant, _ in history if position == newest}
 
 
-def write_point(session: Session, ruleset: str, point: tuple[int, int], elos: dict[str, float], every: bool,
-                drop: Iterable[int]) -> None:
-    """Store `elos` (entrant -> elo) at `point` (position, match id), replacing those entrants' rows
-    there (every row there when `every` and the point is the newest again: the whole field's), then
-    thin out the points at the positions in `drop` (the newest among them becomes the new point)."""
+def write_point(session: Session, ruleset: str, point: tuple[int, int], drop: Iterable[int]) -> int:
+    """Make `point` (position, match id) the ruleset's newest point (the newest so far moves on to
+    it when its position is in `drop`), then thin out the points at the positions in `drop`.
+    Returns the point's id: the ratings written now are written at it (`keep_older_values`)."""
     position, match_id = point
     dropped = set(drop)
     stored = _points(session, ruleset)
@@ -115,25 +149,32 @@ def write_point(session: Session, ruleset: str, point: tuple[int, int], elos: di
         point_id, was, _ = stored[-1]
         dropped.discard(was)
         session.execute(update(POINTS).where(POINTS.c.id == point_id).values(position=position, match_id=match_id))
-        if every and was == position:  # the same point again (nothing new): the whole field replaces its rows
-            session.execute(delete(ROWS).where(ROWS.c.point_id == point_id))
     else:
         point_id = session.execute(insert(POINTS).values(ruleset=ruleset, position=position, match_id=match_id)
                                    .returning(POINTS.c.id)).scalar_one()
-    rows = [dict(point_id=point_id, entrant=e, elo=v) for e, v in elos.items()]
-    execute_many(session, ROWS, _upsert(session), rows)  # through the driver: ~3,300 rows a live update at 10k bots
-    _thin(session, ruleset, sorted(dropped))
+    _thin(session, ruleset, sorted(dropped), point_id)
+    return int(point_id)
 
 
-def _upsert(session: Session) -> Insert:
-    """An insert of rating_history rows that overwrites the elo of a row already at its key."""
-    statement = (postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert)(ROWS)
-    return statement.on_conflict_do_update(index_elements=["point_id", "entrant"], set_={"elo": statement.excluded.elo})
+def keep_older_values(session: Session, ruleset: str, point_id: int, entrants: list[str] | None) -> None:
+    """Before the ratings of `entrants` (None: every entrant of the ruleset) are written at point
+    `point_id`: those written at an older point become that point's rows, their values there."""
+    source = select(RATINGS.c.point_id, RATINGS.c.entrant, RATINGS.c.elo).where(
+        RATINGS.c.ruleset == ruleset, RATINGS.c.point_id.is_not(None), RATINGS.c.point_id != point_id)
+    if entrants is None:
+        chosen = [source]
+    elif session.get_bind().dialect.name == "postgresql":  # one array: a parameter per name cost psycopg ~20 ms
+        chosen = [source.where(RATINGS.c.entrant == any_(bindparam("names", entrants, type_=postgresql.ARRAY(String))))]
+    else:  # SQLite takes at most 32,766 parameters in a statement
+        chosen = [source.where(RATINGS.c.entrant.in_(entrants[i:i + 5000])) for i in range(0, len(entrants), 5000)]
+    for values in chosen:
+        session.execute(insert(ROWS).from_select(["point_id", "entrant", "elo"], values))
 
 
-def _thin(session: Session, ruleset: str, dropped: list[int]) -> None:
-    """Remove the points at the positions `dropped`, newest first, each row that is its entrant's
-    last before the next kept point moved on to it."""
+def _thin(session: Session, ruleset: str, dropped: list[int], newest: int) -> None:
+    """Remove the points at the positions `dropped`, newest first, each value that is its entrant's
+    last before the next kept point moved on to it (a rating written at the dropped point, or a row;
+    onto the `newest` point, which has no rows, the entrant's rating marked as written there)."""
     if not dropped:
         return
     points = _points(session, ruleset)
@@ -144,6 +185,8 @@ def _thin(session: Session, ruleset: str, dropped: list[int]) -> None:
     for position in sorted(gone & set(ids), reverse=True):
         after = [p for p in kept if p > position]
         if after:
-            session.execute(carry, {"kept": ids[after[0]], "dropped": ids[position]})
+            moved = {"ruleset": ruleset, "kept": ids[after[0]], "dropped": ids[position]}
+            session.execute(MOVE_RATINGS, moved)
+            session.execute(CARRY_TO_NEWEST if moved["kept"] == newest else carry, moved)
         session.execute(delete(ROWS).where(ROWS.c.point_id == ids[position]))
         session.execute(delete(POINTS).where(POINTS.c.id == ids[position]))

@@ -28,7 +28,7 @@ from sqlalchemy.pool import NullPool
 
 from arena.errors import UsageError
 
-HEAD = "0024"  # the newest revision in versions/ (a test checks it is Alembic's head)
+HEAD = "0025"  # the newest revision in versions/ (a test checks it is Alembic's head)
 SCRIPTS = Path(__file__).parent
 # any fixed 64-bit number: the key of the PostgreSQL advisory lock held during an upgrade
 PG_UPGRADE_LOCK = 0x4152454E41  # "ARENA"

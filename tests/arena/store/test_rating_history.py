@@ -23,11 +23,29 @@ from tests.arena.store.test_store import result
 
 
 def rows_at(store: Store, position: int) -> dict[str, float]:
-    query = select(RatingHistoryRow.entrant, RatingHistoryRow.elo).join(
-        RatingPointRow, col(RatingPointRow.id) == RatingHistoryRow.point_id).where(
-        RatingPointRow.ruleset == "toy@1", RatingPointRow.position == position)
+    """The values stored at the point at `position`: its rows, and the ratings written at it (an
+    entrant's newest value is its rating, not also a row; the newest point has no rows)."""
     with Session(store.engine) as session:
-        return dict(session.exec(query).all())
+        point = session.exec(select(RatingPointRow).where(RatingPointRow.ruleset == "toy@1",
+                                                          RatingPointRow.position == position)).first()
+        if point is None:
+            return {}
+        rows = dict(session.exec(select(RatingHistoryRow.entrant, RatingHistoryRow.elo).where(
+            RatingHistoryRow.point_id == point.id)).all())
+        ratings = dict(session.exec(select(RatingRow.entrant, RatingRow.elo).where(
+            RatingRow.ruleset == "toy@1", RatingRow.point_id == point.id)).all())
+        newest = session.exec(select(func.max(RatingPointRow.position)).where(RatingPointRow.ruleset == "toy@1")).one()
+    assert not (rows and position == newest), "the newest point has no rows"
+    assert not set(rows) & set(ratings), "a value is a row or a rating, not both"
+    return rows | ratings
+
+
+def orphans(store: Store) -> list[int]:
+    """The points that rating_history rows name but rating_point no longer holds (no foreign key
+    keeps them out: arena/store/rating_history.py deletes a point's rows with it)."""
+    with Session(store.engine) as session:
+        named = set(session.exec(select(RatingHistoryRow.point_id)).all())
+        return sorted(named - set(session.exec(select(RatingPointRow.id)).all()))
 
 
 def chart(store: Store, bot: str) -> list[list[float]]:
@@ -92,6 +110,15 @@ def test_live_charts_show_the_curves_of_full_rerates(tmp_path: Path) -> None:
         mine, theirs = chart(live_store, name), chart(full_store, name)
         assert [p[0] for p in mine] == [p[0] for p in theirs], name
         assert [p[1] for p in mine] == pytest.approx([p[1] for p in theirs], abs=0.25), name
+    assert orphans(live_store) == [] and orphans(full_store) == []
+
+
+def stored_matches(url: str, count: int) -> tuple[Store, dict[int, int]]:
+    """A store with `count` matches of one tournament, and their ids by match index."""
+    store = Store(url)
+    tournament = store.create_tournament("toy", "toy@1", "round_robin", {}, 100)
+    store.record_matches([result(tournament, i) for i in range(count)])
+    return store, {m.match_index: m.id for m in store.matches(limit=100)}
 
 
 def entry(name: str, elo: float) -> RatingEntry:
@@ -99,10 +126,7 @@ def entry(name: str, elo: float) -> RatingEntry:
 
 
 def test_thinning_the_history_moves_a_bots_last_row_on_to_the_next_kept_point(fresh_url: str) -> None:  # noqa: F811
-    store = Store(fresh_url)
-    tournament = store.create_tournament("toy", "toy@1", "round_robin", {}, 100)
-    store.record_matches([result(tournament, i) for i in range(50)])
-    ids = {m.match_index: m.id for m in store.matches(limit=100)}
+    store, ids = stored_matches(fresh_url, 50)
     write = store.write_ratings
     write("toy@1", "toy", [entry("a", 1500), entry("b", 1510), entry("c", 1490)], (10, ids[10]))
     write("toy@1", "toy", [entry("a", 1520)], (20, ids[20]), every=False)
@@ -116,7 +140,7 @@ def test_thinning_the_history_moves_a_bots_last_row_on_to_the_next_kept_point(fr
     assert chart(store, "a") == [[31, 1520], [41, 1520]]
     write("toy@1", "toy", [entry("a", 1525)], (40, ids[40]), [40], every=False)  # nothing new: a's row replaced
     assert rows_at(store, 40) == {"a": 1525, "c": 1480}
-    assert [row.entrant for row in store.leaderboard("toy@1")] == ["b", "a", "c"]
+    assert [row.entrant for row in store.leaderboard("toy@1")] == ["b", "a", "c"] and orphans(store) == []
     with Session(store.engine) as session:
         assert session.exec(select(func.count()).select_from(RatingRow)).one() == 3
 
@@ -125,10 +149,7 @@ def test_the_newest_point_moves_on_without_moving_its_rows(fresh_url: str) -> No
     """A live update that replaces the newest point (too close to the one before to keep) changes
     that point's position in `rating_point` and writes the changed entrants' rows: the rows of the
     others stay where they are (migration 0022), and the charts carry them to the new position."""
-    store = Store(fresh_url)
-    tournament = store.create_tournament("toy", "toy@1", "round_robin", {}, 100)
-    store.record_matches([result(tournament, i) for i in range(50)])
-    ids = {m.match_index: m.id for m in store.matches(limit=100)}
+    store, ids = stored_matches(fresh_url, 50)
     field = [entry(name, 1500 + n) for n, name in enumerate("abcdefgh")]
     store.write_ratings("toy@1", "toy", field, (10, ids[10]))
     store.write_ratings("toy@1", "toy", field[:5], (20, ids[20]), every=False)
@@ -148,3 +169,32 @@ def test_the_newest_point_moves_on_without_moving_its_rows(fresh_url: str) -> No
     assert [(p.position, p.match_id, p.elo) for p in store.rating_history("toy@1", "b")] == [
         (10, ids[10], 1501), (30, ids[30], 1501)]
     assert chart(store, "h") == [[11, 1507], [31, 1507]], "a bot without a row at the point carries its value"
+
+
+def test_a_row_thinned_out_before_the_newest_point_is_its_value_there_and_when_sealed(fresh_url: str) -> None:  # noqa: F811
+    """Thinning drops the point just before the newest (which has no rows): an entrant's value there
+    (a row, or its rating written there) moves on to the newest point as its rating, and becomes
+    that point's row when its rating is written again at a newer one."""
+    store, ids = stored_matches(fresh_url, 50)
+    write = store.write_ratings
+    write("toy@1", "toy", [entry("a", 1500), entry("b", 1510), entry("c", 1490)], (10, ids[10]))
+    assert rows_at(store, 10) == {"a": 1500, "b": 1510, "c": 1490}
+    write("toy@1", "toy", [entry("a", 1520)], (20, ids[20]), every=False)  # a's 1500 becomes a row
+    assert rows_at(store, 10) == {"a": 1500, "b": 1510, "c": 1490} and rows_at(store, 20) == {"a": 1520}
+    write("toy@1", "toy", [entry("b", 1530)], (30, ids[30]), [10, 20], every=False)  # 20 moves on; 10 goes
+    assert store.history_positions("toy@1") == [30]
+    assert rows_at(store, 30) == {"a": 1520, "b": 1530, "c": 1490}, "c's row moved on as its rating"
+    write("toy@1", "toy", [entry("c", 1470)], (40, ids[40]), every=False)  # 30 sealed
+    assert rows_at(store, 30) == {"a": 1520, "b": 1530, "c": 1490} and rows_at(store, 40) == {"c": 1470}
+    assert chart(store, "c") == [[31, 1490], [41, 1470]] and chart(store, "a") == [[31, 1520], [41, 1520]]
+    assert orphans(store) == []
+
+
+def test_a_full_rerate_keeps_only_the_entrants_it_rates(fresh_url: str) -> None:  # noqa: F811
+    """A full table is written by key (PostgreSQL updates the rows in their pages): the rows of
+    entrants it no longer rates go, the others are overwritten."""
+    store, ids = stored_matches(fresh_url, 20)
+    store.write_ratings("toy@1", "toy", [entry("a", 1500), entry("b", 1510), entry("c", 1490)], (10, ids[10]))
+    store.write_ratings("toy@1", "toy", [entry("a", 1505), entry("c", 1495)], (15, ids[15]))
+    assert {row.entrant: row.elo for row in store.leaderboard("toy@1")} == {"a": 1505, "c": 1495}
+    assert rows_at(store, 15) == {"a": 1505, "c": 1495} and rows_at(store, 10) == {"a": 1500, "b": 1510, "c": 1490}
