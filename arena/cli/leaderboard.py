@@ -71,8 +71,9 @@ def ratings(store: Store, ruleset: str, rerate_first: bool) -> tuple[list[Leader
     """The ruleset's leaderboard, rated again first when asked or when none is stored, and the
     number of matches it rates. A database this process may not write is rated in memory: shown,
     not stored."""
-    if not rerate_first and store.leaderboard(ruleset, limit=1):
-        return store.leaderboard(ruleset), store.rated_count(ruleset)
+    stored = [] if rerate_first else store.leaderboard(ruleset)
+    if stored:
+        return stored, store.rated_count(ruleset)
     if not store.read_only:
         rerate(store, ruleset)
         return store.leaderboard(ruleset), store.rated_count(ruleset)

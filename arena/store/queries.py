@@ -237,8 +237,8 @@ class Queries:
             )
             rows = session.exec(query).all()
         suspended = self.suspended_versions()
-        return [replace(LeaderboardRow(offset + i + 1, *row), suspended=suspended.get(row[0]))
-                for i, row in enumerate(rows)]
+        listed = [LeaderboardRow(offset + i + 1, *row) for i, row in enumerate(rows)]
+        return [replace(row, suspended=suspended[row.entrant]) if row.entrant in suspended else row for row in listed]
 
     def suspended_versions(self) -> dict[str, str]:
         """Every suspended submitted version, `NAME@N`, with the reason the ladder stopped seating it
