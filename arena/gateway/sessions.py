@@ -82,7 +82,7 @@ class Session:
         self.session_id = secrets.token_hex(4)
         self.client = ""
         self.version = ""  # declared in the bot's Hello (cleaned): recorded with the seats it opens
-        self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[tuple[pb.ArenaMessage, int] | None] = asyncio.Queue()  # (message, its size)
         self.queued_bytes = 0
         # shared with the session this one carries on from, so an answer on either resolves the decision
         self.pending: dict[int, asyncio.Future[int]] = carried.pending if carried else {}
@@ -104,13 +104,14 @@ class Session:
             return
         if log.isEnabledFor(logging.DEBUG):  # every wire message, for debugging a bot
             log.debug("%r >> %s", self, message.WhichOneof("kind"))
-        self.queued_bytes += message.ByteSize()
+        size = message.ByteSize()  # (measured once: upb's ByteSize encodes the message)
+        self.queued_bytes += size
         if self.queued_bytes > self.limits.outbox_bytes:
             self.end(BotFault(pb.TERMINATION_DISCONNECT, (
                 f"the bot does not read its stream: {self.queued_bytes} bytes of messages wait to be sent, "
                 f"over the {self.limits.outbox_bytes}-byte limit; the arena closed the connection")))
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait((message, size))
 
     def notice(self, text: str, request_id: int = 0) -> None:
         self.notices += 1
@@ -146,8 +147,9 @@ class Session:
         Each write is awaited here, under a timeout (no task of its own: a message goes out in the
         turn of the loop that takes it from the outbox); `end` cancels a stuck one by bringing its
         timeout forward."""
-        while (message := await self.outbox.get()) is not None:
-            self.queued_bytes -= message.ByteSize()
+        while (queued := await self.outbox.get()) is not None:
+            message, size = queued
+            self.queued_bytes -= size
             try:
                 async with asyncio.timeout(self.limits.write_timeout_s) as self._writing:
                     await write(message)
@@ -204,7 +206,8 @@ class Session:
             self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
             return False
         kind = message.WhichOneof("kind")
-        log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
+        if log.isEnabledFor(logging.DEBUG):  # (the message's text costs a few µs: only when it is logged)
+            log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
         if kind == "action":
             return self._answer(message.action)
         if kind == "hello":
@@ -263,9 +266,10 @@ class Session:
                               f"the bot sent {self.malformed} malformed messages; the arena closed the connection"))
 
 
-def time_spent(request: pb.DecisionRequest, spent_ms: int) -> pb.DecisionRequest:
-    """The request as sent again `spent_ms` after it was first sent: less time left, allowance first."""
-    again = pb.DecisionRequest()
+def time_spent(request: pb.DecisionRequest, spent_ms: int, into: pb.DecisionRequest | None = None) -> pb.DecisionRequest:
+    """The request as sent again `spent_ms` after it was first sent: less time left, allowance first
+    (copied into `into`, e.g. the field of the message that carries it, else into a new one)."""
+    again = pb.DecisionRequest() if into is None else into
     again.CopyFrom(request)
     again.time_left_ms = max(0, request.time_left_ms - spent_ms)
     again.decision_ms = max(0, request.decision_ms - spent_ms)

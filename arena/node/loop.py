@@ -71,11 +71,13 @@ class SharedLoop:
                 self._turn.notify_all()
 
     def wait(self, future: concurrent.futures.Future[T], timeout: float | None,
-             start: Callable[[], None] | None = None) -> T:
+             start: Callable[[], None] | None = None, guard: bool = True) -> T:
         """The future's result, the loop driven by this thread while nobody else drives it;
         `start` (what resolves the future) is run on the loop first: by this thread before it
         runs the loop, when the loop is free, else handed to the thread that drives it.
-        Raises concurrent.futures.TimeoutError after `timeout` seconds, as Future.result does."""
+        Raises concurrent.futures.TimeoutError after `timeout` seconds, as Future.result does.
+        `guard=False`: the future is resolved by its own timer on the loop by then, so the
+        driving thread sets none of its own (one timer less a decision)."""
         if asyncio._get_running_loop() is not None:  # this thread runs another loop: it cannot run ours
             if start is not None:
                 self.loop.call_soon_threadsafe(start)
@@ -84,9 +86,9 @@ class SharedLoop:
         if start is not None and not self._take_free():
             self.loop.call_soon_threadsafe(start)
         elif start is not None:
-            self._run_first(start, future, deadline)
+            self._run_first(start, future, deadline if guard else None)
         while not future.done() and self._take(future, deadline):
-            self._run_first(None, future, deadline)
+            self._run_first(None, future, deadline if guard else None)
         return future.result(0)
 
     def _run_first(self, start: Callable[[], None] | None, future: concurrent.futures.Future[Any],
