@@ -20,18 +20,16 @@ own path, which waits for it within the deadline.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import time
-from typing import Any
 
 from arena.gateway.core import STOPPING, Gateway, GatewayStopping
 from arena.gateway.sessions import BotFault, Session
-from arena.node.loop import SharedLoop
+from arena.node.loop import Answer, SharedLoop
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 
-class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolves to an action id
+class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path had it, `fallback`)
     """One decision in flight: made on the runner's thread, sent and resolved on the host's loop.
 
     `started` and `answered` are stamped on the loop (perf_counter, shared by the threads):
@@ -89,24 +87,19 @@ class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolve
         if not self.done():
             self.set_exception(self.gateway._late(self.bot_name, self.deadline_ms))
 
-    def set_result(self, result: Any) -> None:
+    def _settle(self, result: int | None, exception: BaseException | None) -> None:
+        """The decision is over: stamped, its timer stopped, and the session forgets it (a fault
+        next turn: the session may be failing its waiting decisions in a loop over them now)."""
         self.answered = time.perf_counter()
-        super().set_result(result)
-        self._settle()
-        if self.session is not None:  # (answered: `Session._answer` holds no loop over `pending`)
-            self.session.forget(self.request_id)
-
-    def set_exception(self, exception: BaseException | None) -> None:
-        self.answered = time.perf_counter()
-        super().set_exception(exception)
-        self._settle()
-        if self.session is not None:  # next turn: the session may be failing its waiting decisions
-            self.loop.call_soon(self.session.forget, self.request_id)  # in a loop over them right now
-
-    def _settle(self) -> None:
-        """The decision is over: its timer stops."""
         if self.timer is not None:
             self.timer.cancel()
+        super()._settle(result, exception)
+        if self.session is None:
+            return
+        if exception is None:  # answered (`Session._answer` holds no loop over `pending`)
+            self.session.forget(self.request_id)
+        else:
+            self.loop.call_soon(self.session.forget, self.request_id)
 
     # -- on the runner's thread -----------------------------------------------------------------
 
