@@ -6,8 +6,10 @@ request waits in the session's outbox for its drain task, the answer resolves an
 that wakes the decision's task, whose result wakes the runner's thread. `DirectAsk` does the
 same bookkeeping with no task: the runner's thread, which runs the loop while it waits
 (loop.py), queues the request itself before the loop's first turn; the decision's waiting slot
-in the session (`Session.pending`) is the thread-safe future that thread waits on, so the bot's
-Action, read in the same thread, resolves it at once; its deadline is a timer on the loop.
+in the session (`Session.pending`) is the `Answer` that thread waits on, so the bot's Action,
+read in the same thread, resolves it at once; its deadline is a timer on the loop, the only
+one. The request is copied once, into the message the bot gets (the gateway's path copies it
+three times: into the host call, the numbered request and the message).
 
 What a decision promises is the gateway's, unchanged: the same request ids and log marks, the
 same outbox (and its limits), the same reconnect grace (a decision waiting on a dropped stream is
