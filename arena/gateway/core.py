@@ -349,10 +349,13 @@ class Gateway:
         return SeatLog(output, [(step, at - printed - lost) for step, at in marks if at - printed >= lost])
 
     def _mark_decision(self, request: host_pb2.DecideRequest) -> None:
+        self.mark_decision(request.bot_name, request.request)
+
+    def mark_decision(self, bot_name: str, request: pb.DecisionRequest) -> None:
         """A launched seat's decision starts here in its log: note the bot's byte count."""
-        key = (request.bot_name, request.request.match_id, request.request.seat)
+        key = (bot_name, request.match_id, request.seat)
         if (found := self._outputs.get(key)) is not None:
-            self._marks.setdefault(key, []).append((request.request.step, found[0].printed))
+            self._marks.setdefault(key, []).append((request.step, found[0].printed))
 
     async def decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
         """`_decide`, but GatewayStopping instead of a fault once the gateway is stopping: a bot whose
@@ -390,6 +393,12 @@ class Gateway:
         """The request with the next request id, and less time left by what waiting for a redial took."""
         request.request_id = next(self._request_ids)
         return time_spent(request, int((time.perf_counter() - started) * 1000))
+
+    def numbered_into(self, into: pb.DecisionRequest, request: pb.DecisionRequest, started: float) -> None:
+        """`_numbered` copied into `into` (the field of the message that carries it: one copy),
+        the caller's request left as it was."""
+        time_spent(request, int((time.perf_counter() - started) * 1000), into)
+        into.request_id = next(self._request_ids)
 
     async def _session_within(self, name: str, deadline_ms: int) -> Session | BotFault:
         """The bot's live session, waiting up to the deadline for one that dropped to dial in again."""

@@ -82,7 +82,7 @@ class Session:
         self.session_id = secrets.token_hex(4)
         self.client = ""
         self.version = ""  # declared in the bot's Hello (cleaned): recorded with the seats it opens
-        self.outbox: asyncio.Queue[pb.ArenaMessage | None] = asyncio.Queue()
+        self.outbox: asyncio.Queue[tuple[pb.ArenaMessage, int] | None] = asyncio.Queue()  # (message, its size)
         self.queued_bytes = 0
         # shared with the session this one carries on from, so an answer on either resolves the decision
         self.pending: dict[int, asyncio.Future[int]] = carried.pending if carried else {}
@@ -93,7 +93,10 @@ class Session:
         self.notices = 0
         self.hellos = 0
         self.throttle: Throttle = carried.throttle if carried else Throttle()  # redialling does not refill it
-        self._writing: asyncio.Timeout | None = None  # the write in progress, while there is one
+        self._write_since: float | None = None  # when the write in progress began (the loop's clock)
+        self._watchdog: asyncio.TimerHandle | None = None  # checks the write in progress (drain)
+        self._drainer: asyncio.Task[None] | None = None  # the task that writes (drain)
+        self._write_cut = False  # the write in progress was cancelled by `_cut_write`
 
     def __repr__(self) -> str:
         return f"<session {self.session_id} bot={self.bot_name} peer={self.peer}>"
@@ -104,13 +107,14 @@ class Session:
             return
         if log.isEnabledFor(logging.DEBUG):  # every wire message, for debugging a bot
             log.debug("%r >> %s", self, message.WhichOneof("kind"))
-        self.queued_bytes += message.ByteSize()
+        size = message.ByteSize()  # (measured once: upb's ByteSize encodes the message)
+        self.queued_bytes += size
         if self.queued_bytes > self.limits.outbox_bytes:
             self.end(BotFault(pb.TERMINATION_DISCONNECT, (
                 f"the bot does not read its stream: {self.queued_bytes} bytes of messages wait to be sent, "
                 f"over the {self.limits.outbox_bytes}-byte limit; the arena closed the connection")))
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait((message, size))
 
     def notice(self, text: str, request_id: int = 0) -> None:
         self.notices += 1
@@ -128,8 +132,8 @@ class Session:
         while not self.outbox.empty():
             self.outbox.get_nowait()
         self.outbox.put_nowait(None)
-        if self._writing is not None:  # the write's timeout comes now: the stuck write is cancelled
-            self._writing.reschedule(0)
+        if self._write_since is not None:  # the stuck write is cancelled
+            self._cut_write()
         if not keep_pending:
             self.fail_pending(fault)
 
@@ -143,21 +147,51 @@ class Session:
         """Write the outbox to the stream until the session ends; a write stuck too long ends it.
         Raises what a failed write raised (the stream broke).
 
-        Each write is awaited here, under a timeout (no task of its own: a message goes out in the
-        turn of the loop that takes it from the outbox); `end` cancels a stuck one by bringing its
-        timeout forward."""
-        while (message := await self.outbox.get()) is not None:
-            self.queued_bytes -= message.ByteSize()
+        Each write is awaited here (no task of its own: a message goes out in the turn of the
+        loop that takes it from the outbox). A write's time limit is one watchdog timer for the
+        stream, not a timeout per message (which cost a timer set and cancelled each write):
+        `_watch` cancels a write that has waited too long, `end` cancels a stuck one at once."""
+        loop = asyncio.get_running_loop()
+        self._drainer = asyncio.current_task()
+        while (queued := await self.outbox.get()) is not None:
+            message, size = queued
+            self.queued_bytes -= size
+            self._write_since = loop.time()
+            if self._watchdog is None:
+                self._watchdog = loop.call_at(self._write_since + self.limits.write_timeout_s, self._watch)
             try:
-                async with asyncio.timeout(self.limits.write_timeout_s) as self._writing:
-                    await write(message)
-            except TimeoutError:
+                await write(message)
+            except asyncio.CancelledError:
+                cut, self._write_cut, self._write_since = self._write_cut, False, None  # (so `end` cuts nothing)
+                if not cut or self._drainer is None or self._drainer.uncancel() > 0:
+                    raise  # cancelled from outside: the stream's own end
                 if self.ended is None:  # not cancelled by end(): the write itself waited too long
                     self.end(BotFault(pb.TERMINATION_DISCONNECT, (
                         f"the bot does not read its stream: a message waited {self.limits.write_timeout_s:g} s "
                         "to be sent; the arena closed the connection")))
             finally:
-                self._writing = None
+                self._write_since = None
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+    def _watch(self) -> None:
+        """The watchdog: a write under way for `write_timeout_s` is cancelled; one under way for
+        less is checked again when its time is up; with none, the next write sets it again."""
+        self._watchdog = None
+        if self._write_since is None:
+            return
+        loop = asyncio.get_running_loop()
+        due = self._write_since + self.limits.write_timeout_s
+        if loop.time() >= due:
+            self._cut_write()
+        else:
+            self._watchdog = loop.call_at(due, self._watch)
+
+    def _cut_write(self) -> None:
+        """Cancel the write under way (drain makes it the session's end)."""
+        if self._drainer is not None and not self._write_cut:
+            self._write_cut = True
+            self._drainer.cancel()
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -204,7 +238,8 @@ class Session:
             self._protocol_error(f"sent {len(data)} bytes that do not parse as arena.v1.BotMessage ({error})")
             return False
         kind = message.WhichOneof("kind")
-        log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
+        if log.isEnabledFor(logging.DEBUG):  # (the message's text costs a few µs: only when it is logged)
+            log.debug("%r << %s %s", self, kind, str(message).replace("\n", " ")[:200])
         if kind == "action":
             return self._answer(message.action)
         if kind == "hello":
@@ -263,9 +298,11 @@ class Session:
                               f"the bot sent {self.malformed} malformed messages; the arena closed the connection"))
 
 
-def time_spent(request: pb.DecisionRequest, spent_ms: int) -> pb.DecisionRequest:
-    """The request as sent again `spent_ms` after it was first sent: less time left, allowance first."""
-    again = pb.DecisionRequest()
+def time_spent(request: pb.DecisionRequest, spent_ms: int,
+               into: pb.DecisionRequest | None = None) -> pb.DecisionRequest:
+    """The request as sent again `spent_ms` after it was first sent: less time left, allowance first
+    (copied into `into`, e.g. the field of the message that carries it, else into a new one)."""
+    again = pb.DecisionRequest() if into is None else into
     again.CopyFrom(request)
     again.time_left_ms = max(0, request.time_left_ms - spent_ms)
     again.decision_ms = max(0, request.decision_ms - spent_ms)

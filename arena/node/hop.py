@@ -6,8 +6,10 @@ request waits in the session's outbox for its drain task, the answer resolves an
 that wakes the decision's task, whose result wakes the runner's thread. `DirectAsk` does the
 same bookkeeping with no task: the runner's thread, which runs the loop while it waits
 (loop.py), queues the request itself before the loop's first turn; the decision's waiting slot
-in the session (`Session.pending`) is the thread-safe future that thread waits on, so the bot's
-Action, read in the same thread, resolves it at once; its deadline is a timer on the loop.
+in the session (`Session.pending`) is the `Answer` that thread waits on, so the bot's Action,
+read in the same thread, resolves it at once; its deadline is a timer on the loop, the only
+one. The request is copied once, into the message the bot gets (the gateway's path copies it
+three times: into the host call, the numbered request and the message).
 
 What a decision promises is the gateway's, unchanged: the same request ids and log marks, the
 same outbox (and its limits), the same reconnect grace (a decision waiting on a dropped stream is
@@ -20,29 +22,30 @@ own path, which waits for it within the deadline.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import time
-from typing import Any
 
 from arena.gateway.core import STOPPING, Gateway, GatewayStopping
 from arena.gateway.sessions import BotFault, Session
-from arena.node.loop import SharedLoop
+from arena.node.loop import Answer, SharedLoop
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 
-class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolves to an action id
+class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path had it, `fallback`)
     """One decision in flight: made on the runner's thread, sent and resolved on the host's loop.
 
     `started` and `answered` are stamped on the loop (perf_counter, shared by the threads):
     the time between them is what the time control charges, as `Gateway.decide` measures it.
     """
 
-    def __init__(self, gateway: Gateway, call: host_pb2.DecideRequest, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, gateway: Gateway, bot_name: str, request: pb.DecisionRequest, deadline_ms: int,
+                 loop: asyncio.AbstractEventLoop) -> None:
         super().__init__()
         self.loop = loop  # sent before the loop runs, by its driver: not asyncio.get_running_loop()
         self.gateway = gateway
-        self.call = call
+        self.bot_name = bot_name
+        self.request = request  # the runner's, left as it is: the bot gets a numbered copy
+        self.deadline_ms = deadline_ms
         self.started = 0.0
         self.answered = 0.0
         self.session: Session | None = None
@@ -61,42 +64,43 @@ class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolve
                 self.set_exception(error)
 
     def _send(self) -> None:
-        """Number the request, note it in the bot's session and its log, queue it, start its deadline."""
-        gateway, call = self.gateway, self.call
-        session = gateway.live(call.bot_name)
+        """Number the request, note it in the bot's session and its log, queue it, start its deadline.
+        The request is copied once, into the message that carries it (`Gateway.decide` copies it
+        into the host call, the numbered request and the message)."""
+        gateway = self.gateway
+        session = gateway.live(self.bot_name)
         if session is None or gateway.stopping:  # away, or stopping: the gateway's own path
+            call = host_pb2.DecideRequest(bot_name=self.bot_name, request=self.request, deadline_ms=self.deadline_ms)
             self.fallback = self.loop.create_task(gateway.decide(call))
             self.fallback.add_done_callback(lambda _: self.set_result(None))
             return
         self.started = time.perf_counter()
-        decision = gateway._numbered(call.request, self.started)
-        gateway._mark_decision(call)
+        message = pb.ArenaMessage()
+        decision = message.decision
+        gateway.numbered_into(decision, self.request, self.started)
+        gateway.mark_decision(self.bot_name, self.request)
         self.session, self.request_id = session, decision.request_id
         session.pending[decision.request_id] = self  # type: ignore[assignment]  # the same three methods
         session.requests[decision.request_id] = (decision, time.monotonic())
-        self.timer = self.loop.call_later(call.deadline_ms / 1000, self._expire)
-        session.send(pb.ArenaMessage(decision=decision))
+        self.timer = self.loop.call_later(self.deadline_ms / 1000, self._expire)
+        session.send(message)
 
     def _expire(self) -> None:
         if not self.done():
-            self.set_exception(self.gateway._late(self.call.bot_name, self.call.deadline_ms))
+            self.set_exception(self.gateway._late(self.bot_name, self.deadline_ms))
 
-    def set_result(self, result: Any) -> None:
+    def _settle(self, result: int | None, exception: BaseException | None) -> None:
+        """The decision is over: stamped, its timer stopped, and the session forgets it (a fault
+        next turn: the session may be failing its waiting decisions in a loop over them now)."""
         self.answered = time.perf_counter()
-        super().set_result(result)
-        self._settle()
-
-    def set_exception(self, exception: BaseException | None) -> None:
-        self.answered = time.perf_counter()
-        super().set_exception(exception)
-        self._settle()
-
-    def _settle(self) -> None:
-        """The decision is over: its timer stops and the session forgets it (next turn: the
-        session may be failing its waiting decisions in a loop over them right now)."""
         if self.timer is not None:
             self.timer.cancel()
-        if self.session is not None:
+        super()._settle(result, exception)
+        if self.session is None:
+            return
+        if exception is None:  # answered (`Session._answer` holds no loop over `pending`)
+            self.session.forget(self.request_id)
+        else:
             self.loop.call_soon(self.session.forget, self.request_id)
 
     # -- on the runner's thread -----------------------------------------------------------------
@@ -105,7 +109,7 @@ class DirectAsk(concurrent.futures.Future):  # type: ignore[type-arg]  # resolve
         """Send it, wait for the answer (or the fault), driving the loop meanwhile, and make it the
         reply `Gateway.decide` would give."""
         try:
-            action = loop.wait(self, timeout_s, start=self.send)
+            action = loop.wait(self, timeout_s, start=self.send, guard=False)  # `_expire` is its guard
         except BotFault as fault:
             if self.gateway.stopping:
                 raise GatewayStopping(STOPPING) from None

@@ -149,8 +149,8 @@ class NodeHost:
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         assert self.gateway is not None
-        call = host_pb2.DecideRequest(bot_name=bot_name, request=request, deadline_ms=deadline_ms)
-        return DirectAsk(self.gateway, call, self._loop.loop).reply(self._loop, deadline_ms / 1000 + MARGIN_S)
+        ask = DirectAsk(self.gateway, bot_name, request, deadline_ms, self._loop.loop)
+        return ask.reply(self._loop, deadline_ms / 1000 + MARGIN_S)
 
     def decide_as_gateway(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         """The same decision the gateway's way (`Gateway.decide` as a task on the loop): the

@@ -27,12 +27,76 @@ import concurrent.futures
 import threading
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 IDLE_S = 0.005  # how long the loop may go undriven before the background thread takes it
 BACKGROUND = "background"
+
+
+class Awaited(Protocol[T_co]):
+    """What `SharedLoop.wait` needs of what it waits for: a concurrent.futures.Future, or an `Answer`."""
+
+    def done(self) -> bool: ...
+
+    def add_done_callback(self, fn: Callable[[Any], object]) -> None: ...
+
+    def result(self, timeout: float | None = None) -> T_co: ...
+
+
+class Answer(Generic[T]):
+    """A result set once on the host's loop, for a thread that waits on it with `SharedLoop.wait`.
+
+    What a concurrent.futures.Future is used for there, without its lock and condition (about
+    eight acquisitions a decision): the thread that sets it is almost always the one waiting,
+    as the loop's driver. A thread that waits while another drives registers a callback; it is
+    appended before that thread looks at `done` again, and `done` is set before the callbacks are
+    read, so one of the two sees the other (a callback may then run twice: SharedLoop's are
+    idempotent wake-ups). Not cancellable.
+    """
+
+    def __init__(self) -> None:
+        self._done = False
+        self._result: T | None = None
+        self._exception: BaseException | None = None
+        self._callbacks: list[Callable[[Any], object]] = []
+
+    def done(self) -> bool:
+        return self._done
+
+    def add_done_callback(self, fn: Callable[[Any], object]) -> None:
+        self._callbacks.append(fn)
+        if self._done:  # set meanwhile: its setter may not have seen fn
+            fn(self)
+
+    def set_result(self, result: T) -> None:
+        self._settle(result, None)
+
+    def set_exception(self, exception: BaseException | None) -> None:
+        self._settle(None, exception)
+
+    def _settle(self, result: T | None, exception: BaseException | None) -> None:
+        if self._done:
+            raise concurrent.futures.InvalidStateError(f"{self!r} is already set")
+        self._result, self._exception = result, exception
+        self._done = True
+        for fn in list(self._callbacks):
+            fn(self)
+
+    def result(self, timeout: float | None = None) -> T:
+        """The result (or raise its exception), waiting up to `timeout` seconds for it;
+        concurrent.futures.TimeoutError when it is not set by then."""
+        if not self._done and timeout != 0:
+            arrived = threading.Event()
+            self.add_done_callback(lambda _: arrived.set())
+            arrived.wait(timeout)
+        if not self._done:
+            raise concurrent.futures.TimeoutError()
+        if self._exception is not None:
+            raise self._exception
+        return self._result  # type: ignore[return-value]  # set: None only when T allows it
 
 
 class SharedLoop:
@@ -70,12 +134,14 @@ class SharedLoop:
                 self._pinned -= 1
                 self._turn.notify_all()
 
-    def wait(self, future: concurrent.futures.Future[T], timeout: float | None,
-             start: Callable[[], None] | None = None) -> T:
+    def wait(self, future: Awaited[T], timeout: float | None,
+             start: Callable[[], None] | None = None, guard: bool = True) -> T:
         """The future's result, the loop driven by this thread while nobody else drives it;
         `start` (what resolves the future) is run on the loop first: by this thread before it
         runs the loop, when the loop is free, else handed to the thread that drives it.
-        Raises concurrent.futures.TimeoutError after `timeout` seconds, as Future.result does."""
+        Raises concurrent.futures.TimeoutError after `timeout` seconds, as Future.result does.
+        `guard=False`: the future is resolved by its own timer on the loop by then, so the
+        driving thread sets none of its own (one timer less a decision)."""
         if asyncio._get_running_loop() is not None:  # this thread runs another loop: it cannot run ours
             if start is not None:
                 self.loop.call_soon_threadsafe(start)
@@ -84,12 +150,12 @@ class SharedLoop:
         if start is not None and not self._take_free():
             self.loop.call_soon_threadsafe(start)
         elif start is not None:
-            self._run_first(start, future, deadline)
+            self._run_first(start, future, deadline if guard else None)
         while not future.done() and self._take(future, deadline):
-            self._run_first(None, future, deadline)
+            self._run_first(None, future, deadline if guard else None)
         return future.result(0)
 
-    def _run_first(self, start: Callable[[], None] | None, future: concurrent.futures.Future[Any],
+    def _run_first(self, start: Callable[[], None] | None, future: Awaited[Any],
                    deadline: float | None) -> None:
         """As the driver: `start`, then the loop until the future is done; then let the loop go."""
         try:
@@ -111,7 +177,7 @@ class SharedLoop:
         with self._turn:
             self._turn.notify_all()
 
-    def _take(self, future: concurrent.futures.Future[Any], deadline: float | None) -> bool:
+    def _take(self, future: Awaited[Any], deadline: float | None) -> bool:
         """Become the driver; False when the future is done first or the deadline passes."""
         woken = False
         with self._turn:
@@ -132,7 +198,7 @@ class SharedLoop:
             self._driver = threading.get_ident()
             return True
 
-    def _drive(self, future: concurrent.futures.Future[Any], deadline: float | None) -> None:
+    def _drive(self, future: Awaited[Any], deadline: float | None) -> None:
         """Run the loop until the future is done (its callback stops the loop) or the deadline."""
         if future.done():  # (only the driver resolves it: it cannot be done between here and the run)
             return
