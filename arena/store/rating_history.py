@@ -27,9 +27,10 @@ when it goes, is the one the new point replaces: it moves on to the new position
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import String, any_, bindparam, delete, insert, select, text, update
+from sqlalchemy import String, any_, bindparam, delete, func, insert, select, text, update
 from sqlalchemy.dialects import postgresql
 from sqlmodel import Session
 
@@ -161,14 +162,14 @@ def keep_older_values(session: Session, ruleset: str, point_id: int, entrants: l
     `point_id`: those written at an older point become that point's rows, their values there."""
     source = select(RATINGS.c.point_id, RATINGS.c.entrant, RATINGS.c.elo).where(
         RATINGS.c.ruleset == ruleset, RATINGS.c.point_id.is_not(None), RATINGS.c.point_id != point_id)
-    if entrants is None:
-        chosen = [source]
-    elif session.get_bind().dialect.name == "postgresql":  # one array: a parameter per name cost psycopg ~20 ms
-        chosen = [source.where(RATINGS.c.entrant == any_(bindparam("names", entrants, type_=postgresql.ARRAY(String))))]
-    else:  # SQLite takes at most 32,766 parameters in a statement
-        chosen = [source.where(RATINGS.c.entrant.in_(entrants[i:i + 5000])) for i in range(0, len(entrants), 5000)]
-    for values in chosen:
-        session.execute(insert(ROWS).from_select(["point_id", "entrant", "elo"], values))
+    if entrants is not None:  # the names as one value (an array; a JSON list): a parameter each cost ~20 ms at 3,300
+        if session.get_bind().dialect.name == "postgresql":
+            names = bindparam("names", entrants, type_=postgresql.ARRAY(String))
+            source = source.where(RATINGS.c.entrant == any_(names))
+        else:
+            listed = func.json_each(json.dumps(entrants)).table_valued("value")
+            source = source.where(RATINGS.c.entrant.in_(select(listed.c.value)))
+    session.execute(insert(ROWS).from_select(["point_id", "entrant", "elo"], source))
 
 
 def _thin(session: Session, ruleset: str, dropped: list[int], newest: int) -> None:
