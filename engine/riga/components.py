@@ -7,24 +7,33 @@ only reads the derived `CARDS` tuple and the constants at the bottom.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 # -- goods (§1.2) ------------------------------------------------------------------------------
 
-CLOTH, GLASS, WINE, GRAIN = range(4)
-GOODS = (CLOTH, GLASS, WINE, GRAIN)
-GOOD_NAMES = ("cloth", "glass", "wine", "grain")
-BASE_VALUE = (5, 4, 3, 2)  # Grain 2 is [SRC]; the others [RECON]
-DECK_COUNTS = (8, 10, 12, 14)  # [SRC] 44 goods cards
+# Final: the compiled engine inlines each constant where another module reads it (t.RIGA), instead of
+# two dictionary lookups (the module, then its attribute) per use.
+CLOTH: Final = 0
+GLASS: Final = 1
+WINE: Final = 2
+GRAIN: Final = 3
+GOODS: Final = (CLOTH, GLASS, WINE, GRAIN)
+GOOD_NAMES: Final = ("cloth", "glass", "wine", "grain")
+BASE_VALUE: Final = (5, 4, 3, 2)  # Grain 2 is [SRC]; the others [RECON]
+DECK_COUNTS: Final = (8, 10, 12, 14)  # [SRC] 44 goods cards
 
 # -- cities and the value table (§1.2) --------------------------------------------------------
 
-VISBY, TALLINN, STOCKHOLM, DANZIG, RIGA = range(5)
-CITY_NAMES = ("Visby", "Tallinn", "Stockholm", "Danzig", "Riga")
+VISBY: Final = 0
+TALLINN: Final = 1
+STOCKHOLM: Final = 2
+DANZIG: Final = 3
+RIGA: Final = 4
+CITY_NAMES: Final = ("Visby", "Tallinn", "Stockholm", "Danzig", "Riga")
 CITY_LETTERS = ("V", "T", "S", "D", "R")
 
 # CITY_VALUE[city][good]; 0 = the city refuses that good. [RECON] except the Grain column.
-CITY_VALUE = (
+CITY_VALUE: Final = (
     (0, 4, 5, 2),  # Visby: Cloth refused, Wine +2
     (5, 4, 0, 4),  # Tallinn: Wine refused, Grain +2 [SRC]
     (7, 0, 3, 2),  # Stockholm: Cloth +2, Glass refused
@@ -37,13 +46,13 @@ CITY_VALUE = (
 NONE, KNIGHT, MERCHANT = range(3)
 SYMBOL_NAMES = ("none", "knight", "merchant")
 
-NO_BENEFIT = "NONE"
-FACTOR = "FACTOR"  # +1 per card of the good (arg = good)
-DISCOUNT = "DISCOUNT"  # this city's buildings cost `arg` less
-EXTRA_DRAW = "EXTRA_DRAW"  # draw `arg` hidden goods after taking a row
-HAND_LIMIT = "HAND_LIMIT"  # winter hand limit + `arg`
-EXCHANGE = "EXCHANGE"  # refused goods count at base value
-CREDIT = "CREDIT"  # one-shot `arg` ducats
+NO_BENEFIT: Final = "NONE"
+FACTOR: Final = "FACTOR"  # +1 per card of the good (arg = good)
+DISCOUNT: Final = "DISCOUNT"  # this city's buildings cost `arg` less
+EXTRA_DRAW: Final = "EXTRA_DRAW"  # draw `arg` hidden goods after taking a row
+HAND_LIMIT: Final = "HAND_LIMIT"  # winter hand limit + `arg`
+EXCHANGE: Final = "EXCHANGE"  # refused goods count at base value
+CREDIT: Final = "CREDIT"  # one-shot `arg` ducats
 
 
 class Card(NamedTuple):
@@ -109,23 +118,36 @@ def _make_cards() -> tuple[Card, ...]:
     return tuple(cards)
 
 
-CARDS = _make_cards()
-NUM_CITY_CARDS = 48
-CITY_CARD_IDS = tuple(range(NUM_CITY_CARDS))
-RIGA_CARD_IDS = tuple(range(NUM_CITY_CARDS, len(CARDS)))
+CARDS: Final = _make_cards()
+NUM_CITY_CARDS: Final = 48
+CITY_CARD_IDS: Final = tuple(range(NUM_CITY_CARDS))
+RIGA_CARD_IDS: Final = tuple(range(NUM_CITY_CARDS, len(CARDS)))
 CARD_BY_CODE = {card.code: card.id for card in CARDS}
+# Per card id, as plain tuples (Final: the compiled engine indexes them without reading a Card's fields).
+CARD_CODES: Final = tuple(card.code for card in CARDS)
+CITY_OF_CARD: Final = tuple(card.city for card in CARDS)
 # The one-shot credit cards, by city (the Strongbox of each city): used as PAY_CREDIT items.
-CREDIT_CARDS = tuple(c.id for c in CARDS if c.benefit == CREDIT)
-CREDIT_INDEX = {card: i for i, card in enumerate(CREDIT_CARDS)}
+CREDIT_CARDS: Final = tuple(c.id for c in CARDS if c.benefit == CREDIT)
+CREDIT_INDEX: Final = {card: i for i, card in enumerate(CREDIT_CARDS)}
 
 # -- Grand Master tiles (§1.5) [SEED] ---------------------------------------------------------
 
-T_RIGA, T_VISBY, T_STOCKHOLM, T_TALLINN, T_DANZIG, T_MONEY, T_KNIGHT, T_MERCHANT = range(8)
-TILE_NAMES = ("Riga", "Visby", "Stockholm", "Tallinn", "Danzig", "Money", "Knight", "Merchant")
-MAX, FIRST, P23, P4 = range(4)
+T_RIGA: Final = 0
+T_VISBY: Final = 1
+T_STOCKHOLM: Final = 2
+T_TALLINN: Final = 3
+T_DANZIG: Final = 4
+T_MONEY: Final = 5
+T_KNIGHT: Final = 6
+T_MERCHANT: Final = 7
+TILE_NAMES: Final = ("Riga", "Visby", "Stockholm", "Tallinn", "Danzig", "Money", "Knight", "Merchant")
+MAX: Final = 0
+FIRST: Final = 1
+P23: Final = 2
+P4: Final = 3
 SIDE_NAMES = ("max", "first", "p23", "p4")
 # The fixed order of the Grand Master check (§3.6); MONEY is never claimed.
-TILE_CHECK_ORDER = (T_RIGA, T_VISBY, T_STOCKHOLM, T_TALLINN, T_DANZIG, T_KNIGHT, T_MERCHANT)
+TILE_CHECK_ORDER: Final = (T_RIGA, T_VISBY, T_STOCKHOLM, T_TALLINN, T_DANZIG, T_KNIGHT, T_MERCHANT)
 # What each claimable tile counts: ("city", city) or ("symbol", symbol).
 TILE_METRIC = {
     T_RIGA: ("city", RIGA),
@@ -136,23 +158,23 @@ TILE_METRIC = {
     T_KNIGHT: ("symbol", KNIGHT),
     T_MERCHANT: ("symbol", MERCHANT),
 }
-MAX_THRESHOLD = {t: (2 if kind == "city" else 3) for t, (kind, _) in TILE_METRIC.items()}
-FIRST_THRESHOLD = {t: (3 if kind == "city" else 4) for t, (kind, _) in TILE_METRIC.items()}
-TILES_IN_PLAY = 4
-TILES_FLIPPED = 4
-TILE_HOLDER_VP = 4
-TILE_BONUS_VP = 2
-MONEY_AWARDS = {P23: (4, 2), P4: (6, 4, 2)}
+MAX_THRESHOLD: Final = {t: (2 if kind == "city" else 3) for t, (kind, _) in TILE_METRIC.items()}
+FIRST_THRESHOLD: Final = {t: (3 if kind == "city" else 4) for t, (kind, _) in TILE_METRIC.items()}
+TILES_IN_PLAY: Final = 4
+TILES_FLIPPED: Final = 4
+TILE_HOLDER_VP: Final = 4
+TILE_BONUS_VP: Final = 2
+MONEY_AWARDS: Final = {P23: (4, 2), P4: (6, 4, 2)}
 
 # -- constants by player count (§1.7) ---------------------------------------------------------
 
-YEARS = {2: 8, 3: 9, 4: 8}  # [SRC]
-MIN_ROW_VALUE = 9  # [SRC]
-START_GOODS_VALUE = 6  # reveal until the base-value sum is >= 6 [SRC + OUR CHOICE]
-START_BUILDING_CHOICES = 2  # draw 2, keep 1 [SRC]
-HAND_LIMIT_BASE = 8  # [OUR CHOICE]
-MAX_BUILDS_PER_TURN = 3  # [SRC]
-HAND_BUILDING_PENALTY = 2  # VP per building card left in hand [OUR CHOICE]
+YEARS: Final = {2: 8, 3: 9, 4: 8}  # [SRC]
+MIN_ROW_VALUE: Final = 9  # [SRC]
+START_GOODS_VALUE: Final = 6  # reveal until the base-value sum is >= 6 [SRC + OUR CHOICE]
+START_BUILDING_CHOICES: Final = 2  # draw 2, keep 1 [SRC]
+HAND_LIMIT_BASE: Final = 8  # [OUR CHOICE]
+MAX_BUILDS_PER_TURN: Final = 3  # [SRC]
+HAND_BUILDING_PENALTY: Final = 2  # VP per building card left in hand [OUR CHOICE]
 
 
 def rows_per_spring(players: int) -> int:

@@ -52,9 +52,6 @@ def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
     return counts[:index] + (counts[index] + delta,) + counts[index + 1 :]
 
 
-_BASE_VALUE = t.BASE_VALUE.__getitem__
-
-
 def set_up(s: RigaData, num_players: int, use_riga: bool, use_gm: bool) -> None:
     """Fill in blank `s` as a new game (§2.1), before the start player is drawn."""
     n = num_players
@@ -168,7 +165,7 @@ def take(s: RigaData, seat: int, action: int) -> None:
         s.dnew = tuple(c for c in s.dnew if c != card)
         s.dold = tuple(c for c in s.dold if c != card)
         s.hbuild = _put(s.hbuild, seat, tuple(sorted(s.hbuild[seat] + (card,))))
-        log(s, ("take_building", seat, t.CARDS[card].code))
+        log(s, ("take_building", seat, t.CARD_CODES[card]))
     else:
         log(s, ("take_nothing", seat))
 
@@ -184,7 +181,7 @@ def pay(s: RigaData, seat: int, item: int) -> None:
     paid = _add(paid, item, 1)
     s.pending = (card, paid)
     values_by_city, discounts = sc.build_facts(s.tableau[seat])
-    if sc.dot(values_by_city[t.CARDS[card].city], paid) >= sc.cost_with(card, discounts):
+    if sc.dot(values_by_city[t.CITY_OF_CARD[card]], paid) >= sc.cost_with(card, discounts):
         complete_build(s, seat)
 
 
@@ -204,8 +201,8 @@ def complete_build(s: RigaData, seat: int) -> None:
     s.tableau = _put(s.tableau, seat, tuple(sorted(s.tableau[seat] + (card,))))
     s.builds += 1
     goods = tuple(t.GOOD_NAMES[g] for g in range(4) for _ in range(paid[g]))
-    credits = tuple(t.CARDS[t.CREDIT_CARDS[i]].code for i in range(4) if paid[4 + i])
-    log(s, ("build", seat, t.CARDS[card].code, goods, credits))
+    credits = tuple(t.CARD_CODES[t.CREDIT_CARDS[i]] for i in range(4) if paid[4 + i])
+    log(s, ("build", seat, t.CARD_CODES[card], goods, credits))
     if s.use_gm:
         s.tiles, claims = sc.gm_check(s.tiles, seat, s.tableau)
         for tile, previous in claims:
@@ -242,7 +239,7 @@ def discard(s: RigaData, seat: int, action: int) -> None:
         s.hbuild = _put(s.hbuild, seat, tuple(c for c in s.hbuild[seat] if c != card))
         s.sbuild = _put(s.sbuild, seat, tuple(c for c in s.sbuild[seat] if c != card))
         s.removed += (card,)
-        log(s, ("discard", seat, t.CARDS[card].code))
+        log(s, ("discard", seat, t.CARD_CODES[card]))
 
 
 def settle(s: RigaData) -> None:
@@ -338,7 +335,7 @@ def summer_order(s: RigaData) -> tuple[int, ...]:
 def row_target(s: RigaData) -> int | None:
     """The slot that gets the next spring goods card: short leftovers first, then new rows."""
     for slot, row in enumerate(s.rows):
-        if row and sum(map(_BASE_VALUE, row)) < t.MIN_ROW_VALUE:  # row_value, inlined
+        if row and sc.row_value(row) < t.MIN_ROW_VALUE:
             return slot
     for slot, row in enumerate(s.rows):
         if not row:

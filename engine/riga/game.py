@@ -49,7 +49,7 @@ class Riga(Game):
         return sample_state(initial, observation, rng)
 
 
-CARD_CODES = tuple(card.code for card in components.CARDS)
+CARD_CODES = components.CARD_CODES
 
 DESCRIPTION = GameDescription(
     Riga,

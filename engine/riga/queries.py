@@ -66,7 +66,7 @@ def _pay_actions(s: RigaData, seat: int) -> list[int]:
     tableau = s.tableau[seat]
     values_by_city, discounts = sc.build_facts(tableau)
     avail = sc.available_items(s.hgoods[seat], tableau, s.used[seat])
-    items = sc.payable(values_by_city[t.CARDS[card].city], avail, paid, sc.cost_with(card, discounts))
+    items = sc.payable(values_by_city[t.CITY_OF_CARD[card]], avail, paid, sc.cost_with(card, discounts))
     return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
 
 

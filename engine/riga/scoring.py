@@ -4,21 +4,39 @@ Pure functions on plain data (a tableau is a tuple of built card ids; `used` is 
 spent credits by CREDIT_INDEX; a goods hand is a 4-tuple of counts), so the worked examples
 of rules/riga.md §6 can test them directly as well as through the state machine.
 
-The hot helpers are memoised with lru_cache on their (tuple) arguments: pure functions, so the
-cache never changes a result. Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE,
-GRAIN), then the four credit cards in CREDIT_CARDS order.
+What a build turn asks many times per position (costs, values, what is buildable and payable)
+reads per-card int tables (`Final`: C arrays' speed in the compiled engine) rather than caches:
+large lru_caches of tableaus and hands missed often and made every full garbage collection walk
+their hundred thousand entries (a quarter of a compiled playout's time). A few memoised helpers
+remain where the keys are few (`_values_by_city`, `minimal_payments`) or observations ask them
+(`tableau_counts`, `public_vp`): pure functions, so a cache never changes a result.
+Payment items are numbered 0..7: goods 0..3 (CLOTH, GLASS, WINE, GRAIN), then the four credit
+cards in CREDIT_CARDS order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from operator import ge
+from typing import Final
 
 from engine.riga import components as t
 
-CARDS = t.CARDS
-NUM_ITEMS = 8
+CARDS: Final = t.CARDS
+NUM_ITEMS: Final = 8
+
+# Per card id, the facts the build turn's arithmetic reads (from CARDS; 0 or -1 where none).
+_CITY_OF_CARD: Final = t.CITY_OF_CARD
+_COST_OF_CARD: Final = tuple(card.cost for card in CARDS)
+_SYMBOL_OF_CARD: Final = tuple(card.symbol for card in CARDS)
+# DISCOUNT: the city's buildings cost this much less (brown cards never discount: see build_cost)
+_DISCOUNT_OF_CARD: Final = tuple(card.arg if card.benefit == t.DISCOUNT else 0 for card in CARDS)
+_FACTOR_GOOD_OF_CARD: Final = tuple(card.arg if card.benefit == t.FACTOR else -1 for card in CARDS)
+_IS_EXCHANGE: Final = tuple(card.benefit == t.EXCHANGE for card in CARDS)
+_EXTRA_DRAW_OF_CARD: Final = tuple(card.arg if card.benefit == t.EXTRA_DRAW else 0 for card in CARDS)
+_HAND_LIMIT_OF_CARD: Final = tuple(card.arg if card.benefit == t.HAND_LIMIT else 0 for card in CARDS)
+_CREDIT_VALUES: Final = tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
+_CREDIT_INDEX_OF_CARD: Final = tuple(t.CREDIT_INDEX.get(card.id, -1) for card in CARDS)
 
 
 # -- what a player's tableau gives ----------------------------------------------------------
@@ -57,16 +75,20 @@ def has_exchange(tableau: Sequence[int]) -> bool:
     return any(CARDS[c].benefit == t.EXCHANGE for c in tableau)
 
 
-@lru_cache(maxsize=1 << 14)
 def hand_limit(tableau: Sequence[int]) -> int:
     """Winter hand limit: 8 + 3 per Warehouse (§2.5)."""
-    return t.HAND_LIMIT_BASE + benefit_total(tableau, t.HAND_LIMIT)
+    limit = t.HAND_LIMIT_BASE  # + benefit_total(tableau, t.HAND_LIMIT), as an int loop
+    for c in tableau:
+        limit += _HAND_LIMIT_OF_CARD[c]
+    return limit
 
 
-@lru_cache(maxsize=1 << 14)
 def extra_draws(tableau: Sequence[int]) -> int:
     """Hidden goods drawn after taking a row (sum of EXTRA_DRAW benefits)."""
-    return benefit_total(tableau, t.EXTRA_DRAW)
+    draws = 0  # benefit_total(tableau, t.EXTRA_DRAW), as an int loop
+    for c in tableau:
+        draws += _EXTRA_DRAW_OF_CARD[c]
+    return draws
 
 
 def good_value(tableau: Sequence[int], good: int, city: int) -> int:
@@ -79,13 +101,14 @@ def good_value(tableau: Sequence[int], good: int, city: int) -> int:
     return value + benefit_total(tableau, t.FACTOR, good)
 
 
-@lru_cache(maxsize=1 << 16)
 def build_cost(tableau: Sequence[int], card: int) -> int:
     """§3.2: printed cost minus this city's DISCOUNT buildings (never for brown cards)."""
-    city = CARDS[card].city
-    cost = CARDS[card].cost
+    city = _CITY_OF_CARD[card]
+    cost = _COST_OF_CARD[card]
     if city != t.RIGA:
-        cost -= sum(CARDS[c].arg for c in tableau if CARDS[c].benefit == t.DISCOUNT and CARDS[c].city == city)
+        for c in tableau:
+            if _CITY_OF_CARD[c] == city:
+                cost -= _DISCOUNT_OF_CARD[c]
     return max(0, cost)
 
 
@@ -101,32 +124,35 @@ def item_values(tableau: tuple[int, ...], city: int) -> tuple[int, ...]:
     return goods + tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
 
 
-@lru_cache(maxsize=1 << 16)
 def available_items(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int) -> tuple[int, ...]:
     """How many of each payment item the player could offer (credits: 0 or 1)."""
-    credits = unused_credits(tableau, used)
-    return tuple(hand_goods) + tuple(int(i in credits) for i in range(4))
+    credits = [0, 0, 0, 0]  # 1 for each built credit card not used yet (`unused_credits`)
+    for c in tableau:
+        index = _CREDIT_INDEX_OF_CARD[c]
+        if index >= 0 and not used >> index & 1:
+            credits[index] = 1
+    return tuple(hand_goods) + tuple(credits)
 
 
 # -- what a player can build and pay now (the legal actions of a build turn) -----------------
 
 
-@lru_cache(maxsize=1 << 14)
 def build_facts(tableau: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """(`item_values` for each city 0..4, the DISCOUNT per city) of one tableau, in one pass.
 
-    The same arithmetic as `good_value` and `build_cost`, made once per tableau (tableaus change
-    only when a building is built) instead of once per card and city.
+    The same arithmetic as `good_value` and `build_cost`, made once per call for every card and
+    city, from the per-card tables.
     """
-    exchange, factor, discount = False, [0] * 4, [0] * len(t.CITY_NAMES)
+    exchange, factor, discount = False, [0, 0, 0, 0], [0, 0, 0, 0, 0]
     for c in tableau:
-        card = CARDS[c]
-        if card.benefit == t.EXCHANGE:
+        if _IS_EXCHANGE[c]:
             exchange = True
-        elif card.benefit == t.FACTOR:
-            factor[card.arg] += 1
-        elif card.benefit == t.DISCOUNT and card.city != t.RIGA:
-            discount[card.city] += card.arg
+        good = _FACTOR_GOOD_OF_CARD[c]
+        if good >= 0:
+            factor[good] += 1
+        city = _CITY_OF_CARD[c]
+        if city != t.RIGA:
+            discount[city] += _DISCOUNT_OF_CARD[c]
     return _values_by_city(exchange, tuple(factor)), tuple(discount)
 
 
@@ -147,12 +173,9 @@ def _good_value(printed: int, good: int, exchange: bool, factor: int) -> int:
 
 def cost_with(card: int, discounts: Sequence[int]) -> int:
     """`build_cost` of `card` from a tableau's discounts per city (see `build_facts`)."""
-    return max(0, CARDS[card].cost - discounts[CARDS[card].city])
+    return max(0, _COST_OF_CARD[card] - discounts[_CITY_OF_CARD[card]])
 
 
-_CREDIT_VALUES = tuple(CARDS[c].arg for c in t.CREDIT_CARDS)
-_CITY_OF_CARD = tuple(card.city for card in CARDS)
-_COST_OF_CARD = tuple(card.cost for card in CARDS)
 
 
 def dot(values: tuple[int, ...], counts: tuple[int, ...]) -> int:
@@ -175,18 +198,25 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
     return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]
 
 
-@lru_cache(maxsize=1 << 16)
 def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ...], cost: int) -> tuple[int, ...]:
     """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
     some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all.
 
-    The legal payments are listed once per build (the hand does not change while it is paid).
+    The legal payments are listed once per build (the hand does not change while it is paid);
+    the items are collected as bits of an int, in order, by int loops.
     """
-    legal: set[int] = set()
+    items = 0  # bit i: item i is in some legal payment that extends `paid`
     for payment in minimal_payments(values, avail, cost):
-        if all(map(ge, payment, paid)):
-            legal.update(item for item in range(NUM_ITEMS) if payment[item] > paid[item])
-    return tuple(sorted(legal))
+        extends = True
+        for i in range(NUM_ITEMS):
+            if payment[i] < paid[i]:
+                extends = False
+                break
+        if extends:
+            for i in range(NUM_ITEMS):
+                if payment[i] > paid[i]:
+                    items |= 1 << i
+    return tuple([i for i in range(NUM_ITEMS) if items >> i & 1])
 
 
 # -- legal payments (§3.3) ------------------------------------------------------------------
@@ -257,13 +287,19 @@ def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> b
 
 
 def metric(tile: int, tableau: Sequence[int]) -> int:
-    """What `tile` counts for a player (§1.5)."""
+    """What `tile` counts for a player (§1.5): `tableau_counts(tableau)[part][which]`, counted
+    here from the per-card tables (the Grand Master check asks it after every build)."""
     part, which = _METRIC_PART[tile]
-    return tableau_counts(tuple(tableau))[part][which]  # type: ignore[index]  # part is 0 or 1
+    facts = _CITY_OF_CARD if part == 0 else _SYMBOL_OF_CARD
+    count = 0
+    for c in tableau:
+        if facts[c] == which:
+            count += 1
+    return count
 
 
 # Where each claimable tile's count is in `tableau_counts`: (0 = per city, 1 = per symbol, index).
-_METRIC_PART = {tile: (0 if kind == "city" else 1, which) for tile, (kind, which) in t.TILE_METRIC.items()}
+_METRIC_PART: Final = {tile: (0 if kind == "city" else 1, which) for tile, (kind, which) in t.TILE_METRIC.items()}
 
 
 def gm_check(
@@ -354,5 +390,8 @@ def money_tile_vp(moneys: Sequence[int], awards: Sequence[int]) -> list[int]:
 
 
 def row_value(row: tuple[int, ...]) -> int:
-    """Base value of a goods row."""
-    return sum(t.BASE_VALUE[g] for g in row)
+    """Base value of a goods row (an int loop: asked at every spring goods draw)."""
+    value = 0
+    for good in row:
+        value += t.BASE_VALUE[good]
+    return value

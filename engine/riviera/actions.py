@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.core import UnknownActionError
 from engine.riviera.components import DIE_LONG_NAMES, card_words
 
-PLAY = 0  # PLAY + card: play that card (main card in CHOOSE, bonus card in BONUS)
-LAST_CHANCE = 60
-CRASH = 61
-PASS = 62  # no bonus card / no die change / power not used
-STOP = 63
-MORE = 64
-ADJUST = 65  # ADJUST + 2*die (+1) or ADJUST + 2*die + 1 (-1), die 0..5
-ACTIVATE = 77  # switch on card 2 (reserve) or card 11 (golden die)
-SWAP_WITH = 78  # SWAP_WITH + seat: card 10, swap with that seat
-GIVE = 84  # GIVE + card: card 10 swap, a card to give
-DISCARD = 144  # DISCARD + card: card 10 fallback, a card to throw away
-NUM_ACTIONS = 204
+PLAY: Final = 0  # PLAY + card: play that card (main card in CHOOSE, bonus card in BONUS)
+LAST_CHANCE: Final = 60
+CRASH: Final = 61
+PASS: Final = 62  # no bonus card / no die change / power not used
+STOP: Final = 63
+MORE: Final = 64
+ADJUST: Final = 65  # ADJUST + 2*die (+1) or ADJUST + 2*die + 1 (-1), die 0..5
+ACTIVATE: Final = 77  # switch on card 2 (reserve) or card 11 (golden die)
+SWAP_WITH: Final = 78  # SWAP_WITH + seat: card 10, swap with that seat
+GIVE: Final = 84  # GIVE + card: card 10 swap, a card to give
+DISCARD: Final = 144  # DISCARD + card: card 10 fallback, a card to throw away
+NUM_ACTIONS: Final = 204
 
 
 def adjust_action(die: int, delta: int) -> int:

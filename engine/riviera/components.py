@@ -7,22 +7,25 @@ A die index is the colour (0..4) for a coloured die and GOLD (5) for the golden 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
-COLOURS = ("R", "G", "P", "B", "O")  # red, green, purple, blue, orange (labels only, §0)
-COLOUR_NAMES = ("red", "green", "purple", "blue", "orange")
-NUM_COLOURS = 5
-VALUES = 12
-NUM_CARDS = NUM_COLOURS * VALUES
-GOLD = 5  # die index of the golden die
-DIE_NAMES = COLOURS + ("Au",)
-DIE_LONG_NAMES = tuple(f"{name} die" for name in COLOUR_NAMES) + ("golden die",)
-HAND_SIZE = 10
+# Final: the compiled engine inlines these constants (or reads them as C statics) where a module
+# reads them, instead of a dictionary lookup of a module global per use.
+COLOURS: Final = ("R", "G", "P", "B", "O")  # red, green, purple, blue, orange (labels only, §0)
+COLOUR_NAMES: Final = ("red", "green", "purple", "blue", "orange")
+NUM_COLOURS: Final = 5
+VALUES: Final = 12
+NUM_CARDS: Final = NUM_COLOURS * VALUES
+GOLD: Final = 5  # die index of the golden die
+DIE_NAMES: Final = COLOURS + ("Au",)
+DIE_LONG_NAMES: Final = tuple(f"{name} die" for name in COLOUR_NAMES) + ("golden die",)
+HAND_SIZE: Final = 10
 
 # Stars per card value 1..12 (§1.2); index = value - 1.
-STARS_BY_VALUE = (2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 3, 5)
-STARS = tuple(STARS_BY_VALUE[card % VALUES] for card in range(NUM_CARDS))
+STARS_BY_VALUE: Final = (2, 2, 2, 1, 1, 1, 1, 2, 2, 2, 3, 5)
+STARS: Final = tuple(STARS_BY_VALUE[card % VALUES] for card in range(NUM_CARDS))
 
-MAX_SEATS = 6
+MAX_SEATS: Final = 6
 
 
 def card_id(colour: int, value: int) -> int:

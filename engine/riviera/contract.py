@@ -11,7 +11,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import accumulate, repeat
-from typing import Any
+from typing import Any, Final
 
 from engine.core import uniform_sums
 from engine.riviera import flow, queries
@@ -29,11 +29,11 @@ from engine.riviera.observe import (
 from engine.riviera.phases import ADJUST_DICE, BONUS, CHOOSE, DEAL, IN, ROLL, STOP_OR_MORE
 from engine.riviera.state import KIND_BY_PHASE, RivieraData, Rules
 
-_DIE_OUTCOMES = tuple((face, 1 / 6) for face in range(1, 7))
+_DIE_OUTCOMES: Final = tuple((face, 1 / 6) for face in range(1, 7))
 # sample_chance's tables (core.State._chance_distribution): most nodes of a game are dice and
 # dealt cards, so the running sums are computed once, not per node.
-_DIE_FACES = tuple(face for face, _ in _DIE_OUTCOMES)
-_DIE_DISTRIBUTION = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
+_DIE_FACES: Final = tuple(face for face, _ in _DIE_OUTCOMES)
+_DIE_DISTRIBUTION: Final = (_DIE_FACES, tuple(accumulate(p for _, p in _DIE_OUTCOMES)))
 
 
 @cache

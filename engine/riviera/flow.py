@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 # The module is near the 500-line bound: its imports stay packed.
 # isort: off
@@ -27,8 +27,8 @@ from engine.riviera.queries import (
 from engine.riviera.state import RivieraData
 # isort: on
 
-COLOUR_MASK = (1 << VALUES) - 1
-ALL_CARDS = (1 << (NUM_COLOURS * VALUES)) - 1
+COLOUR_MASK: Final = (1 << VALUES) - 1
+ALL_CARDS: Final = (1 << (NUM_COLOURS * VALUES)) - 1
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

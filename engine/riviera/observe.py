@@ -6,7 +6,7 @@ The field list is documented in the package docstring (engine/riviera/__init__.p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from engine.riviera import queries
 from engine.riviera.actions import GIVE
@@ -37,11 +37,11 @@ from engine.riviera.phases import (
 )  # fmt: skip
 from engine.riviera.state import RivieraData
 
-POWER_PHASES = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
+POWER_PHASES: Final = (POWERS, SWAP_GIVE, SWAP_PICK, FALLBACK_DISCARD, DRAW)
 # `bits` of every seat or die mask (< 64), looked up: an observation lists about twenty such
 # masks, most of them empty, and a call each was a good part of its cost. Unpack into a list.
-SMALL_BITS = tuple(tuple(bits(mask)) for mask in range(64))
-STAR_SUM = STARS.__getitem__
+SMALL_BITS: Final = tuple(tuple(bits(mask)) for mask in range(64))
+STAR_SUM: Final = STARS.__getitem__
 
 
 def observation(s: RivieraData, seat: int) -> dict[str, Any]:

@@ -3,22 +3,24 @@ observations show for them."""
 
 from __future__ import annotations
 
-(
-    REMOVED_DRAW,  # chance: the colour that leaves the game (2-4 players)
-    HOLDER_DRAW,  # chance: who holds the Start token first
-    DEAL,  # chance: one node per card dealt
-    ROLL,  # chance: one node per die
-    ADJUST_DICE,  # card 9 owners, one at a time
-    CHOOSE,  # main card / Last Chance / crash
-    BONUS,  # card 1 bonus plays
-    POWERS,  # card 2, 10, 11 decisions, one owner at a time
-    SWAP_GIVE,  # card 10 swap: the owner picks the cards to give, one per decision
-    SWAP_PICK,  # chance: the cards taken at random from the target, one per node
-    FALLBACK_DISCARD,  # card 10 fallback: the owner picks the cards to throw away
-    DRAW,  # chance: the fallback draws, one node per card
-    STOP_OR_MORE,
-    GAME_OVER,
-) = range(14)
+from typing import Final
+
+# Final: the compiled engine inlines each phase as a constant where a module reads it, instead of a
+# dictionary lookup of a module global per use (every step compares the phase several times).
+REMOVED_DRAW: Final = 0  # chance: the colour that leaves the game (2-4 players)
+HOLDER_DRAW: Final = 1  # chance: who holds the Start token first
+DEAL: Final = 2  # chance: one node per card dealt
+ROLL: Final = 3  # chance: one node per die
+ADJUST_DICE: Final = 4  # card 9 owners, one at a time
+CHOOSE: Final = 5  # main card / Last Chance / crash
+BONUS: Final = 6  # card 1 bonus plays
+POWERS: Final = 7  # card 2, 10, 11 decisions, one owner at a time
+SWAP_GIVE: Final = 8  # card 10 swap: the owner picks the cards to give, one per decision
+SWAP_PICK: Final = 9  # chance: the cards taken at random from the target, one per node
+FALLBACK_DISCARD: Final = 10  # card 10 fallback: the owner picks the cards to throw away
+DRAW: Final = 11  # chance: the fallback draws, one node per card
+STOP_OR_MORE: Final = 12
+GAME_OVER: Final = 13
 
 PHASE_NAMES = (
     "setup",
@@ -37,8 +39,10 @@ PHASE_NAMES = (
     "game_over",
 )
 
-CHANCE_PHASES = frozenset({REMOVED_DRAW, HOLDER_DRAW, DEAL, ROLL, SWAP_PICK, DRAW})
+CHANCE_PHASES: Final = frozenset({REMOVED_DRAW, HOLDER_DRAW, DEAL, ROLL, SWAP_PICK, DRAW})
 
 # Player status within a round (§0).
-IN, STOPPED, CRASHED = 0, 1, 2
+IN: Final = 0
+STOPPED: Final = 1
+CRASHED: Final = 2
 STATUS_NAMES = ("IN", "STOPPED", "CRASHED")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.riviera.actions import (
     ACTIVATE,
     ADJUST,
@@ -28,7 +30,7 @@ from engine.riviera.phases import (
 )  # fmt: skip
 from engine.riviera.state import RivieraData
 
-POWER_VALUES = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
+POWER_VALUES: Final = (2, 10, 11)  # the powers decided at POWERS; 9 is queued automatically (§4.3)
 
 
 def colours_in_use(s: RivieraData) -> tuple[int, ...]:

@@ -10,12 +10,12 @@ answers each hook with them. Nothing here imports them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.core import NodeKind, State, mypyc_attr
 from engine.riviera.phases import CHANCE_PHASES, GAME_OVER, IN, REMOVED_DRAW
 
-KIND_BY_PHASE = tuple(
+KIND_BY_PHASE: Final = tuple(
     NodeKind.CHANCE if phase in CHANCE_PHASES
     else NodeKind.TERMINAL if phase == GAME_OVER
     else NodeKind.DECISION
