@@ -103,7 +103,7 @@ def render(request: Request, template: str, data: dict[str, Any], nav: str, titl
 def leaderboard_page(request: Request) -> Response:
     data = api.leaderboard_data(request)
     shown = [row["bot"] for row in data["rows"][:views.TOP_BOTS]]  # the chart follows the table's versions
-    history = views.rating_history(api.store(request), data["ruleset"], shown) if shown else None
+    history = views.rating_history(api.store(request), data["ruleset"], shown, rated=True) if shown else None
     context = {**data, "history": history, "all_games": views.games(api.store(request)),
                "scale": _scale(data["elo_range"])}
     return render(request, "leaderboard.html", context, "leaderboard", f"{_game_name(data['game'])} leaderboard")

@@ -153,11 +153,14 @@ def _pair_los(pairs: dict[tuple[str, str], dq.PairRecord], a: str, b: str) -> fl
     return None if value is None else round(value, 4)
 
 
-def rating_history(store: Store, ruleset: str, bots: list[str] | None = None) -> dict[str, Any]:
+def rating_history(store: Store, ruleset: str, bots: list[str] | None = None, *, rated: bool = False,
+                   ) -> dict[str, Any]:
     """Each bot's rating fitted to the matches so far, as they came in (x = matches in rating order).
 
-    Without `bots`: the TOP_BOTS best of the leaderboard."""
-    if bots:
+    Without `bots`: the TOP_BOTS best of the leaderboard. `rated`: the caller read `bots` from the
+    ruleset's leaderboard (its page's chart), so they are not looked up again (404 for one without
+    a rating otherwise)."""
+    if bots and not rated:
         rated_in(store, ruleset, bots, placed=False)
     names = bots or [row.entrant for row in store.leaderboard(ruleset, limit=TOP_BOTS)]
     histories = dq.rating_histories(store, ruleset, names)
