@@ -82,13 +82,15 @@ from dashboards.app import create_app  # noqa: E402
 
 Cell = float | tuple[float, float] | str  # seconds (or a rate, or bytes); (median, worst); a note
 NEW_MATCHES, SMALL_BATCH, SMALL_ROUNDS = 1000, 100, 3
+SMALL_WRITTEN = (1 + SMALL_ROUNDS) * NEW_MATCHES  # measure_small_writes' matches: a first round, then the timed ones
+FIRST_SMALL = "write, batches of 100, the first 1,000 after opening"  # that first round's row
 AIMS = {  # at 1M matches / 10k bots (issue #33)
     "bytes per match": "≤ 3 kB", "write, big batches": "≥ 2,000/s", "write, batches of 100": "≥ 2,000/s",
     "refit with intervals (rerate)": "≤ 10 s", "live update after 1,000 new": "≤ 100 ms",
     "arena leaderboard": "≤ 50 ms", "next table (whole field)": "≤ 1 ms",
 }
 PAGE_AIM = "≤ 100 ms median"
-RATES = {"write, big batches", "write, batches of 100", "write, batches of 100, the first 1,000 after opening"}
+RATES = {"write, big batches", "write, batches of 100", FIRST_SMALL}
 
 
 # -- running a measurement with a cap ---------------------------------------------------------
@@ -164,9 +166,9 @@ def measure_small_writes(report: Callable[[str, Cell], None], history: History,
     index pages they touch from disk (SQLite at 1.2M/10k: ~900/s then, 2,100-2,400/s after it),
     which a ladder that writes all day pays once."""
     store, rates = Store(history.url), []
-    for start in range(history.matches, history.matches + (1 + SMALL_ROUNDS) * NEW_MATCHES, NEW_MATCHES):
+    for start in range(history.matches, history.matches + SMALL_WRITTEN, NEW_MATCHES):
         rates.append(NEW_MATCHES / scale_history.write(store, generator, start, start + NEW_MATCHES, SMALL_BATCH))
-    report("write, batches of 100, the first 1,000 after opening", rates[0])
+    report(FIRST_SMALL, rates[0])
     report("write, batches of 100", (statistics.median(rates[1:]), min(rates[1:])))
 
 
@@ -178,7 +180,7 @@ def measure_live(report: Callable[[str, Cell], None], history: History, generato
     live = LiveRerate(store, RULESET)
     live.last = -math.inf  # due now: the bench times the work, not the throttle
     live.maybe()  # the run's earlier live rerate (a warm start may keep what it learnt)
-    start = history.matches + (1 + SMALL_ROUNDS) * NEW_MATCHES  # after measure_small_writes' matches
+    start = history.matches + SMALL_WRITTEN  # after measure_small_writes' matches
     took = []
     for _ in range(min(repeat, 5)):
         # as the driver's writer does
@@ -274,8 +276,7 @@ def measure_all(history: History, generator: scale_history.Generator, cap: float
         store_strengths(history, generator)
     paths = page_paths(history, store)
     store.engine.dispose()
-    cells |= capped(cap, ["write, batches of 100, the first 1,000 after opening", "write, batches of 100"],
-                    measure_small_writes, history, generator)
+    cells |= capped(cap, [FIRST_SMALL, "write, batches of 100"], measure_small_writes, history, generator)
     cells |= capped(cap, ["live update after 1,000 new", f"live update, the exact one of every {EXACT_EVERY}"],
                     measure_live, history, generator, repeat)
     cells |= capped(cap, ["arena leaderboard"], measure_leaderboard, history.url, repeat)

@@ -223,8 +223,8 @@ class BotLogRow(SQLModel, table=True):
 
 class RatingRow(SQLModel, table=True):
     """The current rating of an entrant under one ruleset (rebuilt by every rerate). Its elo is also
-    the entrant's value at the ruleset's newest history point, which has no rating_history rows of
-    its own (arena/store/rating_history.py, migration 0025)."""
+    the entrant's newest rating-history value, at point `point_id`, not also a rating_history row
+    (arena/store/rating_history.py, migration 0025)."""
 
     __tablename__ = "rating"
     ruleset: str = Field(primary_key=True)
@@ -238,8 +238,9 @@ class RatingRow(SQLModel, table=True):
     strikes: int  # faulty decisions (SeatRow.faults summed)
     forfeits: int  # rated matches whose seat termination was not normal
     updated_at: datetime = Field(default_factory=now)
-    # the history point (RatingPointRow.id) that was the newest when this rating was last written:
-    # the rows a point gets when a newer one follows it. No foreign key: thinning may drop that point.
+    # the history point (RatingPointRow.id) that was the newest when this rating was last written;
+    # the elo becomes that point's row when the rating is written again at a newer one. No foreign
+    # key: thinning moves it on to the next kept point (rating_history.py) before dropping a point.
     point_id: int | None = None
 
 
@@ -265,8 +266,8 @@ class RatingHistoryRow(SQLModel, table=True):
     __tablename__ = "rating_history"
     # SQLite: a point's rows stored together in key order, the key once (migration 0022)
     __table_args__ = (Index("ix_rating_history_entrant", "entrant", "point_id"), {"sqlite_with_rowid": False})
-    # No foreign key: PostgreSQL checked it per row written, locking the point's row each time (half
-    # of sealing a point at 10k bots, migration 0025); arena/store/rating_history.py writes and
+    # No foreign key: PostgreSQL checked it per row written, locking the point's row each time (40 %
+    # of inserting 3,282 rows at 10k bots, migration 0025); arena/store/rating_history.py writes and
     # deletes a point's rows with the point, and tests/arena/store/test_rating_history.py checks it.
     point_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     entrant: str = Field(primary_key=True)
