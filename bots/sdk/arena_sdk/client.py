@@ -230,7 +230,7 @@ class Connection:
     def _answer_now(self, request: pb.DecisionRequest, outbox: asyncio.Queue[pb.BotMessage | None],
                     tasks: set[asyncio.Task[None]]) -> None:
         choice = self._decide(request)
-        if type(choice) is not int and inspect.isawaitable(choice):  # an async decide: awaited as a task
+        if inspect.isawaitable(choice):  # an async decide: awaited as a task, the stream goes on
             self._start(self._answer_later(request, choice, outbox), tasks)
         else:
             self._send(request, choice, outbox)
@@ -262,8 +262,6 @@ class Connection:
     def _decide(self, request: pb.DecisionRequest) -> int | Awaitable[Any] | None:
         try:
             choice = self.bot.decide(Decision.from_message(request))
-            if type(choice) is int:  # the usual answer: no awaitable check (an ABC's isinstance, ~1 µs)
-                return choice
             return choice if inspect.isawaitable(choice) else int(choice)
         except Exception:  # noqa: BLE001 - a bug in one decision must not end the bot
             log.exception("the bot failed on request %d (match %s); not answering",
