@@ -11,7 +11,10 @@ socket, arena/node/hop.py) and, in blocks taking turns with it, the gateway's pa
 (`NodeHost.decide_as_gateway`: `Gateway.decide` as a task on the loop, the runner's thread handing
 it over). Beside them, in blocks that take turns with them, a bare gRPC bidirectional echo over a
 Unix socket (the same kind of socket): a grpc.aio server sends the DecisionRequest-sized message,
-a minimal client process sends it back. Last, the Python kit's own work on one decision, alone.
+a minimal client process sends it back; its server in a process of its own (`echo_block`), and, as
+before issue 36's third pass, in this process beside the host (slower: see `echo_block`). Last,
+the Python kit's own work on one decision, alone. `--pin`: this process on CPU 0, the bot and the
+echo's clients on CPU 1.
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
