@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera] [--bots minimal,...] [--pin]
     .venv/bin/python bench/node_launch.py scaling [--matches 24] [--game gang_of_dice]
+    .venv/bin/python bench/node_launch.py tail [--decisions 6000]
 
 latency: a submitted bot (a minimal one that does what the echo client does, the Python kit's
 example and the Node.js one), launched in its real sandbox by a `NodeHost` in this process, as a
@@ -15,6 +16,9 @@ a minimal client process sends it back; its server in a process of its own (`ech
 before issue 36's third pass, in this process beside the host (slower: see `echo_block`). Last,
 the Python kit's own work on one decision, alone. `--pin`: this process on CPU 0, the bot and the
 echo's clients on CPU 1.
+
+tail: the minimal bot's decisions in a row, the ones over 1 ms and the longest, with and without
+`gc.freeze()` after the host started (two runs of each in turn).
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
@@ -215,6 +219,42 @@ def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3)
             "before_at_runner": percentiles(before), "before_at_host": percentiles(before_loop)}
 
 
+def tail(request: pb.DecisionRequest, count: int, freeze: bool) -> dict[str, Any]:
+    """The node path's tail: `count` decisions of the minimal bot in a row, how many took over 1 ms
+    at the runner, the longest (at the runner and as charged, `elapsed_ms`), and the full collections
+    of this process's heap meanwhile; `freeze`: `gc.freeze()` after the host started (the objects
+    alive then are left out of later collections)."""
+    import gc
+
+    full: list[float] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        stored = store_submission(example_folder("minimal", Path(scratch)), Path(scratch) / "submissions")
+        files = FilesCache(Path(scratch) / "cache").folder(stored.sha256, lambda: pack_tree(stored.folder))
+        host = NodeHost().start()
+        host.bots.add("benchbot@1", EXAMPLES["minimal"][1], files)
+        try:
+            start = pb.MatchStart(match_id=request.match_id, seat=request.seat, game_id=request.game_id,
+                                  ruleset=request.ruleset)
+            assert host.open_seat("benchbot@1", start, 30_000).fault == pb.TERMINATION_NORMAL
+            if freeze:
+                gc.collect()
+                gc.freeze()
+            watch = lambda phase, info: phase == "start" and info["generation"] == 2 and full.append(1)  # noqa: E731
+            gc.callbacks.append(watch)
+            timed = []
+            for _ in range(count):
+                started = time.perf_counter()
+                reply = host.decide("benchbot@1", request, 5000)
+                timed.append(((time.perf_counter() - started) * 1000, reply.elapsed_ms))
+            gc.callbacks.remove(watch)
+        finally:
+            host.stop()
+            gc.unfreeze()
+    return {"gc_freeze": freeze, "decisions": count, "over_1ms": sum(1 for at_runner, _ in timed if at_runner > 1.0),
+            "longest_at_runner_ms": round(max(at_runner for at_runner, _ in timed), 2),
+            "longest_charged_ms": max(charged for _, charged in timed), "full_collections": len(full)}
+
+
 # -- a tournament on 1 and 2 nodes --------------------------------------------------------------
 
 def cpu_seconds(pid: int) -> float:
@@ -321,7 +361,7 @@ def start_cluster(nodes: int, scratch: str, env: dict[str, str]) -> tuple[subpro
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["latency", "scaling", "echo-block"])
+    parser.add_argument("what", choices=["latency", "scaling", "tail", "echo-block"])
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
     parser.add_argument("--matches", type=int, default=24)
@@ -343,6 +383,11 @@ def main() -> None:
         print(json.dumps(asyncio.run(unix_echo(payload, args.decisions, args.folder))))
         return
     load = os.getloadavg()[0]
+    if args.what == "tail":  # in turn, with and without gc.freeze()
+        request = sample_request(args.game or "riviera")
+        runs = [tail(request, args.decisions, freeze) for _ in range(2) for freeze in (False, True)]
+        print(json.dumps({"runs": runs, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+        return
     if args.what == "latency":
         request = sample_request(args.game or "riviera")
         results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
