@@ -1,7 +1,8 @@
 """Submitted bots launched on the node of their match (arena/node/): one decision, and a tournament.
 
-    .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera]
+    .venv/bin/python bench/node_launch.py latency [--decisions 2000] [--game riviera] [--bots minimal,...] [--pin]
     .venv/bin/python bench/node_launch.py scaling [--matches 24] [--game gang_of_dice]
+    .venv/bin/python bench/node_launch.py tail [--decisions 6000]
 
 latency: a submitted bot (a minimal one that does what the echo client does, the Python kit's
 example and the Node.js one), launched in its real sandbox by a `NodeHost` in this process, as a
@@ -11,7 +12,13 @@ socket, arena/node/hop.py) and, in blocks taking turns with it, the gateway's pa
 (`NodeHost.decide_as_gateway`: `Gateway.decide` as a task on the loop, the runner's thread handing
 it over). Beside them, in blocks that take turns with them, a bare gRPC bidirectional echo over a
 Unix socket (the same kind of socket): a grpc.aio server sends the DecisionRequest-sized message,
-a minimal client process sends it back. Last, the Python kit's own work on one decision, alone.
+a minimal client process sends it back; its server in a process of its own (`echo_block`), and, as
+before issue 36's third pass, in this process beside the host (slower: see `echo_block`). Last,
+the Python kit's own work on one decision, alone. `--pin`: this process on CPU 0, the bot and the
+echo's clients on CPU 1.
+
+tail: the minimal bot's decisions in a row, the ones over 1 ms and the longest, with and without
+`gc.freeze()` after the host started (two runs of each in turn).
 
 scaling: `arena serve` in its own process (the gateway), a Ray cluster on loopback with 1 and then
 2 worker nodes of 1 CPU each (tests/arena/node/loopback_cluster.py), and a round robin of two
@@ -98,6 +105,47 @@ async def unix_echo(payload: bytes, count: int, folder: str) -> list[float]:
     return await echo_server(payload, count, f"unix:{folder}/echo.sock")
 
 
+PINNED = False
+BENCH_CPU, PEER_CPU = {0}, {1}  # --pin: this process (the host, the echo's server) and the bot or echo client
+
+
+def pin_peers() -> None:
+    """--pin: the echo's client processes (gateway_latency.echo_server starts them) on PEER_CPU."""
+    import types
+
+    import gateway_latency
+
+    def popen(*args: Any, **kwargs: Any) -> subprocess.Popen[Any]:
+        started = subprocess.Popen(*args, **kwargs)
+        os.sched_setaffinity(started.pid, PEER_CPU)  # (its threads start after: they inherit it)
+        return started
+
+    gateway_latency.subprocess = types.SimpleNamespace(Popen=popen)  # type: ignore[assignment]
+
+
+def pin_tree(pid: int) -> None:
+    """--pin: every thread of the process `pid` and of its descendants on PEER_CPU (a launched bot)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        os.sched_setaffinity(int(task.name), PEER_CPU)
+        for child in (task / "children").read_text().split():
+            pin_tree(int(child))
+
+
+def echo_block(payload: bytes, count: int, folder: str, here: bool = False) -> list[float]:
+    """A block of the bare echo, its server in a process of its own (default), or `here`: in this
+    process, beside the `NodeHost`, as before issue 36's third pass. Here its server's events come
+    through the host's loop: grpc.aio has one completion queue a process, whose reader is on the
+    loop that made the first server (the host's), and events of another loop are handed to it from
+    there (`call_soon_threadsafe`): a thread more than the bare echo, and than the hop."""
+    if here:
+        return asyncio.run(unix_echo(payload, count, folder))
+    (Path(folder) / "echo.payload").write_bytes(payload)
+    pin = ["--pin"] if PINNED else []
+    out = subprocess.run([sys.executable, __file__, "echo-block", "--decisions", str(count), "--folder", folder, *pin],
+                         check=True, capture_output=True, text=True).stdout
+    return [float(sample) for sample in json.loads(out)]
+
+
 def node_decisions(host: NodeHost, name: str, request: pb.DecisionRequest, count: int,
                    at_runner: list[float], at_host: list[float], before: bool = False) -> None:
     """`count` decisions after 100 of warm-up: timed at the runner, and on the host's loop (elapsed_ms);
@@ -149,21 +197,62 @@ def latency(kind: str, request: pb.DecisionRequest, count: int, rounds: int = 3)
                                   ruleset=request.ruleset)
             opened = host.open_seat(name, start, 30_000)
             assert opened.fault == pb.TERMINATION_NORMAL, opened.reason
+            if PINNED:
+                pin_tree(host.running()[name])
             echo: list[float] = []
+            echo_here: list[float] = []
             node: list[float] = []
             loop: list[float] = []
             before: list[float] = []
             before_loop: list[float] = []
             payload = pb.ArenaMessage(decision=request).SerializeToString()
             for _ in range(rounds):  # blocks in turn, so the machine's load falls on each alike
-                echo += asyncio.run(unix_echo(payload, count // rounds + 100, scratch))
+                echo += echo_block(payload, count // rounds + 100, scratch)
+                echo_here += echo_block(payload, count // rounds + 100, scratch, here=True)
                 node_decisions(host, name, request, count // rounds, node, loop)
                 node_decisions(host, name, request, count // rounds, before, before_loop, before=True)
             host.close_seat(name, pb.MatchEnd(match_id=request.match_id, seat=request.seat))
         finally:
             host.stop()
-    return {"echo_unix": percentiles(echo), "node_at_runner": percentiles(node), "node_at_host": percentiles(loop),
+    return {"echo_unix": percentiles(echo), "echo_beside_host": percentiles(echo_here),
+            "node_at_runner": percentiles(node), "node_at_host": percentiles(loop),
             "before_at_runner": percentiles(before), "before_at_host": percentiles(before_loop)}
+
+
+def tail(request: pb.DecisionRequest, count: int, freeze: bool) -> dict[str, Any]:
+    """The node path's tail: `count` decisions of the minimal bot in a row, how many took over 1 ms
+    at the runner, the longest (at the runner and as charged, `elapsed_ms`), and the full collections
+    of this process's heap meanwhile; `freeze`: `gc.freeze()` after the host started (the objects
+    alive then are left out of later collections)."""
+    import gc
+
+    full: list[float] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        stored = store_submission(example_folder("minimal", Path(scratch)), Path(scratch) / "submissions")
+        files = FilesCache(Path(scratch) / "cache").folder(stored.sha256, lambda: pack_tree(stored.folder))
+        host = NodeHost().start()
+        host.bots.add("benchbot@1", EXAMPLES["minimal"][1], files)
+        try:
+            start = pb.MatchStart(match_id=request.match_id, seat=request.seat, game_id=request.game_id,
+                                  ruleset=request.ruleset)
+            assert host.open_seat("benchbot@1", start, 30_000).fault == pb.TERMINATION_NORMAL
+            if freeze:
+                gc.collect()
+                gc.freeze()
+            watch = lambda phase, info: phase == "start" and info["generation"] == 2 and full.append(1)  # noqa: E731
+            gc.callbacks.append(watch)
+            timed = []
+            for _ in range(count):
+                started = time.perf_counter()
+                reply = host.decide("benchbot@1", request, 5000)
+                timed.append(((time.perf_counter() - started) * 1000, reply.elapsed_ms))
+            gc.callbacks.remove(watch)
+        finally:
+            host.stop()
+            gc.unfreeze()
+    return {"gc_freeze": freeze, "decisions": count, "over_1ms": sum(1 for at_runner, _ in timed if at_runner > 1.0),
+            "longest_at_runner_ms": round(max(at_runner for at_runner, _ in timed), 2),
+            "longest_charged_ms": max(charged for _, charged in timed), "full_collections": len(full)}
 
 
 # -- a tournament on 1 and 2 nodes --------------------------------------------------------------
@@ -272,15 +361,33 @@ def start_cluster(nodes: int, scratch: str, env: dict[str, str]) -> tuple[subpro
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["latency", "scaling"])
+    parser.add_argument("what", choices=["latency", "scaling", "tail", "echo-block"])
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--game", help="default: riviera (latency), gang_of_dice (scaling)")
     parser.add_argument("--matches", type=int, default=24)
     parser.add_argument("--bots", default="minimal,python-sdk,node",
                         help="latency: which bots (" + ", ".join(EXAMPLES) + ")")
     parser.add_argument("--think-ms", type=float, default=5.0, help="scaling: CPU the submitted bots spend a decision")
+    parser.add_argument("--folder", help=argparse.SUPPRESS)  # echo-block: where its socket and payload are
+    parser.add_argument("--pin", action="store_true",
+                        help="latency: this process on CPU 0, the bot and the echo's client on CPU 1 (the machine's "
+                             "scheduler otherwise puts them on one core or two, block by block)")
     args = parser.parse_args()
+    if args.pin:
+        global PINNED
+        PINNED = True
+        os.sched_setaffinity(0, BENCH_CPU)  # before any thread starts: they inherit it
+        pin_peers()
+    if args.what == "echo-block":  # one block of the bare echo in a process of its own (echo_block)
+        payload = (Path(args.folder) / "echo.payload").read_bytes()
+        print(json.dumps(asyncio.run(unix_echo(payload, args.decisions, args.folder))))
+        return
     load = os.getloadavg()[0]
+    if args.what == "tail":  # in turn, with and without gc.freeze()
+        request = sample_request(args.game or "riviera")
+        runs = [tail(request, args.decisions, freeze) for _ in range(2) for freeze in (False, True)]
+        print(json.dumps({"runs": runs, "load_average_1min": [load, os.getloadavg()[0]]}, indent=2))
+        return
     if args.what == "latency":
         request = sample_request(args.game or "riviera")
         results = {kind: latency(kind, request, args.decisions) for kind in args.bots.split(",")}
@@ -289,6 +396,10 @@ def main() -> None:
         print("\n| bot | path | bare echo, Unix socket: p50 / p99 ms | at runner: p50 / p99 ms | × echo p50 / p99 "
               "| on the host's loop: p50 / p99 ms | × echo p50 |\n|---|---|---|---|---|---|---|")
         for kind, row in results.items():
+            here = row["echo_beside_host"]
+            print(f"| {kind} | bare echo beside the host (before the third pass) | {here['p50_ms']} / {here['p99_ms']} "
+                  f"| | {here['p50_ms'] / row['echo_unix']['p50_ms']:.2f} / "
+                  f"{here['p99_ms'] / row['echo_unix']['p99_ms']:.2f} | | |")
             for path, at_runner, at_host in (("node (now)", "node_at_runner", "node_at_host"),
                                              ("gateway's (before)", "before_at_runner", "before_at_host")):
                 echo, node, loop = row["echo_unix"], row[at_runner], row[at_host]

@@ -7,8 +7,9 @@ that wakes the decision's task, whose result wakes the runner's thread. `DirectA
 same bookkeeping with no task: the runner's thread, which runs the loop while it waits
 (loop.py), queues the request itself before the loop's first turn; the decision's waiting slot
 in the session (`Session.pending`) is the `Answer` that thread waits on, so the bot's Action,
-read in the same thread, resolves it at once; its deadline is a timer on the loop, the only
-one. The request is copied once, into the message the bot gets (the gateway's path copies it
+read in the same thread, resolves it at once; its deadline is kept by `Deadlines`, one timer
+on the loop for every decision in flight (not a timer set and cancelled each decision). The
+request is copied once, into the message the bot gets (the gateway's path copies it
 three times: into the host call, the numbered request and the message).
 
 What a decision promises is the gateway's, unchanged: the same request ids and log marks, the
@@ -31,6 +32,44 @@ from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
 
 
+class Deadlines:
+    """The deadlines of the decisions in flight on one loop, kept by one timer.
+
+    A timer a decision (`call_later`, cancelled when the answer comes, 0.2 ms later) cost each
+    decision a TimerHandle made, pushed on the loop's heap and cancelled (about 2 µs), and left the
+    heap full of cancelled timers. Here the timer is set only when nothing is armed or a decision
+    is due before it; it is left armed when the decision is answered. When it fires, every
+    decision due by then expires, and it is armed again at the earliest one still in flight (in a
+    match, decisions follow each other with the same deadline: it fires about once a deadline, and
+    finds nothing due). So a decision expires when the loop's clock reaches its deadline, as with
+    a timer of its own, never before.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.due: dict[DirectAsk, float] = {}  # the decision -> its deadline on the loop's clock
+        self._timer: asyncio.TimerHandle | None = None
+
+    def add(self, ask: DirectAsk, due: float) -> None:
+        self.due[ask] = due
+        if self._timer is None or self._timer.when() > due:
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self.loop.call_at(due, self._fire)
+
+    def discard(self, ask: DirectAsk) -> None:
+        self.due.pop(ask, None)
+
+    def _fire(self) -> None:
+        self._timer = None
+        now = self.loop.time()
+        for ask in [ask for ask, due in self.due.items() if due <= now]:
+            del self.due[ask]
+            ask.expire()
+        if self.due:  # (also one that the loop's clock put a hair after now: armed again, it fires at once)
+            self._timer = self.loop.call_at(min(self.due.values()), self._fire)
+
+
 class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path had it, `fallback`)
     """One decision in flight: made on the runner's thread, sent and resolved on the host's loop.
 
@@ -39,9 +78,10 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
     """
 
     def __init__(self, gateway: Gateway, bot_name: str, request: pb.DecisionRequest, deadline_ms: int,
-                 loop: asyncio.AbstractEventLoop) -> None:
+                 deadlines: Deadlines) -> None:
         super().__init__()
-        self.loop = loop  # sent before the loop runs, by its driver: not asyncio.get_running_loop()
+        self.deadlines = deadlines
+        self.loop = deadlines.loop  # sent before the loop runs, by its driver: not asyncio.get_running_loop()
         self.gateway = gateway
         self.bot_name = bot_name
         self.request = request  # the runner's, left as it is: the bot gets a numbered copy
@@ -50,7 +90,6 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
         self.answered = 0.0
         self.session: Session | None = None
         self.request_id = 0
-        self.timer: asyncio.TimerHandle | None = None
         self.fallback: asyncio.Task[host_pb2.DecideReply] | None = None
 
     # -- on the host's loop -------------------------------------------------------------------
@@ -82,19 +121,19 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
         self.session, self.request_id = session, decision.request_id
         session.pending[decision.request_id] = self  # type: ignore[assignment]  # the same three methods
         session.requests[decision.request_id] = (decision, time.monotonic())
-        self.timer = self.loop.call_later(self.deadline_ms / 1000, self._expire)
+        self.deadlines.add(self, self.loop.time() + self.deadline_ms / 1000)
         session.send(message)
 
-    def _expire(self) -> None:
+    def expire(self) -> None:
+        """Its deadline passed with no answer (`Deadlines`)."""
         if not self.done():
             self.set_exception(self.gateway._late(self.bot_name, self.deadline_ms))
 
     def _settle(self, result: int | None, exception: BaseException | None) -> None:
-        """The decision is over: stamped, its timer stopped, and the session forgets it (a fault
+        """The decision is over: stamped, its deadline dropped, and the session forgets it (a fault
         next turn: the session may be failing its waiting decisions in a loop over them now)."""
         self.answered = time.perf_counter()
-        if self.timer is not None:
-            self.timer.cancel()
+        self.deadlines.discard(self)
         super()._settle(result, exception)
         if self.session is None:
             return
@@ -109,7 +148,7 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
         """Send it, wait for the answer (or the fault), driving the loop meanwhile, and make it the
         reply `Gateway.decide` would give."""
         try:
-            action = loop.wait(self, timeout_s, start=self.send, guard=False)  # `_expire` is its guard
+            action = loop.wait(self, timeout_s, start=self.send, guard=False)  # `expire` is its guard
         except BotFault as fault:
             if self.gateway.stopping:
                 raise GatewayStopping(STOPPING) from None

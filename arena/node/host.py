@@ -42,7 +42,7 @@ from arena.gateway.service import BotStreamService
 from arena.launch.launcher import LaunchLimits
 from arena.launch.sandbox import SandboxUnavailable
 from arena.link.client import MARGIN_S, GatewayError
-from arena.node.hop import DirectAsk
+from arena.node.hop import Deadlines, DirectAsk
 from arena.node.loop import SharedLoop
 from arena.v1 import bot_pb2 as pb
 from arena.v1 import host_pb2
@@ -115,6 +115,7 @@ class NodeHost:
         self.folder = Path(tempfile.mkdtemp(prefix="arena-node-"))  # mode 0700
         self.socket = self.folder / "bots.sock"
         self._loop = SharedLoop()  # run by the runner's thread while it waits (loop.py)
+        self._deadlines = Deadlines(self._loop.loop)  # of the decisions in flight (hop.py)
         self._server: grpc.aio.Server | None = None
         self.gateway: Gateway | None = None
 
@@ -149,7 +150,7 @@ class NodeHost:
 
     def decide(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:
         assert self.gateway is not None
-        ask = DirectAsk(self.gateway, bot_name, request, deadline_ms, self._loop.loop)
+        ask = DirectAsk(self.gateway, bot_name, request, deadline_ms, self._deadlines)
         return ask.reply(self._loop, deadline_ms / 1000 + MARGIN_S)
 
     def decide_as_gateway(self, bot_name: str, request: pb.DecisionRequest, deadline_ms: int) -> host_pb2.DecideReply:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
+from arena.node.hop import Deadlines
 from arena.node.host import NodeHost
 from arena.node.loop import Answer, SharedLoop
 from arena.v1 import bot_pb2 as pb
@@ -98,6 +99,70 @@ def test_a_late_answer_to_a_timed_out_decision_is_a_notice_not_an_answer(bot: In
 
 async def _receive(bot: InProcessBot, data: bytes) -> bool:
     return bot.session.receive(data)
+
+
+def test_a_shorter_deadline_after_answered_longer_ones_still_times_out_at_its_own(bot: InProcessBot) -> None:
+    """The one deadline timer is left armed at the first long decision's deadline (a minute on);
+    a later decision due sooner arms it earlier (else the runner would wait out its own margin)."""
+    assert [bot.host.decide(BOT, request(), 60_000).action_id for _ in range(3)] == [7] * 3
+    bot.stalled = True
+    reply = bot.host.decide(BOT, request(), 50)
+    assert (reply.fault, reply.reason) == (pb.TERMINATION_TIMEOUT, "no answer within 50 ms")
+    assert reply.elapsed_ms >= 50
+
+
+# -- Deadlines, one timer for the decisions in flight ---------------------------------------------
+
+class Asked:
+    """A stand-in for a decision in flight: it notes when (on the loop's clock) it expired."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, expired: list[tuple[str, float]], name: str) -> None:
+        self.loop, self.expired, self.name = loop, expired, name
+
+    def expire(self) -> None:
+        self.expired.append((self.name, self.loop.time()))
+
+
+def test_one_timer_expires_each_decision_in_flight_at_its_deadline_never_before_and_once() -> None:
+    loop = asyncio.new_event_loop()
+    deadlines = Deadlines(loop)
+    expired: list[tuple[str, float]] = []
+    now = loop.time()
+    due = {"slow": now + 0.2, "answered": now + 0.05, "quick": now + 0.1}
+    asked = {name: Asked(loop, expired, name) for name in due}
+    for name, when in due.items():
+        deadlines.add(asked[name], when)  # type: ignore[arg-type]
+    deadlines.discard(asked["answered"])  # type: ignore[arg-type]
+    try:
+        loop.run_until_complete(asyncio.sleep(0.4))
+    finally:
+        loop.close()
+    assert [name for name, _ in expired] == ["quick", "slow"], "an answered decision never expires; each once"
+    assert all(at >= due[name] for name, at in expired), (expired, due)
+    assert deadlines.due == {}
+
+
+def test_decisions_that_follow_each_other_arm_the_timer_once() -> None:
+    """A match's decisions, each answered before the next is asked with the same deadline: the
+    timer armed for the first is left for the next ones (no timer set and cancelled a decision)."""
+    loop = asyncio.new_event_loop()
+    armed: list[float] = []
+    call_at = loop.call_at
+
+    def counted_call_at(when: float, callback: Callable[..., object], *args: object) -> asyncio.TimerHandle:
+        armed.append(when)
+        return call_at(when, callback, *args)
+
+    loop.call_at = counted_call_at  # type: ignore[method-assign]
+    deadlines = Deadlines(loop)
+    try:
+        for number in range(1000):
+            ask = Asked(loop, [], str(number))
+            deadlines.add(ask, loop.time() + 5.0)  # type: ignore[arg-type]
+            deadlines.discard(ask)  # type: ignore[arg-type]
+    finally:
+        loop.close()
+    assert len(armed) == 1 and deadlines.due == {}
 
 
 # -- Answer, the waiter of one decision -----------------------------------------------------------
