@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.gateway import pauses
 from arena.gateway.retry import LaunchRetry
 from arena.gateway.sessions import PROTOCOL, BotFault, Revoked, Session, StreamLimits, time_spent
 from arena.launch.launcher import LaunchedBot, Launcher, LaunchLimits
@@ -86,6 +87,7 @@ class Gateway:
         self._marks: dict[SeatKey, list[tuple[int, int]]] = {}  # their decisions: (step, byte count then)
         self.launcher = Launcher(address, limits or LaunchLimits(), socket)
         self.retry = LaunchRetry()  # launched bots whose last launch did not connect
+        pauses.install()  # a decision is not charged this process's collector pauses
         self._request_ids = itertools.count(1)
         self._arrivals = asyncio.Condition()
         self.stopping = False  # close() began: every fault from here on is the arena's stop
@@ -370,10 +372,10 @@ class Gateway:
     async def _decide(self, request: host_pb2.DecideRequest) -> host_pb2.DecideReply:
         """Send one DecisionRequest to the bot and wait for its Action until the deadline; a bot that
         is away (redialling) is waited for within the same deadline."""
-        started = time.perf_counter()
+        started, paused = time.perf_counter(), pauses.paused_s()
         session = await self._session_within(request.bot_name, request.deadline_ms)
         if isinstance(session, BotFault):
-            return self._reply(started, fault=session.fault, reason=session.reason)
+            return self._reply(started, paused, fault=session.fault, reason=session.reason)
         decision = self._numbered(request.request, started)
         self._mark_decision(request)
         try:
@@ -382,12 +384,12 @@ class Gateway:
                 action = await session.ask(decision)
         except TimeoutError:
             fault = self._late(request.bot_name, request.deadline_ms)
-            return self._reply(started, fault=fault.fault, reason=fault.reason)
+            return self._reply(started, paused, fault=fault.fault, reason=fault.reason)
         except BotFault as fault:
-            return self._reply(started, fault=fault.fault, reason=fault.reason)
+            return self._reply(started, paused, fault=fault.fault, reason=fault.reason)
         finally:
             session.forget(decision.request_id)
-        return self._reply(started, action_id=action, fault=pb.TERMINATION_NORMAL)
+        return self._reply(started, paused, action_id=action, fault=pb.TERMINATION_NORMAL)
 
     def _numbered(self, request: pb.DecisionRequest, started: float) -> pb.DecisionRequest:
         """The request with the next request id, and less time left by what waiting for a redial took."""
@@ -422,8 +424,9 @@ class Gateway:
         return BotFault(pb.TERMINATION_DISCONNECT, f"{why}; it did not reconnect within the {deadline_ms} ms deadline")
 
     @staticmethod
-    def _reply(started: float, **fields: object) -> host_pb2.DecideReply:
-        elapsed_ms = round((time.perf_counter() - started) * 1000, 3)
+    def _reply(started: float, paused: float, **fields: object) -> host_pb2.DecideReply:
+        """The reply, charged the time since `started` less the collector's pauses since (pauses.py)."""
+        elapsed_ms = pauses.charged_ms(started, time.perf_counter(), paused, pauses.paused_s())
         return host_pb2.DecideReply(elapsed_ms=elapsed_ms, **fields)  # type: ignore[arg-type]
 
     async def close(self) -> None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -30,6 +32,7 @@ class InProcessBot:
         self.host = host
         self.received: list[pb.DecisionRequest] = []
         self.stalled = False
+        self.pause_s = 0.0  # a garbage collection this long on the host before each answer
         host.call(self._connect())
 
     async def _connect(self) -> None:
@@ -42,12 +45,28 @@ class InProcessBot:
             if message.WhichOneof("kind") != "decision":
                 return
             self.received.append(pb.DecisionRequest.FromString(message.decision.SerializeToString()))
+            if self.pause_s:
+                collection_taking(self.pause_s)
             if not self.stalled:
                 asked = message.decision
                 action = pb.Action(request_id=asked.request_id, action_id=asked.legal_actions[0].id)
                 loop.call_soon(session.receive, pb.BotMessage(action=action).SerializeToString())
 
         loop.create_task(session.drain(write))
+
+
+def collection_taking(seconds: float) -> None:
+    """A garbage collection that stands still `seconds` (a callback sleeping in it), as a full
+    collection of a large heap stands the process still."""
+    def sleep(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            time.sleep(seconds)
+
+    gc.callbacks.append(sleep)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(sleep)
 
 
 @pytest.fixture
@@ -201,3 +220,15 @@ def test_a_thread_waiting_on_an_answer_while_another_drives_is_woken_in_either_o
         assert got == (("a", "b") if first_set_first else ("b", "a"))
     finally:
         shared.close()
+
+
+def test_a_collector_pause_inside_a_decision_is_not_charged_to_the_bot_either_way(bot: InProcessBot) -> None:
+    bot.pause_s = 0.2
+    for decide in (bot.host.decide, bot.host.decide_as_gateway):
+        started = time.perf_counter()
+        reply = decide(BOT, request(), 5000)
+        wall_ms = (time.perf_counter() - started) * 1000
+        assert (reply.fault, reply.action_id) == (pb.TERMINATION_NORMAL, 7)
+        assert wall_ms >= 200, "the collection stood the decision still"
+        assert reply.elapsed_ms <= wall_ms - 200 + 0.001, "charged without the collector's pause"
+        assert reply.elapsed_ms >= 0
