@@ -192,7 +192,17 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
     per card, with each city's budget (the value of everything usable) counted once."""
     values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
-    budgets = [dot(values, avail) for values in values_by_city]  # no value is below 0
+    # dot(values, avail) per city (no value is below 0): the credits (items 4..7) are worth the
+    # same in every city, so they are counted once and the goods per city.
+    credit = 0
+    for i in range(4, NUM_ITEMS):
+        credit += _CREDIT_VALUES[i - 4] * avail[i]
+    budgets = []
+    for values in values_by_city:
+        budget = credit
+        for g in range(4):
+            budget += values[g] * avail[g]
+        budgets.append(budget)
     # `cost_with` inlined: a budget is never below 0, so the cost's floor at 0 changes nothing here.
     city, cost = _CITY_OF_CARD, _COST_OF_CARD
     return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]

@@ -32,9 +32,7 @@ ALL_CARDS: Final = (1 << (NUM_COLOURS * VALUES)) - 1
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    items = list(values)  # two new objects, where slicing and joining made five
-    items[index] = value
-    return tuple(items)
+    return values[:index] + (value,) + values[index + 1 :]
 
 
 def _cards_mask(cards: Iterable[int]) -> int:
@@ -140,20 +138,17 @@ def begin_round(s: RivieraData) -> None:
 
 
 def deal_card(s: RivieraData, card: int) -> None:
-    """Deal the next card: seat 0 gets the first 10, seat 1 the next 10, and so on.
-
-    When the deal is complete and some hand holds more than `maxSameColourInHand` cards of one
-    colour, the whole deal is silently redone (§1.5 step 3).
-    """
-    # Most nodes of a game are dealt cards: this is written for speed (no helper calls).
-    # Tuples changed through lists: two new objects each, where slicing and joining made more.
+    """Deal the next card: seat 0 gets the first 10, seat 1 the next 10, and so on. When the
+    deal is complete and some hand holds more than `maxSameColourInHand` cards of one colour,
+    the whole deal is silently redone (§1.5 step 3)."""
+    # Most nodes of a game are dealt cards: written for speed (no helper calls; tuples changed
+    # through lists, two new objects each where slicing and joining made more).
     rest = list(s.deck)
     del rest[bisect_left(rest, card)]  # the deck is sorted
     s.deck = tuple(rest)
     dealt = len(s.in_deck) - len(rest)  # this card included
     seat = (dealt - 1) // HAND_SIZE  # queries.dealt_to before this card
-    hands = list(s.hands)
-    hand = list(hands[seat])
+    hands, hand = list(s.hands), list(s.hands[seat])
     insort(hand, card)  # sorted(hand + (card,))
     hands[seat] = tuple(hand)
     s.hands = tuple(hands)
