@@ -9,7 +9,6 @@ next chance or decision node.
 
 from __future__ import annotations
 
-from operator import add, sub
 from typing import Any
 
 from engine.riga import actions as a
@@ -39,17 +38,23 @@ from engine.riga.phases import (
     TAKE,
     WINTER,
 )  # fmt: skip
-from engine.riga.state import RigaData
+from engine.riga.state import BuildPayments, RigaData
 
 LOG_KEEP = 24  # public events kept in the state for observations (the derived fields hold the rest)
 
 
+# `_put` and `_add` go through a list: two new objects where slicing and joining made five
+# (the tuples' allocation and release were the largest share of a compiled playout's own time).
 def _put(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    items = list(values)
+    items[index] = value
+    return tuple(items)
 
 
 def _add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
-    return counts[:index] + (counts[index] + delta,) + counts[index + 1 :]
+    items = list(counts)
+    items[index] += delta
+    return tuple(items)
 
 
 def set_up(s: RigaData, num_players: int, use_riga: bool, use_gm: bool) -> None:
@@ -65,6 +70,7 @@ def set_up(s: RigaData, num_players: int, use_riga: bool, use_gm: bool) -> None:
     s.rsupply = (t.RIGA_CARD_IDS if use_riga else (),) * n
     s.tiles, s.flipped, s.drawn = (), (), ()
     s.pending, s.need, s.choice, s.log = None, 0, (), ()
+    s.paying = None
     s._legal = s._outcomes = None
     s._set_kind()
 
@@ -177,22 +183,32 @@ def start_build(s: RigaData, seat: int, card: int) -> None:
 
 
 def pay(s: RigaData, seat: int, item: int) -> None:
-    card, paid = s.pending  # type: ignore[misc]  # set while a build is being paid
-    paid = _add(paid, item, 1)
+    plan = queries.payment_plan(s, seat)  # the parent's: carried by the copy, asked by apply's check
+    card, paid = plan.card, _add(plan.paid, item, 1)
     s.pending = (card, paid)
-    values_by_city, discounts = sc.build_facts(s.tableau[seat])
-    if sc.dot(values_by_city[t.CITY_OF_CARD[card]], paid) >= sc.cost_with(card, discounts):
+    payments = sc.still_extending(plan.payments, item, paid[item])
+    s.paying = BuildPayments(seat, card, paid, plan.hand, plan.tableau, plan.used, plan.values, plan.cost, payments)
+    # complete once the city's values of what is paid reach the cost (§3.3: a legal payment)
+    if sc.dot(plan.values, paid) >= plan.cost:
         complete_build(s, seat)
 
 
 def complete_build(s: RigaData, seat: int) -> None:
     """Pay, move the card to the tableau, count the build, run the Grand Master check."""
     card, paid = s.pending  # type: ignore[misc]  # set while a build is being paid
-    s.pending = None
+    s.pending = s.paying = None
     pay_goods(s, seat, paid[:4])
+    goods: list[str] = []  # for the log: each good paid, as often as paid, then the credits
+    credits: list[str] = []
+    used = s.used[seat]
     for index in range(4):
+        for _ in range(paid[index]):
+            goods.append(t.GOOD_NAMES[index])
         if paid[4 + index]:
-            s.used = _put(s.used, seat, s.used[seat] | 1 << index)
+            used |= 1 << index
+            credits.append(t.CARD_CODES[t.CREDIT_CARDS[index]])
+    if used != s.used[seat]:
+        s.used = _put(s.used, seat, used)
     if card in s.rsupply[seat]:
         s.rsupply = _put(s.rsupply, seat, tuple(c for c in s.rsupply[seat] if c != card))
     else:
@@ -200,9 +216,7 @@ def complete_build(s: RigaData, seat: int) -> None:
         s.sbuild = _put(s.sbuild, seat, tuple(c for c in s.sbuild[seat] if c != card))
     s.tableau = _put(s.tableau, seat, tuple(sorted(s.tableau[seat] + (card,))))
     s.builds += 1
-    goods = tuple(t.GOOD_NAMES[g] for g in range(4) for _ in range(paid[g]))
-    credits = tuple(t.CARD_CODES[t.CREDIT_CARDS[i]] for i in range(4) if paid[4 + i])
-    log(s, ("build", seat, t.CARD_CODES[card], goods, credits))
+    log(s, ("build", seat, t.CARD_CODES[card], tuple(goods), tuple(credits)))
     if s.use_gm:
         s.tiles, claims = sc.gm_check(s.tiles, seat, s.tableau)
         for tile, previous in claims:
@@ -211,9 +225,18 @@ def complete_build(s: RigaData, seat: int) -> None:
 
 def pay_goods(s: RigaData, seat: int, goods: tuple[int, ...]) -> None:
     """Goods leave the hand face up; the public lower bound of the hand shrinks with them."""
-    s.hgoods = _put(s.hgoods, seat, tuple(map(sub, s.hgoods[seat], goods)))
-    s.kgoods = _put(s.kgoods, seat, tuple(max(0, k - g) for k, g in zip(s.kgoods[seat], goods)))
-    s.gdisc = tuple(map(add, s.gdisc, goods))
+    hand, known, discards = s.hgoods[seat], s.kgoods[seat], s.gdisc
+    # written out for the 4 goods: the compiled engine runs these natively, where map and zip
+    # call into the interpreter per item
+    s.hgoods = _put(s.hgoods, seat, (hand[0] - goods[0], hand[1] - goods[1], hand[2] - goods[2], hand[3] - goods[3]))
+    s.kgoods = _put(s.kgoods, seat, (_less(known[0], goods[0]), _less(known[1], goods[1]),
+                                     _less(known[2], goods[2]), _less(known[3], goods[3])))
+    s.gdisc = (discards[0] + goods[0], discards[1] + goods[1], discards[2] + goods[2], discards[3] + goods[3])
+
+
+def _less(known: int, paid: int) -> int:
+    """What is still known of a good's count after `paid` leave the hand (never below 0)."""
+    return known - paid if known > paid else 0
 
 
 def end_turn(s: RigaData) -> None:
@@ -301,9 +324,10 @@ def run_automatic_steps(s: RigaData) -> None:
 
 def goods_ready(s: RigaData) -> bool:
     """True when a goods card can be drawn, reshuffling the discards into the deck if needed."""
-    if sum(s.gdeck):
+    deck, discards = s.gdeck, s.gdisc
+    if deck[0] or deck[1] or deck[2] or deck[3]:  # sum(deck), written out: asked at every draw
         return True
-    if not sum(s.gdisc):
+    if not (discards[0] or discards[1] or discards[2] or discards[3]):
         return False
     s.gdeck, s.gdisc = s.gdisc, (0, 0, 0, 0)
     log(s, ("reshuffle_goods",))

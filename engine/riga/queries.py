@@ -7,7 +7,7 @@ from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
 from engine.riga.phases import BUILD, DISCARD, FLIP, GOODS_DRAW_PHASES, SETUP_BUILDINGS, SPRING_DISPLAY, START, TAKE
-from engine.riga.state import RigaData
+from engine.riga.state import BuildPayments, RigaData
 
 
 def tile_pool(s: RigaData) -> tuple[int, ...]:
@@ -58,16 +58,35 @@ def _build_actions(s: RigaData, seat: int) -> list[int]:
         return [a.END_TURN]
     cards = s.hbuild[seat] + s.rsupply[seat]
     found = sc.buildable(s.hgoods[seat], s.tableau[seat], s.used[seat], cards)
-    return sorted(a.START_BUILD + card for card in found) + [a.END_TURN]
+    actions = [a.START_BUILD + card for card in found]
+    actions.sort()
+    actions.append(a.END_TURN)
+    return actions
 
 
 def _pay_actions(s: RigaData, seat: int) -> list[int]:
-    card, paid = s.pending  # type: ignore[misc]  # set while a build is being paid
-    tableau = s.tableau[seat]
-    values_by_city, discounts = sc.build_facts(tableau)
-    avail = sc.available_items(s.hgoods[seat], tableau, s.used[seat])
-    items = sc.payable(values_by_city[t.CITY_OF_CARD[card]], avail, paid, sc.cost_with(card, discounts))
+    plan = payment_plan(s, seat)
+    items = sc.next_items(plan.payments, plan.paid)
     return [a.PAY_GOOD + item for item in items]  # PAY_CREDIT follows PAY_GOOD directly
+
+
+def payment_plan(s: RigaData, seat: int) -> BuildPayments:
+    """The legal payments of `seat`'s build being paid at `s`: the ones the state carries
+    (`s.paying`, from the payment before) when they are this build's, else worked out from the
+    tableau and the hand and kept on the state for the next payment."""
+    plan = s.paying
+    if plan is not None and plan.fits(s, seat):
+        return plan
+    pending = s.pending
+    assert pending is not None  # asked while a build is being paid
+    card, paid = pending
+    hand, tableau, used = s.hgoods[seat], s.tableau[seat], s.used[seat]
+    values_by_city, discounts = sc.build_facts(tableau)
+    values = values_by_city[t.CITY_OF_CARD[card]]
+    cost = sc.cost_with(card, discounts)
+    payments = sc.extending(sc.minimal_payments(values, sc.available_items(hand, tableau, used), cost), paid)
+    plan = s.paying = BuildPayments(seat, card, paid, hand, tableau, used, values, cost, payments)
+    return plan
 
 
 def hand_size(s: RigaData, seat: int) -> int:

@@ -192,7 +192,17 @@ def buildable(hand_goods: tuple[int, ...], tableau: tuple[int, ...], used: int, 
     per card, with each city's budget (the value of everything usable) counted once."""
     values_by_city, discounts = build_facts(tableau)
     avail = available_items(hand_goods, tableau, used)
-    budgets = [dot(values, avail) for values in values_by_city]  # no value is below 0
+    # dot(values, avail) per city (no value is below 0): the credits (items 4..7) are worth the
+    # same in every city, so they are counted once and the goods per city.
+    credit = 0
+    for i in range(4, NUM_ITEMS):
+        credit += _CREDIT_VALUES[i - 4] * avail[i]
+    budgets = []
+    for values in values_by_city:
+        budget = credit
+        for g in range(4):
+            budget += values[g] * avail[g]
+        budgets.append(budget)
     # `cost_with` inlined: a budget is never below 0, so the cost's floor at 0 changes nothing here.
     city, cost = _CITY_OF_CARD, _COST_OF_CARD
     return [card for card in cards if budgets[city[card]] >= cost[card] - discounts[city[card]]]
@@ -202,20 +212,39 @@ def payable(values: tuple[int, ...], avail: tuple[int, ...], paid: tuple[int, ..
     """The payment items (0..7) that may be paid next after `paid`: each keeps the payment inside
     some legal (sufficient, minimal) one (§3.3). `avail` counts what the player has in all.
 
-    The legal payments are listed once per build (the hand does not change while it is paid);
-    the items are collected as bits of an int, in order, by int loops.
-    """
-    items = 0  # bit i: item i is in some legal payment that extends `paid`
-    for payment in minimal_payments(values, avail, cost):
+    The legal payments are listed once per build (the hand does not change while it is paid;
+    the state carries those that still extend what is paid: `state.BuildPayments`)."""
+    return next_items(extending(minimal_payments(values, avail, cost), paid), paid)
+
+
+def extending(payments: tuple[tuple[int, ...], ...], paid: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The `payments` that hold at least `paid` of every item (int loops)."""
+    kept = []
+    for payment in payments:
         extends = True
         for i in range(NUM_ITEMS):
             if payment[i] < paid[i]:
                 extends = False
                 break
         if extends:
-            for i in range(NUM_ITEMS):
-                if payment[i] > paid[i]:
-                    items |= 1 << i
+            kept.append(payment)
+    return tuple(kept)
+
+
+def still_extending(payments: tuple[tuple[int, ...], ...], item: int, count: int) -> tuple[tuple[int, ...], ...]:
+    """`extending` after one more `item` is paid, now `count` of it, from the `payments` that
+    extended the payment before it (their other items hold already)."""
+    return tuple([payment for payment in payments if payment[item] >= count])
+
+
+def next_items(payments: tuple[tuple[int, ...], ...], paid: tuple[int, ...]) -> tuple[int, ...]:
+    """The items that some of `payments` (each extending `paid`) holds more of than `paid`,
+    in order: collected as bits of an int by int loops."""
+    items = 0
+    for payment in payments:
+        for i in range(NUM_ITEMS):
+            if payment[i] > paid[i]:
+                items |= 1 << i
     return tuple([i for i in range(NUM_ITEMS) if items >> i & 1])
 
 
@@ -289,8 +318,8 @@ def is_legal_payment(values: Sequence[int], paid: Sequence[int], cost: int) -> b
 def metric(tile: int, tableau: Sequence[int]) -> int:
     """What `tile` counts for a player (§1.5): `tableau_counts(tableau)[part][which]`, counted
     here from the per-card tables (the Grand Master check asks it after every build)."""
-    part, which = _METRIC_PART[tile]
-    facts = _CITY_OF_CARD if part == 0 else _SYMBOL_OF_CARD
+    facts = _CITY_OF_CARD if _METRIC_BY_CITY[tile] else _SYMBOL_OF_CARD
+    which = _METRIC_WHICH[tile]
     count = 0
     for c in tableau:
         if facts[c] == which:
@@ -298,8 +327,13 @@ def metric(tile: int, tableau: Sequence[int]) -> int:
     return count
 
 
-# Where each claimable tile's count is in `tableau_counts`: (0 = per city, 1 = per symbol, index).
-_METRIC_PART: Final = {tile: (0 if kind == "city" else 1, which) for tile, (kind, which) in t.TILE_METRIC.items()}
+# Per tile id (T_MONEY, which counts nothing here: False and -1), what it counts: a city's
+# buildings (True) or a symbol's, and which one; and its thresholds (t.FIRST_THRESHOLD and
+# t.MAX_THRESHOLD), as tuples: the Grand Master check asks them after every build.
+_METRIC_BY_CITY: Final = tuple(t.TILE_METRIC.get(tile, ("", -1))[0] == "city" for tile in range(len(t.TILE_NAMES)))
+_METRIC_WHICH: Final = tuple(t.TILE_METRIC.get(tile, ("", -1))[1] for tile in range(len(t.TILE_NAMES)))
+_FIRST_AT: Final = tuple(t.FIRST_THRESHOLD.get(tile, 0) for tile in range(len(t.TILE_NAMES)))
+_MAX_AT: Final = tuple(t.MAX_THRESHOLD.get(tile, 0) for tile in range(len(t.TILE_NAMES)))
 
 
 def gm_check(
@@ -322,9 +356,9 @@ def gm_check(
 def _claims(tile: int, side: int, holder: int, builder: int, tableaus: Sequence[Sequence[int]]) -> bool:
     count = metric(tile, tableaus[builder])
     if side == t.FIRST:
-        return holder < 0 and count >= t.FIRST_THRESHOLD[tile]
+        return holder < 0 and count >= _FIRST_AT[tile]
     if holder < 0:
-        return count >= t.MAX_THRESHOLD[tile]
+        return count >= _MAX_AT[tile]
     # a steal needs strictly more than the current holder; a tie stays
     return holder != builder and count > metric(tile, tableaus[holder])
 

@@ -32,11 +32,63 @@ FIELDS = (
 # Copied along with the fields, not compared: the node kind, a plain slot rather than a property
 # because the base class reads it several times per node; `_set_kind` sets it from the phase at
 # the end of every step (and wherever a state is put together field by field).
-DERIVED = ("kind",)
+# `paying`: the legal payments of the build being paid, carried from one payment to the next
+# (BuildPayments; None when none is carried): a function of the fields, so never compared.
+DERIVED = ("kind", "paying")
 # Filled on first use and never changed after (a state is a value), not compared, not copied:
 # (seat, legal actions) of the acting seat and the chance outcomes, each asked for twice per node
 # (by the caller, then by the check in State.apply / apply_chance).
 MEMOS = ("_legal", "_outcomes")
+
+
+class BuildPayments:
+    """The legal payments of a build being paid, kept on the state from one payment to the next
+    (a build is paid one item per decision, and the hand does not change until it is complete):
+    the `scoring.minimal_payments` that still extend what is paid, the city's item values and
+    the build's cost. Each payment makes a new one (states share it, so it is never changed).
+
+    It holds for one seat's hand, tableau and spent credits and one build's card and payment so
+    far (`pending`), and keeps the very tuples: `fits` compares them by identity (a tuple never
+    changes, so the same object is the same value; `pending` itself is not kept, because the
+    compiled engine stores a fixed-size tuple unboxed and boxes a new one at every read); a
+    state put together otherwise works them out again."""
+
+    __slots__ = ("seat", "card", "paid", "hand", "tableau", "used", "values", "cost", "payments")
+
+    def __init__(
+        self,
+        seat: int,
+        card: int,
+        paid: tuple[int, ...],
+        hand: tuple[int, ...],
+        tableau: tuple[int, ...],
+        used: int,
+        values: tuple[int, ...],
+        cost: int,
+        payments: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.seat = seat
+        self.card = card
+        self.paid = paid
+        self.hand = hand
+        self.tableau = tableau
+        self.used = used
+        self.values = values
+        self.cost = cost
+        self.payments = payments
+
+    def fits(self, s: RigaData, seat: int) -> bool:
+        """True when these are the payments of `seat` at `s` (a build being paid)."""
+        pending = s.pending
+        return (
+            pending is not None
+            and self.paid is pending[1]
+            and self.card == pending[0]
+            and self.seat == seat
+            and self.hand is s.hgoods[seat]
+            and self.tableau is s.tableau[seat]
+            and self.used == s.used[seat]
+        )
 
 
 class RigaData(OneSeatLegalMemo):
@@ -77,6 +129,7 @@ class RigaData(OneSeatLegalMemo):
     choice: tuple[int, ...]
     log: tuple[tuple[Any, ...], ...]
     kind: NodeKind  # overrides State.kind
+    paying: BuildPayments | None
     _outcomes: list[tuple[int, float]] | None
 
     # -- construction and value semantics ---------------------------------------------------
@@ -124,6 +177,7 @@ class RigaData(OneSeatLegalMemo):
         new.choice = self.choice
         new.log = self.log
         new.kind = self.kind
+        new.paying = self.paying
         new._legal = None
         new._outcomes = None
         return new
@@ -152,6 +206,7 @@ class RigaData(OneSeatLegalMemo):
         for name, value in state.items():
             setattr(self, name, value)
         self._legal = self._outcomes = None
+        self.paying = None
         self._set_kind()
 
     def __repr__(self) -> str:
