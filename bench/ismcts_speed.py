@@ -9,7 +9,8 @@ legal actions and apply, and in the heuristic's rollouts and observations.
 
 `--tree DIR` measures another checkout too (set up with scripts/setup.sh: its compiled engine and
 its bots, run by its own venv), alternating with this one position set by position set, e.g. the
-engines as issue 36 found them. Best of `--repeat` runs per row.
+engines as issue 36 found them. Every run is a new process (the bots' caches start empty); best
+of `--repeat` runs per row.
 
 Usage: .venv/bin/python bench/ismcts_speed.py [--games riga] [--players 3] [--sims 100]
        [--positions 12] [--repeat 2] [--tree /work/issue36_base]
@@ -70,9 +71,14 @@ def simulations_per_second(game_id: str, players: int, sims: int, count: int) ->
 
 
 def in_tree(tree: Path, game_id: str, players: int, sims: int, count: int) -> float:
-    """The same measurement in another checkout: its venv, its engine and bots (PYTHONPATH), this script."""
+    """The measurement in a new process of the checkout `tree` (this one too): its venv, its engine
+    and bots (PYTHONPATH), this script; each run starts with the bots' caches empty (the Gang of
+    Dice heuristic's re-roll plans are cached: a second run in one process would find them)."""
     env = {k: v for k, v in os.environ.items() if k != "ARENA_ENGINE"} | {"PYTHONPATH": str(tree)}
-    command = [str(tree / ".venv" / "bin" / "python"), __file__, "--json", "--games", game_id,
+    python = str(tree / ".venv" / "bin" / "python")
+    if tree == ROOT:  # this tree, as this process runs it (its interpreter, its ARENA_ENGINE)
+        env, python = {**os.environ, "PYTHONPATH": str(tree)}, sys.executable
+    command = [python, __file__, "--json", "--games", game_id,
                "--players", str(players), "--sims", str(sims), "--positions", str(count)]
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -121,7 +127,7 @@ def main() -> None:
         for _ in range(args.repeat):
             if tree:
                 other = max(other, in_tree(tree, game_id, args.players, args.sims, args.positions))
-            now = max(now, simulations_per_second(game_id, args.players, args.sims, args.positions))
+            now = max(now, in_tree(ROOT, game_id, args.players, args.sims, args.positions))
         cells = [f"{now:,.0f}"] + ([f"{other:,.0f}", f"{now / other:.2f}×"] if tree else [])
         print(f"| {game_id} | {args.players} | " + " | ".join(cells) + " |", flush=True)
 
