@@ -3,7 +3,8 @@ that has no `arena`, its README's minimal bot plays a full match against a real 
 
 The kit's dependencies (grpcio, protobuf) and its build backend (hatchling) are installed from a
 folder of wheels (`pip install --no-index --find-links`), downloaded from PyPI once into pytest's
-cache (.pytest_cache) and reused offline after that.
+cache (.pytest_cache) and reused offline after that (each run's own temporary folder when the cache
+is off: `-p no:cacheprovider`).
 """
 
 from __future__ import annotations
@@ -29,9 +30,8 @@ KIT = ROOT / "bots" / "sdk"
 WHEELS = ("grpcio==1.85.3", "protobuf==7.36.2", "hatchling==1.33.0")  # the kit's pins, and its build backend
 
 
-def wheelhouse(cache: pytest.Cache) -> Path:
+def wheelhouse(folder: Path) -> Path:
     """The folder of wheels the fresh venv installs from (downloaded the first time only)."""
-    folder = cache.mkdir("arena-bot-sdk-wheels")
     names = {wheel.name.lower() for wheel in folder.glob("*.whl")}
     if all(any(n.startswith(pin.replace("==", "-")) for n in names) for pin in WHEELS):
         return folder
@@ -51,10 +51,19 @@ def kit_python(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Co
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True)
     python = folder / "venv" / "bin" / "python"
     install = subprocess.run([*pip(python), "install", "--quiet", "--no-index", "--find-links",
-                              str(wheelhouse(pytestconfig.cache)), str(source)],
+                              str(wheelhouse(wheel_folder(pytestconfig, folder))), str(source)],
                              capture_output=True, text=True, env=clean_env())
     assert install.returncode == 0, install.stderr
     return python
+
+
+def wheel_folder(pytestconfig: pytest.Config, scratch: Path) -> Path:
+    """pytest's cache folder for the wheels, or `scratch`/wheels when the cache plugin is off."""
+    cache: pytest.Cache | None = getattr(pytestconfig, "cache", None)
+    if cache is None:
+        (scratch / "wheels").mkdir(exist_ok=True)
+        return scratch / "wheels"
+    return cache.mkdir("arena-bot-sdk-wheels")
 
 
 def pip(python: Path) -> list[str]:
