@@ -25,9 +25,7 @@ from pathlib import Path
 
 import engine
 from engine import registry
-from engine.core import NodeKind, State
-
-ROOT = Path(__file__).resolve().parent.parent
+from engine.core import NodeKind, State, sample_chance
 
 
 class RecordedNode(State):
@@ -85,7 +83,7 @@ def record(game, rng: random.Random) -> RecordedNode:  # noqa: ANN001
     while state.kind is not NodeKind.TERMINAL:
         if state.kind is NodeKind.CHANCE:
             node.distribution = state._chance_distribution()
-            state = state.apply_chance(engine_sample(state, rng))
+            state = state.apply_chance(sample_chance(state, rng))
         else:
             node.acting = state.acting_players()
             node.legal = {seat: state.legal_actions(seat) for seat in node.acting}
@@ -93,11 +91,6 @@ def record(game, rng: random.Random) -> RecordedNode:  # noqa: ANN001
         node.next = RecordedNode(state.kind)
         node = node.next
     return first
-
-
-def engine_sample(state, rng: random.Random) -> int:  # noqa: ANN001
-    from engine.core import sample_chance
-    return sample_chance(state, rng)
 
 
 def nodes_per_decision(recording: Recording) -> tuple[float, float]:

@@ -89,7 +89,7 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
         self.deadline_ms = deadline_ms
         self.started = 0.0
         self.answered = 0.0
-        self.paused = (0.0, 0.0)  # pauses.paused_s() when sent and when answered
+        self.paused_at_send = self.paused_at_answer = 0.0  # pauses.paused_s() then
         self.session: Session | None = None
         self.request_id = 0
         self.fallback: asyncio.Task[host_pb2.DecideReply] | None = None
@@ -115,7 +115,7 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
             self.fallback = self.loop.create_task(gateway.decide(call))
             self.fallback.add_done_callback(lambda _: self.set_result(None))
             return
-        self.started, self.paused = time.perf_counter(), (pauses.paused_s(), 0.0)
+        self.started, self.paused_at_send = time.perf_counter(), pauses.paused_s()
         message = pb.ArenaMessage()
         decision = message.decision
         gateway.numbered_into(decision, self.request, self.started)
@@ -134,7 +134,7 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
     def _settle(self, result: int | None, exception: BaseException | None) -> None:
         """The decision is over: stamped, its deadline dropped, and the session forgets it (a fault
         next turn: the session may be failing its waiting decisions in a loop over them now)."""
-        self.answered, self.paused = time.perf_counter(), (self.paused[0], pauses.paused_s())
+        self.answered, self.paused_at_answer = time.perf_counter(), pauses.paused_s()
         self.deadlines.discard(self)
         super()._settle(result, exception)
         if self.session is None:
@@ -160,5 +160,5 @@ class DirectAsk(Answer[int | None]):  # the action id (None: the gateway's path 
         return self._reply(action_id=action, fault=pb.TERMINATION_NORMAL)
 
     def _reply(self, **fields: object) -> host_pb2.DecideReply:
-        elapsed_ms = pauses.charged_ms(self.started, self.answered, *self.paused)
+        elapsed_ms = pauses.charged_ms(self.started, self.answered, self.paused_at_send, self.paused_at_answer)
         return host_pb2.DecideReply(elapsed_ms=elapsed_ms, **fields)  # type: ignore[arg-type]
