@@ -3,7 +3,6 @@ script prints a row per game with the loop's rate beside the engine's."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
@@ -11,21 +10,13 @@ from pathlib import Path
 
 from engine import registry
 from engine.core import NodeKind
+from tests.bench_scripts import BENCH, load_bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_recording_walks_the_nodes_the_engine_played_with_the_same_seed():
-    engine_speed, floor = load("engine_speed"), load("engine_floor")
+    engine_speed, floor = load_bench_script("engine_speed"), load_bench_script("engine_floor")
     for game_id in registry.game_ids():
         game = registry.make(game_id, 3)
         node = floor.record(game, random.Random(7))
@@ -45,7 +36,7 @@ def test_a_recording_walks_the_nodes_the_engine_played_with_the_same_seed():
 
 
 def test_the_loop_over_a_recording_counts_the_engines_seat_decisions():
-    engine_speed, floor = load("engine_speed"), load("engine_floor")
+    engine_speed, floor = load_bench_script("engine_speed"), load_bench_script("engine_floor")
     game = registry.make("riga", 4)
     recording = floor.Recording(game, 1)
     real = engine_speed.playout(game, random.Random(1), with_observations=False)[0]

@@ -3,21 +3,18 @@ the same run, really those."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.bench_scripts import load_bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "engine_speed.py"
 
 
 def load_bench():
-    spec = importlib.util.spec_from_file_location("engine_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("engine_speed")
 
 
 def run_bench(*args: str) -> subprocess.CompletedProcess[str]:

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 from engine import registry
 from engine.core import NodeKind
+from tests.bench_scripts import load_bench_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "ismcts_speed.py"
 
 
 def load_bench():
-    spec = importlib.util.spec_from_file_location("ismcts_speed", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench_script("ismcts_speed")
 
 
 def run_bench(*args: str) -> subprocess.CompletedProcess[str]:
