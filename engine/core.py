@@ -159,13 +159,11 @@ class State(ABC):
         return [o for o, _ in outcomes], list(accumulate(p for _, p in outcomes))
 
     def _is_chance_outcome(self, outcome: Any) -> bool:
-        """Whether `outcome` (any value: `==` decides, as for the list) is one of `_chance_outcomes()`;
-        a game may answer without listing them."""
+        """Whether `outcome` (`==` decides) is one of `_chance_outcomes()`; a game may skip the list."""
         return any(o == outcome for o, _ in self._chance_outcomes())
 
     def _is_legal(self, seat: int, action: int) -> bool:
-        """Whether acting `seat` may play `action` (in `_legal_actions(seat)`); a game may
-        answer from a memo of the list it has just given."""
+        """Whether acting `seat` may play `action` (in `_legal_actions(seat)`); a game may use a memo."""
         return action in self._legal_actions(seat)
 
     def _chance_label(self, outcome: int) -> str:
@@ -217,19 +215,15 @@ class State(ABC):
         return ranks_from_scores(self._returns())
 
     def _resample(self, known_to: frozenset[int], rng: random.Random) -> State:
-        """A state the seats in `known_to` cannot tell apart from this one, drawn with `rng`.
-
-        Everything that none of those seats knows (other hands, unrevealed choices) is drawn
-        again from what is consistent with their observations. A game without hidden
-        information returns the state itself.
-        """
+        """A state the seats in `known_to` cannot tell apart from this one: what none of them
+        knows (other hands, unrevealed choices) drawn again with `rng` from what fits their
+        observations. A game without hidden information returns the state itself."""
         raise NotImplementedError
 
     # -- the public contract ----------------------------------------------------------------
 
-    # Seats, actions and outcomes arrive as Any: these methods check them (IllegalActionError),
-    # where a compiled `int` parameter would raise a TypeError first (engine.implementation);
-    # the hooks get checked ints.
+    # Seats, actions and outcomes arrive as Any: these methods check them (IllegalActionError), where
+    # a compiled `int` parameter would raise a TypeError first; the hooks get checked ints.
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """`[(outcome, probability), ...]` at a CHANCE node; probabilities sum to 1."""
@@ -437,12 +431,19 @@ class Playthrough:
     steps: tuple[Step, ...]
 
 
-def sample_chance(state: State, rng: random.Random) -> int:
+# A State, or a game's State in C (engine/gang_of_dice/c_state.pyx): the same public methods, but
+# no subclass (a Cython class cannot extend a mypyc one). Any, so that compiled code takes it.
+AnyState = Any
+
+
+def sample_chance(state: AnyState, rng: random.Random) -> int:
     """Draw one outcome of a CHANCE node with its probability, using only `rng`.
 
     The very draw `rng.choices(outcomes, probabilities)[0]` makes (one `rng.random()` against
     the running sums), so seeded games stay what they were, without rebuilding the lists.
     """
+    if not isinstance(state, State):  # a C state makes the same draw in C
+        return state._sample_chance(rng)  # type: ignore[no-any-return]
     if state.kind is not _CHANCE:
         state._require(_CHANCE, "chance_outcomes")
     outcomes, cumulative = state._chance_distribution()
@@ -456,7 +457,7 @@ def uniform_sums(n: int) -> tuple[float, ...]:
     return tuple(accumulate(repeat(1.0 / n, n)))
 
 
-def advance(state: State, step: Step) -> State:
+def advance(state: AnyState, step: Step) -> AnyState:
     """Apply one recorded step."""
     if step.chance is not None:
         return state.apply_chance(step.chance)
@@ -465,7 +466,7 @@ def advance(state: State, step: Step) -> State:
 
 
 def play(
-    state: State, agents: Sequence[Agent], rng: random.Random, max_steps: int | None = None
+    state: AnyState, agents: Sequence[Agent], rng: random.Random, max_steps: int | None = None
 ) -> Playthrough:
     """Play `state` to the end: chance from `rng`, seat i's decisions from `agents[i]`.
 
@@ -482,7 +483,7 @@ def play(
     return Playthrough(state, tuple(steps))
 
 
-def decide(state: State, agents: Sequence[Agent]) -> dict[int, int]:
+def decide(state: AnyState, agents: Sequence[Agent]) -> dict[int, int]:
     """Ask every acting seat's agent for its action at a DECISION node."""
     return {
         seat: agents[seat].act(state.observation(seat), state.legal_actions(seat))
@@ -490,7 +491,7 @@ def decide(state: State, agents: Sequence[Agent]) -> dict[int, int]:
     }
 
 
-def replay(state: State, steps: Sequence[Step]) -> State:
+def replay(state: AnyState, steps: Sequence[Step]) -> AnyState:
     """Apply recorded steps to `state`: the same steps always reach the same state."""
     for step in steps:
         state = advance(state, step)

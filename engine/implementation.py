@@ -10,6 +10,11 @@ The switch, the environment variable ARENA_ENGINE:
   compiled  the compiled engine; an error when it is not built
   pure    the Python sources, even when the compiled engine is built
 Subprocesses (Ray workers, bot sandboxes) inherit it, so one run uses one engine throughout.
+
+C states: a game may also have its State written in Cython (`engine/<game>/c_state.pyx`), which
+the build compiles after the mypyc modules when Cython and the compiler can. The compiled engine
+plays that game with it (`c_state_class`); the Python sources never do. It is optional: a build
+without it says so in one line and the game runs its mypyc state. The stamp covers it too.
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ import hashlib
 import importlib.abc
 import importlib.machinery
 import os
+import pkgutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 PACKAGE = Path(__file__).resolve().parent
 STAMP = PACKAGE / "compiled-sources.sha256"
@@ -36,10 +43,16 @@ def sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if p.name not in _KEPT_AS_SOURCE)
 
 
+def c_sources() -> list[Path]:
+    """The games' C states, sorted: `engine/<game>/c_state.pyx`."""
+    return sorted(PACKAGE.rglob("*.pyx"))
+
+
 def sources_hash() -> str:
-    """sha256 over the names and texts of `sources()`: what a build is checked against."""
+    """sha256 over the names and texts of `sources()` and `c_sources()`: what a build is checked
+    against."""
     digest = hashlib.sha256()
-    for path in sources():
+    for path in sources() + c_sources():
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -86,6 +99,15 @@ def select() -> str:
     is pure), and when ARENA_ENGINE=compiled but it is not built: never old rules, never a quiet
     switch to the other engine.
     """
+    global SELECTED
+    SELECTED = _select()
+    return SELECTED
+
+
+SELECTED = ""  # what select() chose
+
+
+def _select() -> str:
     mode = requested_mode()
     if mode == "pure":
         sys.meta_path.insert(0, SourceOnlyFinder())
@@ -100,6 +122,19 @@ def select() -> str:
         "(or .venv/bin/python scripts/build_engine.py) to build it, or set ARENA_ENGINE=pure "
         "to run the Python sources"
     )
+
+
+# The games that have a C state, and its class ("module:Class").
+C_STATES = {"gang_of_dice": "engine.gang_of_dice.c_state:GangOfDiceCState"}
+
+
+def c_state_class(game_id: str) -> Any:
+    """The class of `game_id`'s C state when this process runs the compiled engine and the build
+    made it (engine/<game>/c_state.pyx), else None: the game's own State then."""
+    name = C_STATES.get(game_id)
+    if name is None or SELECTED != "compiled" or extension_of(PACKAGE / game_id / "c_state.pyx") is None:
+        return None
+    return pkgutil.resolve_name(name)
 
 
 def loaded_compiled(module: ModuleType) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import Game, State, Step, mypyc_attr
+from engine.core import AnyState, Game, Step, mypyc_attr
 
 
 @mypyc_attr(native_class=False)  # compiled, a plain class: pickle and copy set its frozen fields
@@ -39,7 +39,7 @@ def may_see(seen_by: frozenset[int] | None, viewer: int | None) -> bool:
     return seen_by is None or viewer in seen_by
 
 
-def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceView | None]:
+def chance_views(states: Sequence[AnyState], steps: Sequence[Step]) -> list[ChanceView | None]:
     """Each step of a replay as its viewers may read it; None for a decision step. `states[n]`
     is the state before `steps[n]`.
 
@@ -56,21 +56,22 @@ def chance_views(states: Sequence[State], steps: Sequence[Step]) -> list[ChanceV
     ]
 
 
-def seen_action_label(state: State, game: Game, seat: int, action: int, viewer: int | None) -> str:
+def seen_action_label(state: AnyState, game: Game, seat: int, action: int, viewer: int | None) -> str:
     """`seat`'s `action` at `state` as `viewer` (a seat, or None: a spectator) may read it: its
     `game.action_label`, or `state.hidden_action_label(seat)` when `action_visibility` hides it."""
     if may_see(state.action_visibility(seat, action), viewer):
         return game.action_label(action)
-    return state.hidden_action_label(seat)
+    hidden: str = state.hidden_action_label(seat)
+    return hidden
 
 
-def seen_chance_labels(states: Sequence[State], steps: Sequence[Step], viewer: int | None) -> list[str | None]:
+def seen_chance_labels(states: Sequence[AnyState], steps: Sequence[Step], viewer: int | None) -> list[str | None]:
     """Each step's chance label as `viewer` (a seat, or None: a spectator) may read it; None
     for a decision step (see `chance_views`)."""
     return [None if view is None else view.label_for(viewer) for view in chance_views(states, steps)]
 
 
-def voided_steps(states: Sequence[State], steps: Sequence[Step]) -> set[int]:
+def voided_steps(states: Sequence[AnyState], steps: Sequence[Step]) -> set[int]:
     """The indexes of the chance steps that a later outcome threw away unseen."""
     voided: set[int] = set()
     for n, (state, step) in enumerate(zip(states, steps)):

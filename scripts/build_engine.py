@@ -1,4 +1,5 @@
-"""Compiles the engine with mypyc into C extension modules beside its sources, when they changed.
+"""Compiles the engine with mypyc into C extension modules beside its sources, when they changed,
+then the games' C states (engine/<game>/c_state.pyx) with Cython.
 
 Run by scripts/setup.sh with the machine's C compiler; returns at once when the build matches
 the sources (engine/compiled-sources.sha256). The outputs (engine/**/*.so, build/mypyc) are
@@ -27,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 from engine import implementation  # noqa: E402
 
 CACHE = ROOT / "build" / "mypyc"  # mypyc's C sources, incremental cache and object files
+C_CACHE = ROOT / "build" / "cython"  # Cython's C sources and object files
 
 
 def build() -> None:
@@ -48,6 +50,38 @@ def build() -> None:
     say(f"engine: compiling {len(extensions)} C extensions on {command.parallel} cores "
         "(1 to 4 minutes the first time) ...")
     command.build_extension = counting(command.build_extension, len(extensions))
+    dist.run_command("build_ext")
+
+
+def build_c_states() -> None:
+    """Compile each game's C state in place. Optional (engine/implementation.py): one that cannot be
+    built is said in one line, and its game plays its mypyc state."""
+    for source in implementation.c_sources():
+        old = implementation.extension_of(source)
+        if old is not None:
+            old.unlink()  # never an old C state beside a new build
+        name = source.relative_to(ROOT)
+        started = time.monotonic()
+        try:
+            build_c_state(source)
+        except (Exception, SystemExit) as error:  # no Cython, no compiler, a compile error
+            reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            say(f"engine: {name} was not built ({reason}): its game plays its mypyc state")
+            continue
+        say(f"engine: compiled the C state {name} ({time.monotonic() - started:.0f} s)")
+
+
+def build_c_state(source: Path) -> None:
+    from Cython.Build import cythonize
+    from setuptools import Distribution, Extension
+
+    module = ".".join(source.relative_to(ROOT).with_suffix("").parts)
+    extensions = cythonize([Extension(module, [str(source.relative_to(ROOT))])], quiet=True,
+                           build_dir=str(C_CACHE), language_level=3)
+    dist = Distribution({"name": "arena-engine-c-states", "ext_modules": extensions})
+    dist.verbose = False
+    command = dist.get_command_obj("build_ext")
+    command.inplace, command.build_temp = True, str(C_CACHE / "temp")
     dist.run_command("build_ext")
 
 
@@ -73,10 +107,10 @@ def say(line: str) -> None:
 def remove_orphans() -> None:
     """Delete the extension modules of engine modules that no longer exist (a module renamed or
     removed): Python would still import them by their old names."""
-    sources = set(implementation.sources())
+    sources = set(implementation.sources() + implementation.c_sources())
     for path in implementation.built_extensions():
         source = path.with_name(path.name.split(".")[0].removesuffix("__mypyc") + ".py")
-        if source not in sources:
+        if source not in sources and source.with_suffix(".pyx") not in sources:
             path.unlink()
 
 
@@ -101,6 +135,7 @@ def main() -> None:
         print("engine: the incremental build failed; building again without mypyc's cache", file=sys.stderr)
         shutil.rmtree(CACHE)
         build()
+    build_c_states()
     implementation.STAMP.write_text(want + "\n")
     print(f"engine compiled with mypyc in {time.monotonic() - started:.0f} s")
 

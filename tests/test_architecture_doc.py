@@ -65,6 +65,17 @@ class Code:
         self.by_file[path] = names | top
         self.defined.update(names | top)
 
+    def add_cython(self, path: Path) -> None:
+        """A Cython module (a game's C state): its classes and functions, read by pattern (ast
+        cannot parse it)."""
+        self.modules[path.stem].append(path)
+        names = set(CYTHON_DEFINITION.findall(path.read_text()))
+        self.by_file[path] = names
+        self.defined.update(names)
+
+
+CYTHON_DEFINITION = re.compile(r"^\s*(?:cdef |cpdef )?(?:class|def) (\w+)", re.MULTILINE)
+
 
 def assigned(body: list[ast.stmt]) -> set[str]:
     """The names a module's or a class's body defines: functions, classes, assignments."""
@@ -85,6 +96,8 @@ def the_code() -> Code:
         for path in (ROOT / folder).rglob("*.py"):
             if "node_modules" not in path.parts:
                 code.add(path)
+        for path in (ROOT / folder).rglob("*.pyx"):
+            code.add_cython(path)
     return code
 
 

@@ -14,7 +14,7 @@ from arena.errors import ArenaError
 from arena.outcomes import FaultKind, Termination
 from arena.record_encoding import encode_record
 from engine import registry
-from engine.core import Game, State, Step, replay
+from engine.core import AnyState, Game, Step, replay
 
 __all__ = ["FORFEIT_AT_ONCE", "Fault", "MatchAborted", "MatchRecord", "SeatOutcome", "StepRecord", "Termination",
            "count_strikes", "decode_log", "encode_public", "split_logs", "step_from_json", "step_json"]
@@ -125,7 +125,7 @@ class MatchRecord:
     def game(self) -> Game:
         return registry.make(self.game_id, self.num_players, **self.options)
 
-    def replay(self) -> State:
+    def replay(self) -> AnyState:
         """The final state, rebuilt by applying the recorded steps to a fresh game."""
         return replay(self.game().initial_state(), [step.as_step() for step in self.steps])
 

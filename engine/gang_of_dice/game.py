@@ -5,18 +5,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec, State
+from engine.core import AnyState, Game, GameInfo, OptionSpec
 from engine.description import GameDescription
 from engine.gang_of_dice import actions, phases
 from engine.gang_of_dice.components import CARDS, ROUNDS
 from engine.gang_of_dice.contract import GangOfDiceState
 from engine.gang_of_dice.hidden import sample_state
 from engine.gang_of_dice.state import Config
+from engine.implementation import c_state_class
 
 START_POOL = {2: 48, 3: 48, 4: 36}  # dice (or dice-equivalents) each (rules §1.1, §1.2)
 PHYSICAL_DEFAULTS = {"deck_mode": "two_deck", "hide_pools": True}
 # Per turn: stake, then twice (REROLL + one PICK per face) = 1 + 2 * (1 + 6).
 MAX_DECISIONS_PER_TURN = 15
+# The compiled engine plays with the C state (c_state.pyx) when the build made it: the same rules
+# over fixed arrays, 2.5x the seat decisions/s of the mypyc state (BENCHMARKS.md); else None.
+C_STATE = c_state_class("gang_of_dice")
 
 
 class GangOfDice(Game):
@@ -62,13 +66,16 @@ class GangOfDice(Game):
             options=tuple(sorted(self.options.items())),
         )
 
-    def initial_state(self) -> GangOfDiceState:
+    def initial_state(self) -> AnyState:
         """Round 1, before its warning card is revealed (a chance node)."""
+        if C_STATE is not None:
+            return C_STATE.initial(self.config)
         return GangOfDiceState.initial(self.config)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """The state an observation describes: Gang of Dice hides nothing that exists yet."""
-        return sample_state(GangOfDiceState.initial(self.config), observation, rng)
+        state = sample_state(GangOfDiceState.initial(self.config), observation, rng)
+        return state if C_STATE is None else C_STATE.from_reference(state)
 
     def action_label(self, action: int) -> str:
         """"stops", "re-rolls some dice", "stakes 7 dice" or "re-rolls 2 dice showing 5"."""

@@ -43,7 +43,7 @@ def observation(state: GangOfDiceData, seat: int) -> dict[str, Any]:
         "dice_to_roll": state.to_roll if state.phase == ROLL else 0,
         "log": [{"seat": s, "roll": r, "rerolled": list(p) if p is not None else None,
                  "faces": list(f)} for s, r, p, f in state.log],
-        "history": [_round_json(h) for h in state.history],
+        "history": [round_json(h) for h in state.history],
     }
 
 
@@ -60,7 +60,7 @@ def _leader(state: GangOfDiceData) -> dict[str, int] | None:
     return {"seat": winner, "score": score(state.faces[winner]), "dice": state.stakes[winner]}  # type: ignore[arg-type]
 
 
-def _round_json(record: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+def round_json(record: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     """One round of `history` (see `_summary`) as an observation shows it: its tuples as lists.
 
     Field by field rather than by a generic recursion over the values: observations repeat the

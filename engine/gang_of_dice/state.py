@@ -126,7 +126,9 @@ class GangOfDiceData(State):
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GangOfDiceData) and self._key() == other._key()
+        if not isinstance(other, GangOfDiceData):
+            return NotImplemented  # a C state (c_state.pyx) answers for the pair
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())

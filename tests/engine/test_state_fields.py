@@ -26,7 +26,10 @@ BASE_ANNOTATIONS = {"State": {"num_players"}, "OneSeatLegalMemo": {"num_players"
 
 
 def contract_class(game_id: str) -> type:
-    return type(registry.make(game_id, registry.info(game_id).min_players).initial_state())
+    """The game's State (contract.py's); where the compiled engine plays a C state (Gang of Dice's
+    c_state.pyx), the class of that state's reference."""
+    state = registry.make(game_id, registry.info(game_id).min_players).initial_state()
+    return type(state.reference() if hasattr(type(state), "reference") else state)
 
 
 def state_class(game_id: str) -> type:
