@@ -141,3 +141,41 @@ def test_the_set_up_says_what_a_fresh_one_costs() -> None:
     assert "about a minute" not in setup, "a fresh set-up takes 5 to 7 minutes on 2 cores (measured, #26)"
     assert 'echo "setting up $VENV (one time: 5 to 7 minutes on 2 cores' in setup
     assert "A fresh set-up takes 5 to 7\nminutes on 2 cores" in (ROOT / "README.md").read_text()
+
+
+def test_a_c_state_that_cannot_be_built_is_said_in_one_line_and_no_old_one_stays(tmp_path) -> None:
+    code = f"""
+import importlib.machinery, sys
+from pathlib import Path
+sys.path.insert(0, "scripts")
+import build_engine
+from engine import implementation
+source = Path({str(tmp_path)!r}) / "engine" / "toy" / "c_state.pyx"
+source.parent.mkdir(parents=True)
+source.write_text("# a toy C state")
+old = source.with_suffix(importlib.machinery.EXTENSION_SUFFIXES[0])
+old.write_text("an older build")
+build_engine.ROOT = Path({str(tmp_path)!r})
+implementation.c_sources = lambda: [source]
+def no_cython(source):
+    raise ImportError("No module named 'Cython'")
+build_engine.build_c_state = no_cython
+build_engine.build_c_states()
+assert not old.exists(), "the older build of a C state that failed to build is still there"
+"""
+    done = run_python(code, "pure")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "engine: engine/toy/c_state.pyx was not built (No module named 'Cython'): its game plays its mypyc state"]
+
+
+def test_a_game_has_its_c_state_only_on_the_compiled_engine_with_the_module_built(monkeypatch) -> None:
+    built = implementation.extension_of(implementation.PACKAGE / "gang_of_dice" / "c_state.pyx")
+    found = implementation.c_state_class("gang_of_dice")
+    assert (found is not None) == (engine.compiled() and built is not None)
+    assert implementation.c_state_class("riviera") is None or "riviera" in implementation.C_STATES
+    monkeypatch.setattr(implementation, "extension_of", lambda source: None)
+    assert implementation.c_state_class("gang_of_dice") is None
+    monkeypatch.setattr(implementation, "SELECTED", "pure")
+    monkeypatch.setattr(implementation, "extension_of", lambda source: built)
+    assert implementation.c_state_class("gang_of_dice") is None
