@@ -129,14 +129,19 @@ def measure(game_id: str, players: int, args: argparse.Namespace) -> dict[str, f
 
 def print_row(game_id: str, players: int, rates: dict[str, float]) -> None:
     """One row; with a `--tree` rate, what 2 × it leaves the engine beside the loop (µs, and
-    as a share of the engine's time now), or "none" where the loop alone is slower."""
+    as a share of the engine's time now), or "none" where the loop alone is slower. An engine at
+    the loop's floor (a C state: its calls cost what the recording's attribute reads do) reads
+    "floor" for its own µs: within the noise of the two rates, not a negative time."""
     engine_us = 1e6 / rates["engine"] - 1e6 / rates["loop"]
+    at_floor = engine_us <= 0.05 * 1e6 / rates["loop"]
     cells = [f"{rates['engine']:,.0f}", f"{rates['loop']:,.0f}", f"{rates['chance']:.2f}",
-             f"{rates['decision_nodes']:.2f}", f"{1e6 / rates['loop']:.2f}", f"{engine_us:.2f}"]
+             f"{rates['decision_nodes']:.2f}", f"{1e6 / rates['loop']:.2f}",
+             "floor" if at_floor else f"{engine_us:.2f}"]
     if rates["tree"]:
         room = 1e6 / (2 * rates["tree"]) - 1e6 / rates["loop"]
+        share = "" if at_floor else f" ({room / engine_us:.2f}×)"
         cells += [f"{rates['tree']:,.0f}", f"{rates['engine'] / rates['tree']:.2f}×",
-                  f"{room:.2f} ({room / engine_us:.2f}×)" if room > 0 else "none"]
+                  f"{room:.2f}{share}" if room > 0 else "none"]
     print(f"| {game_id} | {players} | " + " | ".join(cells) + " |", flush=True)
 
 

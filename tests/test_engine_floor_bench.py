@@ -47,7 +47,9 @@ def test_the_loop_over_a_recording_counts_the_engines_seat_decisions():
 
 
 def test_the_script_prints_the_engine_and_the_loop_alone_per_row():
-    done = subprocess.run([sys.executable, str(BENCH / "engine_floor.py"), "--games", "gang_of_dice",
+    # Lost Cities: Rivals: a mypyc state, several times the loop's own cost (Gang of Dice's C state
+    # plays at the loop's floor, where either rate may be the higher in a run).
+    done = subprocess.run([sys.executable, str(BENCH / "engine_floor.py"), "--games", "lost_cities_rivals",
                            "--players", "2,3", "--seconds", "0.05", "--repeat", "1", "--playouts", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -58,3 +60,14 @@ def test_the_script_prints_the_engine_and_the_loop_alone_per_row():
     for c in cells:
         engine_rate, loop_rate = (float(x.replace(",", "")) for x in c[2:4])
         assert 0 < engine_rate < loop_rate  # the engine's calls cost something the loop alone does not
+
+
+def test_an_engine_at_the_loops_floor_reads_floor_not_a_negative_time(capsys):
+    floor = load_bench_script("engine_floor")
+    rates = {"engine": 450_000.0, "loop": 440_000.0, "chance": 5.8, "decision_nodes": 1.0, "tree": 160_000.0}
+    floor.print_row("gang_of_dice", 3, rates)
+    cells = capsys.readouterr().out.strip("| \n").split(" | ")
+    assert cells[7] == "floor" and cells[-1] == "0.85"  # 2 × 160k leaves 3.125 - 2.273 µs, no share
+    floor.print_row("riga", 3, {**rates, "engine": 200_000.0})
+    cells = capsys.readouterr().out.strip("| \n").split(" | ")
+    assert cells[7] == "2.73" and cells[-1].startswith("0.85 (0.31×)")
