@@ -215,8 +215,12 @@ cdef u64 mask_of(cards) except? 0:
     return mask
 
 
-cdef int set_ints(int* target, values) except -1:
+cdef int set_ints(int* target, values, int capacity) except -1:
+    """`values` into `target`; their number. More than `capacity` (a position the rules never
+    reach) is an error, not a write past the array."""
     cdef int i = 0
+    if len(values) > capacity:
+        raise ValueError(f"riga C state: {values!r} holds more than {capacity} items")
     for value in values:
         target[i] = value
         i += 1
@@ -426,35 +430,37 @@ cdef class RigaCState:
          self.log) = key
         self.num_players = self.d.n = n
         self.d.use_riga, self.d.use_gm = bool(use_riga), bool(use_gm)
-        self.d.nqueue = set_ints(self.d.queue, queue)
-        set_ints(self.d.gdeck, gdeck)
-        set_ints(self.d.gdisc, gdisc)
+        self.d.nqueue = set_ints(self.d.queue, queue, MAX_SEATS)
+        set_ints(self.d.gdeck, gdeck, 4)
+        set_ints(self.d.gdisc, gdisc, 4)
         self.d.nrows = len(rows)
+        if n > MAX_SEATS or self.d.nrows > MAX_ROWS or len(bbottom) > MAX_SEATS or len(tiles) > TILES_IN_PLAY:
+            raise ValueError("riga C state: more seats, rows, cards under the deck or tiles than the rules have")
         for i in range(self.d.nrows):
-            self.d.rowlen[i] = set_ints(self.d.rows[i], rows[i])
+            self.d.rowlen[i] = set_ints(self.d.rows[i], rows[i], ROW_CAP)
         self.d.bpool = mask_of(bpool)
         self.d.nbottom = len(bbottom)
         for i in range(self.d.nbottom):
             self.d.bottom_card[i], self.d.bottom_seat[i] = bbottom[i]
-        self.d.ndnew = set_ints(self.d.dnew, dnew)
-        self.d.ndold = set_ints(self.d.dold, dold)
-        self.d.nremoved = set_ints(self.d.removed, removed)
+        self.d.ndnew = set_ints(self.d.dnew, dnew, DISPLAY_CAP)
+        self.d.ndold = set_ints(self.d.dold, dold, DISPLAY_CAP)
+        self.d.nremoved = set_ints(self.d.removed, removed, NUM_CITY_CARDS)
         for p in range(self.d.n):
-            set_ints(self.d.hgoods[p], hgoods[p])
-            set_ints(self.d.kgoods[p], kgoods[p])
+            set_ints(self.d.hgoods[p], hgoods[p], 4)
+            set_ints(self.d.kgoods[p], kgoods[p], 4)
             self.d.hbuild[p], self.d.sbuild[p] = mask_of(hbuild[p]), mask_of(sbuild[p])
             self.d.tableau[p], self.d.rsupply[p] = mask_of(tableau[p]), mask_of(rsupply[p])
             self.d.used[p] = used[p]
         self.d.ntiles = len(tiles)
         for i in range(self.d.ntiles):
-            set_ints(self.d.tiles[i], tiles[i])
-        self.d.nflipped = set_ints(self.d.flipped, flipped)
-        self.d.ndrawn = set_ints(self.d.drawn, drawn)
+            set_ints(self.d.tiles[i], tiles[i], 3)
+        self.d.nflipped = set_ints(self.d.flipped, flipped, NUM_TILES)
+        self.d.ndrawn = set_ints(self.d.drawn, drawn, NUM_TILES)
         self.d.has_pending = pending is not None
         if pending is not None:
             self.d.pending_card = pending[0]
-            set_ints(self.d.paid, pending[1])
-        self.d.nchoice = set_ints(self.d.choice, choice)
+            set_ints(self.d.paid, pending[1], NUM_ITEMS)
+        self.d.nchoice = set_ints(self.d.choice, choice, START_BUILDING_CHOICES)
         self.kind = KINDS[self.d.phase]
 
     def __eq__(self, other):
