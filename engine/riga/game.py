@@ -6,11 +6,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, OptionSpec, State
+from engine.core import AnyState, Game, GameInfo, OptionSpec
 from engine.description import GameDescription
+from engine.implementation import c_state_class
 from engine.riga import actions, components, phases
 from engine.riga.contract import RigaState
 from engine.riga.hidden import sample_state
+
+# The compiled engine plays with the C state (c_state.pyx) when the build made it: the same rules
+# over fixed arrays and card bit sets, every option; else None.
+C_STATE = c_state_class("riga")
 
 
 class Riga(Game):
@@ -33,20 +38,22 @@ class Riga(Game):
         },
     )
 
-    def initial_state(self) -> RigaState:
-        return RigaState.initial(
+    def initial_state(self) -> AnyState:
+        state_class = RigaState if C_STATE is None else C_STATE
+        return state_class.initial(
             self.num_players, self.options["use_riga_buildings"], self.options["use_grand_master"]
         )
 
     def action_label(self, action: int) -> str:
         return actions.label(action)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """A state consistent with one seat's observation, its hidden parts drawn with `rng`."""
         options = observation["options"]
         initial = RigaState.initial(self.num_players, options["use_riga_buildings"],
                                     options["use_grand_master"])
-        return sample_state(initial, observation, rng)
+        state = sample_state(initial, observation, rng)
+        return state if C_STATE is None else C_STATE.from_reference(state)
 
 
 CARD_CODES = components.CARD_CODES

@@ -194,7 +194,9 @@ class RigaData(OneSeatLegalMemo):
         )
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RigaData) and self._values() == other._values()
+        if not isinstance(other, RigaData):
+            return NotImplemented  # a C state (c_state.pyx) answers for the pair
+        return self._values() == other._values()
 
     def __hash__(self) -> int:
         return hash(self._values())

@@ -9,10 +9,11 @@ placed with `placed(...)`; everything after that goes through the public API.
 
 from __future__ import annotations
 
-from engine.core import NodeKind
+from engine.core import AnyState, NodeKind
 from engine.riga import Riga, RigaState
 from engine.riga import actions as a
 from engine.riga import components as t
+from engine.riga.game import C_STATE
 from engine.riga.phases import BUILD, SPRING_ROWS, TAKE
 
 CLOTH, GLASS, WINE, GRAIN = t.CLOTH, t.GLASS, t.WINE, t.GRAIN
@@ -100,13 +101,20 @@ def play_until_chance(state: RigaState) -> RigaState:
     return state
 
 
-def placed(state: RigaState, **fields) -> RigaState:
-    """A copy of a real state with some fields replaced (tableaus, hands, tiles, ...)."""
-    new = state._copy()
+def reference(state: AnyState) -> RigaState:
+    """The RigaState of a position: itself, or a C state's reference (the compiled engine's)."""
+    return state.reference() if C_STATE is not None and isinstance(state, C_STATE) else state
+
+
+def placed(state: AnyState, **fields) -> AnyState:
+    """A copy of a real state with some fields replaced (tableaus, hands, tiles, ...), as the
+    state the game plays (the C state, when the compiled engine has one)."""
+    new = reference(state)._copy()
     for name, value in fields.items():
         assert hasattr(new, name), name
         setattr(new, name, value)
-    return new._set_kind()  # the node kind follows the phase
+    new._set_kind()  # the node kind follows the phase
+    return new if C_STATE is None else C_STATE.from_reference(new)
 
 
 def summer_turn_position(players: int = 4, **options: bool) -> RigaState:

@@ -13,19 +13,20 @@ from __future__ import annotations
 import pickle
 import random
 
-from engine import registry
 from engine.core import NodeKind, State, sample_chance
 from engine.riga import actions as a
 from engine.riga import components as t
 from engine.riga import scoring as sc
+from engine.riga.contract import RigaState
 
 
 def pay_nodes(players: int, seed: int, games: int) -> list[tuple[State, int]]:
-    """(state, acting seat) at every payment decision of `games` random playouts."""
+    """(state, acting seat) at every payment decision of `games` random playouts of RigaState,
+    the state that carries payments (the compiled engine's C state, c_state.pyx, carries none:
+    it walks the payments in C at each node)."""
     rng, found = random.Random(seed), []
-    game = registry.make("riga", players)
     for _ in range(games):
-        s = game.initial_state()
+        s = RigaState.initial(players, True, True)
         while s.kind is not NodeKind.TERMINAL:
             if s.kind is NodeKind.CHANCE:
                 s = s.apply_chance(sample_chance(s, rng))

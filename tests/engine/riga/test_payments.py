@@ -23,6 +23,7 @@ from tests.engine.riga.helpers import (
     card,
     goods,
     payments,
+    reference,
     set_up,
     spring,
 )
@@ -126,10 +127,10 @@ def test_e3_discount_credit_and_minimality() -> None:
         (("glass", "glass"), ("T05",)),
         (("glass", "glass", "wine"), ()),
     }
-    assert queries.money(state, A) == 4 + 4 + 4 + 3  # goods at base value plus the unused credit
+    assert queries.money(reference(state), A) == 4 + 4 + 4 + 3  # goods at base value plus the unused credit
     credit = a.PAY_CREDIT + t.CREDIT_INDEX[card("T05")]
     done = build(state, "D12", credit, GLASS, WINE)
     assert done.used[A] == 1 << t.CREDIT_INDEX[card("T05")]
     assert card("D12") in done.tableau[A]
-    assert queries.money(done, A) == 4  # one Glass left; the used credit is no longer money
+    assert queries.money(reference(done), A) == 4  # one Glass left; the used credit is no longer money
     assert done.observation(B)["players"][A]["credits_used"] == ["T05"]

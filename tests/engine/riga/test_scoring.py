@@ -20,6 +20,7 @@ from tests.engine.riga.helpers import (
     goods,
     holder,
     placed,
+    reference,
 )
 
 # -- E11, E12: scoring --------------------------------------------------------------------------
@@ -51,9 +52,9 @@ def test_e11_full_end_of_game_scoring() -> None:
     state = e11_final_state()
     tableaus = state.tableau
     assert [sum(t.CARDS[c].vp for c in tab) for tab in tableaus] == [30, 27, 26]
-    assert [queries.money(state, p) for p in range(3)] == [11, 3, 11]
+    assert [queries.money(reference(state), p) for p in range(3)] == [11, 3, 11]
     assert sc.grand_master_vp(state.tiles, tableaus) == [8, 8, 4]
-    assert queries.money_tile_scores(state) == [3, 0, 3]
+    assert queries.money_tile_scores(reference(state)) == [3, 0, 3]
     assert state.returns() == [39.0, 35.0, 29.0]
     assert state.ranks() == [1, 2, 3]
     final = state.observation(B)["final"]

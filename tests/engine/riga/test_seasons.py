@@ -32,6 +32,7 @@ from tests.engine.riga.helpers import (
     passive_turn,
     placed,
     play_until_chance,
+    reference,
     set_up,
     spring,
     summer_turn_position,
@@ -127,7 +128,7 @@ def test_e10_winter_hand_limit_with_a_warehouse() -> None:
     state = act(state, a.TAKE_BUILDING + card("V01"), a.END_TURN)
     state = act(state, a.TAKE_ROW + 4, a.END_TURN)
     state = act(state, a.TAKE_ROW + 3, a.END_TURN)
-    assert [queries.hand_size(state, p) for p in range(3)] == [11, 10, 8]
+    assert [queries.hand_size(reference(state), p) for p in range(3)] == [11, 10, 8]
     assert sc.hand_limit(state.tableau[A]) == 11
     assert state.phase == DISCARD and state.acting_players() == (B,)
     assert state.observation(B)["discards_left"] == 2
@@ -139,7 +140,7 @@ def test_e10_winter_hand_limit_with_a_warehouse() -> None:
     assert state.acting_players() == (B,)
     state = act(state, a.DISCARD_GOOD + GRAIN)
     assert state.kind is NodeKind.CHANCE and state.year == 2  # A and C never acted
-    assert queries.hand_size(state, B) == 8 and state.start == B
+    assert queries.hand_size(reference(state), B) == 8 and state.start == B
     assert state.gdisc[WINE] == 1 and state.gdisc[GRAIN] == 1
 
 
