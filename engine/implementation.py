@@ -125,7 +125,10 @@ def _select() -> str:
 
 
 # The games that have a C state, and its class ("module:Class").
-C_STATES = {"gang_of_dice": "engine.gang_of_dice.c_state:GangOfDiceCState"}
+C_STATES = {
+    "gang_of_dice": "engine.gang_of_dice.c_state:GangOfDiceCState",
+    "riviera": "engine.riviera.c_state:RivieraCState",
+}
 
 
 def c_state_class(game_id: str) -> Any:
