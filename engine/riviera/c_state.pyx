@@ -9,8 +9,9 @@ tests/engine/riviera/test_c_state.py plays it against the reference node by node
 every other Riviera test runs on it when the compiled engine does.
 
 In C: what a playout asks (`kind`, `acting_players`, `legal_actions`, `apply`, `apply_chance`, the
-chance draw `_sample_chance`, `returns`). Everything else (the observation, labels, visibility,
-`chance_outcomes`, `ranks`, `resample`, the fields by name) is the reference state's:
+chance draw `_sample_chance`, `returns`) and the observation, which a match builds at every
+decision. Everything else (labels, visibility, `chance_outcomes`, `ranks`, `resample`, the fields
+by name) is the reference state's:
 `reference()` builds it once per state and `__getattr__` hands it what this class does not define.
 An argument the fast path does not take (an illegal action, a bad seat, a mapping that is not a
 dict) goes to the reference too, which raises its own error or answers; so errors read exactly as
@@ -19,7 +20,10 @@ reference's is.
 """
 
 from engine.core import NodeKind
+from engine.riviera.components import COLOURS, DIE_NAMES
 from engine.riviera.contract import RivieraState
+from engine.riviera.observe import _event as event_json
+from engine.riviera.phases import PHASE_NAMES, STATUS_NAMES
 from engine.riviera.state import KIND_BY_PHASE, FIELDS, RivieraData
 
 ctypedef unsigned long long u64
@@ -146,6 +150,11 @@ cdef u64 mask_of(object cards) except? 0:
     for card in cards:
         mask |= bit(card)
     return mask
+
+
+cdef list seat_list(u64 mask):
+    """components.bits of a seat or die mask."""
+    return list(card_tuple(mask))
 
 
 cdef tuple ints(const int* values, int n):
@@ -359,7 +368,8 @@ cdef class RivieraCState:
         return ints(seats, self.acting(seats))
 
     cdef bint is_acting(self, int seat):
-        cdef int seats[MAX_SEATS], i
+        cdef int seats[MAX_SEATS]
+        cdef int i
         for i in range(self.acting(seats)):
             if seats[i] == seat:
                 return True
@@ -437,7 +447,9 @@ cdef class RivieraCState:
     cdef u64 playable(self, int p):
         """queries._playable_mask for p: a die of the card's colour, alone or with one partner;
         a die reserved by another seat is neither, the golden die only a partner."""
-        cdef int avail[NUM_COLOURS], partners[NUM_COLOURS + 1], navail = 0, npartners, c, i, j
+        cdef int avail[NUM_COLOURS]
+        cdef int partners[NUM_COLOURS + 1]
+        cdef int navail = 0, npartners, c, i, j
         cdef int value, base
         cdef u64 ok = 0
         for c in range(NUM_COLOURS):
@@ -466,7 +478,10 @@ cdef class RivieraCState:
         return mask
 
     def apply(self, actions):
-        cdef int seats[MAX_SEATS], chosen[MAX_SEATS], legal[MAX_LEGAL], count, nlegal, i, k
+        cdef int seats[MAX_SEATS]
+        cdef int chosen[MAX_SEATS]
+        cdef int legal[MAX_LEGAL]
+        cdef int count, nlegal, i, k
         cdef bint found
         if self.kind is not DECISION or type(actions) is not dict:
             return self.by_reference_apply(actions)
@@ -528,7 +543,8 @@ cdef class RivieraCState:
 
     def _sample_chance(self, rng):
         """engine.core.sample_chance's draw: one rng.random() against the running sums."""
-        cdef int options[MAX_LEGAL], count, lo, hi, mid
+        cdef int options[MAX_LEGAL]
+        cdef int count, lo, hi, mid
         if self.kind is not CHANCE:
             self.reference()._require(CHANCE, "chance_outcomes")
         cdef double x = rng.random()
@@ -545,7 +561,8 @@ cdef class RivieraCState:
         return options[lo]
 
     def apply_chance(self, outcome):
-        cdef int options[MAX_LEGAL], count, i
+        cdef int options[MAX_LEGAL]
+        cdef int count, i
         cdef bint found = False
         if self.kind is not CHANCE or type(outcome) is not int or not 0 <= outcome < 64:
             return state_of(self.reference().apply_chance(outcome))
@@ -574,8 +591,87 @@ cdef class RivieraCState:
     def resample(self, known_to, rng):
         return state_of(self.reference().resample(known_to, rng))
 
+    # -- the observation (observe.py), at every decision of a match ---------------------------
+
     def observation(self, seat):
-        return self.reference().observation(seat)
+        if not (type(seat) is int and 0 <= seat < self.d.n):
+            return self.reference().observation(seat)  # its error
+        cdef int n = self.d.n, p, c, phase = self.d.phase
+        # Before the deal nobody holds a card and no pile is formed; during it nobody knows what
+        # another seat holds (observe.observation).
+        cdef bint setup = phase == REMOVED_DRAW or phase == HOLDER_DRAW
+        cdef bint dealing = setup or phase == DEAL
+        colours = self.colours()
+        names = [COLOURS[c] for c in colours]
+        return {
+            "seat": seat,
+            "phase": PHASE_NAMES[phase],
+            "num_players": n,
+            "mode": "sequential" if self.d.sequential else "simultaneous",
+            "winning_score": self.d.winning_score,
+            "colours": names,
+            "removed_colour": COLOURS[self.d.removed] if self.d.removed >= 0 else None,
+            "round": self.d.round_no,
+            "turn": self.d.turn_no,
+            "holder": self.d.holder if self.d.holder >= 0 else None,
+            "scores": [self.d.scores[p] for p in range(n)],
+            "status": [STATUS_NAMES[self.d.status[p]] for p in range(n)],
+            "last_chance_used": [bool(self.d.lc_used[p]) for p in range(n)],
+            "hand": [] if setup else list(card_tuple(self.d.hands[seat])),
+            "hand_sizes": [0 if setup else popcount(self.d.hands[p]) for p in range(n)],
+            "columns": [list(ints(self.d.columns[p], self.d.ncolumn[p])) for p in range(n)],
+            "column_stars": [stars(self.d.columns[p], self.d.ncolumn[p]) for p in range(n)],
+            "played_this_turn": [list(ints(self.d.played[p], self.d.nplayed[p])) for p in range(n)],
+            # observe._dice: values once the roll stands; an unfinished roll (maybe redone) is hidden
+            "dice": {COLOURS[c]: self.d.dice[c] if phase != ROLL and self.d.dice[c] else None
+                     for c in colours},
+            "gold_in_roll": bool(self.d.gold_on),
+            "gold": self.d.dice[GOLD] if phase != ROLL and self.d.gold_on and self.d.dice[GOLD] else None,
+            "reserved_by": {COLOURS[c]: seat_list(self.d.reserved[c]) for c in colours},
+            "modified_dice": [DIE_NAMES[c] for c in seat_list(self.d.modified)],
+            "pending": {
+                "gold": seat_list(self.d.pend_gold),
+                "reservations": {COLOURS[c]: seat_list(self.d.pend_res[c]) for c in colours},
+                "adjusters": seat_list(self.d.pend_adj),
+            },
+            "adjust_queue": list(ints(self.d.adjusters, self.d.nadjusters)),
+            "bonus_eligible": seat_list(self.d.eligible),
+            "acting": list(self.acting_players()),
+            "queue": list(ints(self.d.queue, self.d.nqueue)),
+            "power": self.power_json(seat),
+            "draw_pile_size": 0 if setup else self.draw_pile_size(),
+            "discard_size": popcount(self.d.discard),
+            "known_hands": [[] if dealing else list(card_tuple(self.d.known[seat * n + p]))
+                            for p in range(n)],
+            "known_discards": list(card_tuple(self.d.known_disc[seat])),
+            "events": [event_json(e, seat) for e in self.events],
+            "winners": seat_list(self.d.winners),
+            "grand_slam": bool(self.d.slam),
+        }
+
+    cdef int draw_pile_size(self):
+        """queries.draw_pile_size: every card in use is in a hand, a column, the discard or the pile."""
+        cdef int p, placed = popcount(self.d.discard)
+        for p in range(self.d.n):
+            placed += popcount(self.d.hands[p]) + self.d.ncolumn[p]
+        return popcount(self.d.in_use) - placed
+
+    cdef object power_json(self, int seat):
+        """observe._power: public owner, card and target; the chosen cards only to the owner."""
+        cdef int phase = self.d.phase, owner
+        if not (phase == POWERS or phase == SWAP_GIVE or phase == SWAP_PICK
+                or phase == FALLBACK_DISCARD or phase == DRAW):
+            return None
+        owner = self.d.queue[0]
+        swapping = self.d.target >= 0
+        return {
+            "seat": owner,
+            "card": self.power_card(owner),
+            "target": self.d.target if swapping else None,
+            "count": self.swap_size() if swapping else None,
+            "selected": list(ints(self.d.picked, self.d.npicked)) if seat == owner else [],
+            "draws_left": self.d.draws_left,
+        }
 
     # -- chance (flow.py), on a fresh copy ---------------------------------------------------
 
@@ -904,7 +1000,8 @@ cdef class RivieraCState:
 
     cdef void start_powers(self):
         """Simultaneous mode: the owners of 2, 10, 11 decide one at a time, clockwise from the Holder."""
-        cdef int order[MAX_SEATS], count, i
+        cdef int order[MAX_SEATS]
+        cdef int count, i
         count = self.in_from_holder(order)
         self.d.nqueue = 0
         for i in range(count):
@@ -1012,7 +1109,8 @@ cdef class RivieraCState:
     # -- stop or more, the Token, round end (flow.py §2.2 phases 8-11, §5) -------------------
 
     cdef void start_stop(self):
-        cdef int order[MAX_SEATS], count, i
+        cdef int order[MAX_SEATS]
+        cdef int count, i
         count = self.in_from_holder(order)
         if not count:
             self.end_turn()
