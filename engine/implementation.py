@@ -128,6 +128,7 @@ def _select() -> str:
 C_STATES = {
     "gang_of_dice": "engine.gang_of_dice.c_state:GangOfDiceCState",
     "riga": "engine.riga.c_state:RigaCState",
+    "riviera": "engine.riviera.c_state:RivieraCState",
 }
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Game, GameInfo, InvalidOptionError, OptionSpec, State
+from engine.core import AnyState, Game, GameInfo, InvalidOptionError, OptionSpec
 from engine.description import GameDescription
+from engine.implementation import c_state_class
 from engine.riviera import phases
 from engine.riviera.actions import NUM_ACTIONS, action_label
 from engine.riviera.components import COLOURS, DIE_NAMES, MAX_SEATS
@@ -24,6 +25,9 @@ HARD_ROUND_CAP = 100
 # the 10th card played ends the game (Grand Slam), so a round has at most 11 turns.
 MAX_NODES_PER_TURN = 5 + MAX_SEATS + 10 + 3 * MAX_SEATS + MAX_SEATS
 MAX_TURNS_PER_ROUND = 11
+# The compiled engine plays with the C state (c_state.pyx) when the build made it: the same rules,
+# every option, over fixed arrays and card masks; else None.
+C_STATE = c_state_class("riviera")
 
 OPTIONS = {
     "playMode": OptionSpec(
@@ -104,15 +108,18 @@ class Riviera(Game):
             max_rounds=min(cap, HARD_ROUND_CAP),
         )
 
-    def initial_state(self) -> RivieraState:
+    def initial_state(self) -> AnyState:
+        if C_STATE is not None:
+            return C_STATE.initial(self.rules)
         return RivieraState(self.rules)
 
     def action_label(self, action: int) -> str:
         return action_label(action)
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """A state that gives `observation` to its seat, with every hidden card drawn by `rng`."""
-        return sample_state(RivieraState(self.rules), observation, rng)
+        state = sample_state(RivieraState(self.rules), observation, rng)
+        return state if C_STATE is None else C_STATE.from_reference(state)
 
 
 # engine/riviera/__init__.py, "events": observe.py spells these where it writes the log

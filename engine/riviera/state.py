@@ -210,7 +210,9 @@ class RivieraData(State):
         return new
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RivieraData) and self._values() == other._values()
+        if not isinstance(other, RivieraData):
+            return NotImplemented  # a C state (c_state.pyx) answers for the pair
+        return self._values() == other._values()
 
     def _values(self) -> tuple[Any, ...]:
         """The FIELDS, for equality (written out: the compiled engine has no `__dict__`)."""

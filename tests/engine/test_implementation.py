@@ -86,6 +86,7 @@ def test_a_build_that_does_not_match_the_sources_is_refused(monkeypatch, tmp_pat
         implementation.select()
     monkeypatch.setenv("ARENA_ENGINE", "pure")
     monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # select() adds the source finder
+    monkeypatch.setattr(implementation, "SELECTED", implementation.SELECTED)  # and records its choice
     assert implementation.select() == "pure"
 
 
@@ -95,6 +96,7 @@ def test_compiled_required_but_not_built_is_refused(monkeypatch) -> None:
     with pytest.raises(RuntimeError, match="cannot be used: it is not built"):
         implementation.select()
     monkeypatch.delenv("ARENA_ENGINE")
+    monkeypatch.setattr(implementation, "SELECTED", implementation.SELECTED)  # select() records its choice
     assert implementation.select() == "pure"  # unset: the sources, when nothing is built
 
 

@@ -24,7 +24,8 @@ def _check_invariants(state) -> None:
     places += [c for c in range(60) if state.discard >> c & 1]
     assert len(places) == len(set(places))
     assert set(places) <= set(state.in_deck)
-    assert queries.draw_pile_size(state) == bin(queries.draw_pile(state)).count("1")
+    data = state.reference() if hasattr(type(state), "reference") else state  # queries take a RivieraData
+    assert queries.draw_pile_size(data) == bin(queries.draw_pile(data)).count("1")
     assert state.kind is KIND_BY_PHASE[state.phase], "the stored kind follows the phase"
     n = state.num_players
     for s in range(n):
