@@ -127,6 +127,7 @@ def _select() -> str:
 # The games that have a C state, and its class ("module:Class").
 C_STATES = {
     "gang_of_dice": "engine.gang_of_dice.c_state:GangOfDiceCState",
+    "lost_cities_rivals": "engine.lost_cities_rivals.c_state:LostCitiesRivalsCState",
     "riga": "engine.riga.c_state:RigaCState",
     "riviera": "engine.riviera.c_state:RivieraCState",
 }

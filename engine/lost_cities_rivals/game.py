@@ -6,8 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.core import Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec, State
+from engine.core import AnyState, Game, GameInfo, IllegalChanceOutcomeError, InvalidOptionError, OptionSpec
 from engine.description import GameDescription
+from engine.implementation import c_state_class
 from engine.lost_cities_rivals import phases
 from engine.lost_cities_rivals.actions import MAX_BID, NUM_ACTIONS, action_label
 from engine.lost_cities_rivals.components import COLOURS, DECK_SIZE, LABELS
@@ -17,6 +18,9 @@ from engine.lost_cities_rivals.hidden import sample_state
 # Per turn at most: the opening bid and raises (bids rise from 1 to at most 36), 3 passes,
 # END_TAKE and the box decision; plus at most one PLACE per deck card over the whole game.
 _MAX_DECISIONS = DECK_SIZE * (MAX_BID + 3 + 2) + DECK_SIZE
+# The compiled engine plays with the C state (c_state.pyx) when the build made it: the same rules
+# over fixed arrays, every option; else None.
+C_STATE = c_state_class("lost_cities_rivals")
 
 
 class LostCitiesRivals(Game):
@@ -48,11 +52,13 @@ class LostCitiesRivals(Game):
                 f"a seat below {num_players}; choose one of: {', '.join(map(str, range(num_players)))}"
             )
 
-    def initial_state(self) -> RivalsState:
+    def initial_state(self) -> AnyState:
         """Before the deal: the starting wagers are dealt by chance nodes, seat 0 first."""
+        if C_STATE is not None:
+            return C_STATE.initial(self.num_players, self.options["display_limit"], self.options["start_player"])
         return RivalsState(self.num_players, self.options["display_limit"], self.options["start_player"])
 
-    def start_with(self, starting_wagers: Sequence[str]) -> RivalsState:
+    def start_with(self, starting_wagers: Sequence[str]) -> AnyState:
         """The state after an explicit deal, e.g. `start_with(["RG", "GB", "YW"])` (for tests).
 
         Each entry gives one seat's two starting-wager colours (different, two of each colour
@@ -65,14 +71,15 @@ class LostCitiesRivals(Game):
             if len(pair) != 2 or pair[0] == pair[1]:
                 raise IllegalChanceOutcomeError(f"starting wagers {pair!r} must be two different colours")
             for colour in pair:
-                state = state.apply_chance(COLOURS.index(colour))  # type: ignore[assignment]
+                state = state.apply_chance(COLOURS.index(colour))
         return state
 
-    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> State:
+    def sample_state(self, observation: dict[str, Any], rng: random.Random) -> AnyState:
         """The state itself: an observation holds everything, the deck order is chance."""
         initial = RivalsState(observation["num_players"], observation["display_limit"],
                               observation["start_player"])
-        return sample_state(initial, observation, rng)
+        state = sample_state(initial, observation, rng)
+        return state if C_STATE is None else C_STATE.from_reference(state)
 
     def action_label(self, action: int) -> str:
         return action_label(action)

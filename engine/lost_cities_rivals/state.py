@@ -118,7 +118,9 @@ class RivalsData(OneSeatLegalMemo):
         return _get_all(self)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, RivalsData) and self._key() == other._key()
+        if not isinstance(other, RivalsData):
+            return NotImplemented  # a C state (c_state.pyx) answers for the pair
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())

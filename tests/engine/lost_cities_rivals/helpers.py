@@ -13,6 +13,7 @@ from engine import registry
 from engine.core import NodeKind
 from engine.lost_cities_rivals import actions, components
 from engine.lost_cities_rivals.contract import RivalsState
+from engine.lost_cities_rivals.game import C_STATE
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -25,6 +26,12 @@ UNCOVER, PASS, END_TAKE, SKIP_BOX = actions.UNCOVER, actions.PASS, actions.END_T
 
 def game(players: int, **options):
     return registry.make("lost_cities_rivals", players, **options)
+
+
+def reference(state) -> RivalsState:
+    """The RivalsState of a position: itself, or a C state's reference (the compiled engine's):
+    queries.* take the reference's data class only."""
+    return state.reference() if C_STATE is not None and isinstance(state, C_STATE) else state
 
 
 def bid(coins: int) -> int:

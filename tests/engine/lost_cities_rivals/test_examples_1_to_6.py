@@ -25,6 +25,7 @@ from tests.engine.lost_cities_rivals.helpers import (
     legal,
     obs,
     place,
+    reference,
     reveal,
     spare,
     tableau,
@@ -99,9 +100,9 @@ def test_example_3_placement_rules() -> None:
     assert tableau(state, D)["Y"] == (1, [3, 5, 5, 9])
     assert obs(state)["display"] == ["Y4", "Y*"]
     assert legal(state) == [box("Y*"), box("Y4"), SKIP_BOX]
-    assert queries.can_place(state, D, components.parse_card("Y10"))
-    assert queries.can_place(state, D, components.parse_card("Y9"))
-    assert not queries.can_place(state, D, components.parse_card("Y8"))
+    assert queries.can_place(reference(state), D, components.parse_card("Y10"))
+    assert queries.can_place(reference(state), D, components.parse_card("Y9"))
+    assert not queries.can_place(reference(state), D, components.parse_card("Y8"))
 
 
 # -- Example 4: several wagers plus numbers in one take; wager on a starting wager -------------
@@ -121,11 +122,11 @@ def test_example_4_wagers_and_numbers_in_one_take() -> None:
         state = act(state, place(label))
     assert tableau(state, A) == {"G": (2, [2, 6]), "R": (2, []), "B": (1, [])}
     assert obs(state)["display"] == []
-    assert queries.can_place(state, A, components.parse_card("R*"))
-    assert not queries.can_place(state, A, components.parse_card("G5"))
-    assert queries.can_place(state, A, components.parse_card("G6"))
+    assert queries.can_place(reference(state), A, components.parse_card("R*"))
+    assert not queries.can_place(reference(state), A, components.parse_card("G5"))
+    assert queries.can_place(reference(state), A, components.parse_card("G6"))
     assert scoring.expedition_score(2, (2, 6)) == 9 and scoring.expedition_score(2, ()) == 0
-    assert queries.expedition_points(state, A) == 9 and obs(state)["scores"][A] == 9 + obs(state)["coins"][A]
+    assert queries.expedition_points(reference(state), A) == 9 and obs(state)["scores"][A] == 9 + obs(state)["coins"][A]
 
 
 # -- Example 5: end of a pile with an uneven split (3 players) ----------------------------------
