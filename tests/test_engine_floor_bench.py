@@ -60,7 +60,7 @@ def test_the_script_prints_the_engine_and_the_loop_alone_per_row():
     for c in cells:
         engine_rate, loop_rate = (float(x.replace(",", "")) for x in c[2:4])
         assert engine_rate > 0 and loop_rate > 0
-        assert c[6] == f"{1e6 / loop_rate:.2f}"
+        assert abs(float(c[6]) - 1e6 / loop_rate) < 0.006  # the printed rates are rounded
         engine_us = 1e6 / engine_rate - 1e6 / loop_rate
         assert c[7] == "floor" if engine_us <= 0.05 * 1e6 / loop_rate else abs(float(c[7]) - engine_us) < 0.02
 
