@@ -20,9 +20,7 @@ from engine import registry
 from engine.core import IllegalActionError, IllegalChanceOutcomeError, InvalidSeatError, NodeKind, sample_chance
 from engine.gang_of_dice import game as game_module
 from engine.gang_of_dice.contract import GangOfDiceState
-
-needs_c_state = pytest.mark.skipif(not engine.compiled(),
-                                   reason="the Python sources (ARENA_ENGINE=pure) have no C state")
+from tests.engine.c_states import assert_same_error, needs_c_state, step_side_by_side
 
 OPTION_SETS = [
     dict(deck_mode=deck, g_counts_as_distinct=g, start_rule=rule, hide_pools=hide)
@@ -44,21 +42,7 @@ def side_by_side(players: int, options: dict, seed: int):
     """Yield (C state, reference state) at every node of one seeded random playout."""
     game = registry.make("gang_of_dice", players, **options)
     fast, ref = game.initial_state(), GangOfDiceState.initial(game.config)
-    fast_rng, ref_rng = random.Random(seed), random.Random(seed)
-    while True:
-        yield fast, ref
-        if ref.kind is NodeKind.TERMINAL:
-            return
-        if ref.kind is NodeKind.CHANCE:
-            outcome = sample_chance(ref, ref_rng)
-            assert sample_chance(fast, fast_rng) == outcome
-            fast, ref = fast.apply_chance(outcome), ref.apply_chance(outcome)
-            continue
-        (seat,) = ref.acting_players()
-        action = ref_rng.choice(ref.legal_actions(seat))
-        fast_rng.choice(ref.legal_actions(seat))
-        fast, ref = fast.apply({seat: action}), ref.apply({seat: action})
-
+    yield from step_side_by_side(fast, ref, seed)
 
 @needs_c_state
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(str(v) for v in o.values()))
@@ -114,18 +98,10 @@ def test_a_bad_argument_gets_the_references_error_word_for_word():
         (lambda s: s.returns(), Exception),
     ]
     for call, error in cases:
-        with pytest.raises(error) as fast_error:
-            call(state)
-        with pytest.raises(error) as ref_error:
-            call(ref)
-        assert str(fast_error.value) == str(ref_error.value) and type(fast_error.value) is type(ref_error.value)
+        assert_same_error(call, state, ref, error)
     (seat,) = staking.acting_players()
     for bad in ({seat: 1}, {seat: 2, (seat + 1) % 3: 2}, {(seat + 1) % 3: 2}, {seat: "2"}):
-        with pytest.raises(IllegalActionError) as fast_error:
-            staking.apply(bad)
-        with pytest.raises(IllegalActionError) as ref_error:
-            staking.reference().apply(bad)
-        assert str(fast_error.value) == str(ref_error.value)
+        assert_same_error(lambda s, bad=bad: s.apply(bad), staking, staking.reference(), IllegalActionError)
 
 
 @needs_c_state

@@ -21,9 +21,7 @@ from engine import registry
 from engine.core import IllegalActionError, IllegalChanceOutcomeError, InvalidSeatError, NodeKind, sample_chance
 from engine.lost_cities_rivals import game as game_module
 from engine.lost_cities_rivals.contract import RivalsState
-
-needs_c_state = pytest.mark.skipif(not engine.compiled(),
-                                   reason="the Python sources (ARENA_ENGINE=pure) have no C state")
+from tests.engine.c_states import assert_same_error, needs_c_state, step_side_by_side
 
 OPTION_SETS = [dict(display_limit=limit, start_player=start) for limit in (0, 4, 8) for start in (0, 1)]
 
@@ -42,21 +40,7 @@ def side_by_side(players: int, options: dict, seed: int):
     game = registry.make("lost_cities_rivals", players, **options)
     fast = game.initial_state()
     ref = RivalsState(players, options["display_limit"], options["start_player"])
-    fast_rng, ref_rng = random.Random(seed), random.Random(seed)
-    while True:
-        yield fast, ref
-        if ref.kind is NodeKind.TERMINAL:
-            return
-        if ref.kind is NodeKind.CHANCE:
-            outcome = sample_chance(ref, ref_rng)
-            assert sample_chance(fast, fast_rng) == outcome
-            fast, ref = fast.apply_chance(outcome), ref.apply_chance(outcome)
-            continue
-        (seat,) = ref.acting_players()
-        action = ref_rng.choice(ref.legal_actions(seat))
-        fast_rng.choice(ref.legal_actions(seat))
-        fast, ref = fast.apply({seat: action}), ref.apply({seat: action})
-
+    yield from step_side_by_side(fast, ref, seed)
 
 @needs_c_state
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(str(v) for v in o.values()))
@@ -117,19 +101,11 @@ def test_a_bad_argument_gets_the_references_error_word_for_word():
         (lambda s: s.returns(), Exception),
     ]
     for call, error in cases:
-        with pytest.raises(error) as fast_error:
-            call(state)
-        with pytest.raises(error) as ref_error:
-            call(ref)
-        assert str(fast_error.value) == str(ref_error.value) and type(fast_error.value) is type(ref_error.value)
+        assert_same_error(call, state, ref, error)
     turn = registry.make("lost_cities_rivals", 3).start_with(["RG", "GB", "YW"])
     (seat,) = turn.acting_players()
     for bad in ({seat: 2}, {seat: 0, (seat + 1) % 3: 0}, {(seat + 1) % 3: 0}, {seat: "0"}):
-        with pytest.raises(IllegalActionError) as fast_error:
-            turn.apply(bad)
-        with pytest.raises(IllegalActionError) as ref_error:
-            turn.reference().apply(bad)
-        assert str(fast_error.value) == str(ref_error.value)
+        assert_same_error(lambda s, bad=bad: s.apply(bad), turn, turn.reference(), IllegalActionError)
 
 
 @needs_c_state

@@ -21,9 +21,7 @@ from engine.core import IllegalActionError, IllegalChanceOutcomeError, InvalidSe
 from engine.riga import game as game_module
 from engine.riga.contract import RigaState
 from engine.riga.phases import SPRING_ROWS, TAKE
-
-needs_c_state = pytest.mark.skipif(not engine.compiled(),
-                                   reason="the Python sources (ARENA_ENGINE=pure) have no C state")
+from tests.engine.c_states import assert_same_error, needs_c_state, step_side_by_side
 
 OPTION_SETS = [dict(use_riga_buildings=riga, use_grand_master=gm)
                for riga, gm in itertools.product((True, False), (True, False))]
@@ -48,21 +46,7 @@ def side_by_side(players: int, options: dict, seed: int, start: RigaState | None
         fast, ref = registry.make("riga", players, **options).initial_state(), reference_initial(players, options)
     else:
         fast, ref = game_module.C_STATE.from_reference(start), start
-    fast_rng, ref_rng = random.Random(seed), random.Random(seed)
-    while True:
-        yield fast, ref
-        if ref.kind is NodeKind.TERMINAL:
-            return
-        if ref.kind is NodeKind.CHANCE:
-            outcome = sample_chance(ref, ref_rng)
-            assert sample_chance(fast, fast_rng) == outcome
-            fast, ref = fast.apply_chance(outcome), ref.apply_chance(outcome)
-            continue
-        (seat,) = ref.acting_players()
-        action = ref_rng.choice(ref.legal_actions(seat))
-        fast_rng.choice(ref.legal_actions(seat))
-        fast, ref = fast.apply({seat: action}), ref.apply({seat: action})
-
+    yield from step_side_by_side(fast, ref, seed)
 
 def assert_same_node(fast, ref, players: int, observations: bool) -> None:
     assert fast.key() == ref._values()
@@ -147,19 +131,11 @@ def test_a_bad_argument_gets_the_references_error_word_for_word():
         (lambda s: s.returns(), Exception),
     ]
     for call, error in cases:
-        with pytest.raises(error) as fast_error:
-            call(state)
-        with pytest.raises(error) as ref_error:
-            call(state.reference())
-        assert str(fast_error.value) == str(ref_error.value) and type(fast_error.value) is type(ref_error.value)
+        assert_same_error(call, state, state.reference(), error)
     keeping = next(fast for fast, ref in side_by_side(3, OPTION_SETS[0], 3) if ref.kind is NodeKind.DECISION)
     (seat,) = keeping.acting_players()
     for bad in ({seat: 5}, {seat: 2**70}, {seat: 0, (seat + 1) % 3: 0}, {(seat + 1) % 3: 0}, {seat: "0"}):
-        with pytest.raises(IllegalActionError) as fast_error:
-            keeping.apply(bad)
-        with pytest.raises(IllegalActionError) as ref_error:
-            keeping.reference().apply(bad)
-        assert str(fast_error.value) == str(ref_error.value)
+        assert_same_error(lambda s, bad=bad: s.apply(bad), keeping, keeping.reference(), IllegalActionError)
 
 
 @needs_c_state

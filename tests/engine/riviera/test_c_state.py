@@ -21,9 +21,7 @@ from engine.core import IllegalActionError, IllegalChanceOutcomeError, InvalidSe
 from engine.riviera import game as game_module
 from engine.riviera.contract import RivieraState
 from engine.riviera.hidden import sample_state
-
-needs_c_state = pytest.mark.skipif(not engine.compiled(),
-                                   reason="the Python sources (ARENA_ENGINE=pure) have no C state")
+from tests.engine.c_states import assert_same_error, needs_c_state, step_side_by_side
 
 # Every rule switch both ways (8 sets), each with a different row of the numeric options, so that
 # every value of every option plays at least once (allowChangeCommitment is UI only).
@@ -59,21 +57,7 @@ def side_by_side(players: int, options: dict, seed: int):
     """Yield (C state, reference state) at every node of one seeded random playout."""
     game = registry.make("riviera", players, **options)
     fast, ref = game.initial_state(), RivieraState(game.rules)
-    fast_rng, ref_rng = random.Random(seed), random.Random(seed)
-    while True:
-        yield fast, ref
-        if ref.kind is NodeKind.TERMINAL:
-            return
-        if ref.kind is NodeKind.CHANCE:
-            outcome = sample_chance(ref, ref_rng)
-            assert sample_chance(fast, fast_rng) == outcome
-            fast, ref = fast.apply_chance(outcome), ref.apply_chance(outcome)
-            continue
-        actions = {seat: ref_rng.choice(ref.legal_actions(seat)) for seat in ref.acting_players()}
-        for seat in ref.acting_players():
-            fast_rng.choice(ref.legal_actions(seat))
-        fast, ref = fast.apply(actions), ref.apply(actions)
-
+    yield from step_side_by_side(fast, ref, seed)
 
 def assert_same_node(fast, ref, players: int, where: tuple = ()) -> None:
     assert fast.key() == ref._values()[2:], where
@@ -160,21 +144,13 @@ def test_a_bad_argument_gets_the_references_error_word_for_word():
         (lambda s: s.returns(), Exception),
     ]
     for call, error in cases:
-        with pytest.raises(error) as fast_error:
-            call(state)
-        with pytest.raises(error) as ref_error:
-            call(ref)
-        assert str(fast_error.value) == str(ref_error.value) and type(fast_error.value) is type(ref_error.value)
+        assert_same_error(call, state, ref, error)
     choosing = first_decision()
     acting = choosing.acting_players()
     legal = {seat: choosing.legal_actions(seat)[0] for seat in acting}
     seat = acting[0]
     for bad in ({seat: 203}, {seat: legal[seat]}, {**legal, 9: 0}, {**legal, seat: "2"}, {**legal, seat: 300}):
-        with pytest.raises(IllegalActionError) as fast_error:
-            choosing.apply(bad)
-        with pytest.raises(IllegalActionError) as ref_error:
-            choosing.reference().apply(bad)
-        assert str(fast_error.value) == str(ref_error.value)
+        assert_same_error(lambda s, bad=bad: s.apply(bad), choosing, choosing.reference(), IllegalActionError)
 
 
 @needs_c_state
